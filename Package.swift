@@ -1,0 +1,94 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// One set of compiler settings for every target, so all modules are built the same way.
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let package = Package(
+  name: "SaneHosts",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "sanehosts", targets: ["SaneHostsCLI"]),
+    .library(name: "Loading", targets: ["Loading"]),
+    .library(name: "Downloads", targets: ["Downloads"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+  ],
+  targets: [
+    // MARK: Libraries
+
+    /// Loading states, a replaying state relay, retrying and debouncing loaders.
+    .target(
+      name: "Loading",
+      swiftSettings: swiftSettings
+    ),
+    /// Streaming HTTP and file downloads with progress, cancel, resume, retry and conditional requests.
+    .target(
+      name: "Downloads",
+      dependencies: [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: The command-line tool
+
+    .executableTarget(
+      name: "SaneHostsCLI",
+      dependencies: [
+        "Downloads",
+        "Loading",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: Test support and tests
+
+    /// Fakes and fixture servers shared by the test targets.
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      path: "Tests/TestSupport",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "LoadingTests",
+      dependencies: ["Loading", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "DownloadsTests",
+      dependencies: [
+        "Downloads", "TestSupport",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SaneHostsCLITests",
+      dependencies: ["SaneHostsCLI", "Downloads", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+  ]
+)

@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import NIOCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A temporary file being filled by one transfer, hashed as it is written.
+///
+/// Owned by a single task. Until `finish()` succeeds, `discard()` (or deinit) removes the file.
+final class PartialFile {
+  /// The file's location.
+  let url: URL
+  /// Bytes written so far.
+  private(set) var byteCount: Int64 = 0
+  private var descriptor: Int32
+  private var hasher = SHA256()
+  private var kept = false
+
+  /// Creates (or truncates) the file, readable and writable by the owner only.
+  init(at url: URL) throws(DownloadError) {
+    self.url = url
+    descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw .fileSystem(path: url.path, detail: Self.lastError()) }
+  }
+
+  deinit {
+    if descriptor >= 0 { close(descriptor) }
+    if !kept { unlink(url.path) }
+  }
+
+  /// Appends the readable bytes of a buffer.
+  func append(_ buffer: ByteBuffer) throws(DownloadError) {
+    try buffer.withUnsafeReadableBytes { (bytes) throws(DownloadError) in try append(bytes) }
+  }
+
+  /// Appends raw bytes.
+  func append(_ bytes: UnsafeRawBufferPointer) throws(DownloadError) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    hasher.update(bufferPointer: bytes)
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, base + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw .fileSystem(path: url.path, detail: Self.lastError())
+      }
+      offset += written
+    }
+    byteCount += Int64(bytes.count)
+  }
+
+  /// Empties the file to start the document again (the server ignored a range request).
+  func truncate() throws(DownloadError) {
+    guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+      throw .fileSystem(path: url.path, detail: Self.lastError())
+    }
+    hasher = SHA256()
+    byteCount = 0
+  }
+
+  /// Flushes and closes the file, hands it to the caller, and returns its SHA-256 in hex.
+  func finish() throws(DownloadError) -> String {
+    guard fsync(descriptor) == 0 else { throw .fileSystem(path: url.path, detail: Self.lastError()) }
+    close(descriptor)
+    descriptor = -1
+    kept = true
+    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+  }
+
+  private static func lastError() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// The `sanehosts` command: blocks ads, trackers and malware at the DNS level.
+@main
+struct SaneHosts: AsyncParsableCommand {
+  static let version = "0.1.0"
+
+  static let configuration = CommandConfiguration(
+    commandName: "sanehosts",
+    abstract: "Block ads, trackers and malware at the DNS level, and prove that the blocking works.",
+    discussion: """
+      SaneHosts downloads public blocklists and checks what it gets. More commands (sources, profiles, \
+      update, apply, test, serve) arrive as they are built; run `sanehosts help <command>` for details.
+      """,
+    version: version,
+    groupedSubcommands: [
+      CommandGroup(name: "Blocklists", subcommands: [Fetch.self])
+    ]
+  )
+}

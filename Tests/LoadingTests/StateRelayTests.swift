@@ -1,0 +1,111 @@
+import Loading
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct StateRelayTests {
+  @Test func holdsTheCurrentValue() {
+    let relay = StateRelay(1)
+    #expect(relay.currentValue == 1)
+    relay.update(2)
+    #expect(relay.currentValue == 2)
+  }
+
+  @Test func aNewObserverGetsTheCurrentValueThenUpdates() async {
+    let relay = StateRelay("a")
+    relay.update("b")
+    let stream = relay.stream
+    relay.update("c")
+    relay.update("d")
+    #expect(await collect(stream) { $0 == "d" } == ["b", "c", "d"])
+  }
+
+  @Test func servesManyObserversAtOnce() async {
+    let relay = StateRelay(0)
+    let first = relay.values()
+    relay.update(1)
+    let second = relay.values()
+    relay.update(2)
+    #expect(relay.observerCount == 2)
+    async let firstValues = collect(first) { $0 == 2 }
+    async let secondValues = collect(second) { $0 == 2 }
+    #expect(await firstValues == [0, 1, 2])
+    #expect(await secondValues == [1, 2])
+  }
+
+  @Test func removesAnObserverWhenItsConsumerIsCancelled() async {
+    let relay = StateRelay(0)
+    let consumer = Task {
+      for await _ in relay.stream {}
+    }
+    #expect(await eventually { relay.observerCount == 1 })
+    consumer.cancel()
+    await consumer.value
+    #expect(relay.observerCount == 0)
+  }
+
+  @Test func removesAnObserverWhenItsStreamIsDropped() async {
+    let relay = StateRelay(0)
+    do {
+      let stream = relay.stream
+      #expect(relay.observerCount == 1)
+      _ = stream
+    }
+    #expect(await eventually { relay.observerCount == 0 })
+  }
+
+  @Test func finishEndsEveryForAwaitLoop() async {
+    let relay = StateRelay(0)
+    let stream = relay.stream
+    let consumer = Task { await collect(stream) }
+    relay.update(1)
+    relay.finish()
+    #expect(await consumer.value == [0, 1])
+    #expect(relay.isFinished)
+    #expect(relay.observerCount == 0)
+  }
+
+  @Test func afterFinishUpdatesAreIgnoredAndObserversGetTheFinalValue() async {
+    let relay = StateRelay(0)
+    relay.update(5)
+    relay.finish()
+    relay.update(6)
+    #expect(relay.currentValue == 5)
+    #expect(await collect(relay.stream) == [5])
+    #expect(relay.observerCount == 0)
+  }
+
+  @Test func deinitFinishesEveryStream() async throws {
+    var relay: StateRelay<Int>? = StateRelay(0)
+    let stream = try #require(relay).stream
+    relay?.update(1)
+    weak let weakRelay = relay
+    relay = nil
+    #expect(weakRelay == nil)
+    #expect(await collect(stream) == [0, 1])
+  }
+
+  @Test func aSlowObserverKeepsTheNewestValues() async {
+    let relay = StateRelay(0, bufferSize: 3)
+    let stream = relay.stream
+    for value in 1...100 {
+      relay.update(value)
+    }
+    relay.finish()
+    #expect(await collect(stream) == [98, 99, 100])
+  }
+
+  @Test func theLatestStateAlwaysArrivesEvenWithTheSmallestBuffer() async {
+    let relay = StateRelay(0, bufferSize: 0)
+    #expect(relay.bufferSize == 1)
+    let stream = relay.stream
+    let consumer = Task { await collect(stream) { $0 == 1_000 } }
+    for value in 1...1_000 {
+      relay.update(value)
+    }
+    #expect(await consumer.value.last == 1_000)
+  }
+
+  @Test func defaultBufferKeepsSixtyFourValues() {
+    #expect(StateRelay(0).bufferSize == 64)
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("The sanehosts command")
+struct SaneHostsTests {
+  @Test("--version prints the version")
+  func version() async throws {
+    let result = try await CommandRunner().run(["--version"])
+    #expect(result.status == 0)
+    #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+  }
+
+  @Test("--help lists the commands that exist, and only those")
+  func help() async throws {
+    let result = try await CommandRunner().run(["--help"])
+    #expect(result.status == 0)
+    #expect(result.standardOutput.contains("fetch"))
+    #expect(result.standardOutput.contains("BLOCKLISTS"))
+    for missing in ["serve", "apply", "profile"] {
+      #expect(!result.standardOutput.contains("  \(missing) "), "no placeholder for \(missing)")
+    }
+  }
+
+  @Test("Shell completion scripts are generated")
+  func completions() async throws {
+    for shell in ["bash", "zsh", "fish"] {
+      let result = try await CommandRunner().run(["--generate-completion-script", shell])
+      #expect(result.status == 0)
+      #expect(result.standardOutput.contains("fetch"))
+    }
+  }
+}
