@@ -64,6 +64,7 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
+        "Downloads",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -80,8 +81,10 @@ let package = Package(
       name: "DownloadsTests",
       dependencies: [
         "Downloads", "TestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: swiftSettings
     ),

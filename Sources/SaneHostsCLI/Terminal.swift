@@ -19,7 +19,12 @@ enum Terminal {
 
   /// Whether the stream is a terminal (and `TERM` is not `dumb`), so live redraws make sense.
   static func isInteractive(_ stream: Stream) -> Bool {
-    isatty(stream.descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    isInteractive(descriptor: stream.descriptor, environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// Whether a file descriptor is a terminal that can show redraws under this environment.
+  static func isInteractive(descriptor: Int32, environment: [String: String]) -> Bool {
+    isatty(descriptor) == 1 && environment["TERM"] != "dumb"
   }
 
   /// The width of the terminal in columns, 80 when unknown.

@@ -37,30 +37,3 @@ struct DownloadManagerFileTests {
     }
   }
 }
-
-@Suite("Installing a finished download")
-struct CompletedDownloadInstallTests {
-  @Test("install(at:) replaces an existing file atomically and leaves no temp file")
-  func replace() async throws {
-    try await withFixture { server, manager, directory in
-      server.route("/list", .resource(.init("0.0.0.0 new.example\n")))
-      let destination = directory.file("cached.txt")
-      try Data("0.0.0.0 old.example\n".utf8).write(to: destination)
-      let done = try #require(await collectEvents(manager.download(server.url("/list"))).completed)
-      try done.install(at: destination)
-      #expect(try String(contentsOf: destination, encoding: .utf8) == "0.0.0.0 new.example\n")
-      #expect(directory.contents() == ["cached.txt"])
-    }
-  }
-
-  @Test("Installing into a missing directory fails with the path named, and keeps the download")
-  func missingDirectory() async throws {
-    try await withFixture { server, manager, directory in
-      server.route("/list", .resource(.init("0.0.0.0 new.example\n")))
-      let done = try #require(await collectEvents(manager.download(server.url("/list"))).completed)
-      let destination = directory.file("no/such/dir/cached.txt")
-      #expect(throws: DownloadError.self) { try done.install(at: destination) }
-      #expect(FileManager.default.fileExists(atPath: done.fileURL.path))
-    }
-  }
-}

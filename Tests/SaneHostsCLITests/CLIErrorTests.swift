@@ -1,0 +1,20 @@
+import Downloads
+import Testing
+
+@testable import SaneHostsCLI
+
+@Suite("Errors shown by the command")
+struct CLIErrorTests {
+  @Test("A named error shows its message and then what to do")
+  func messageAndSuggestion() {
+    let text = CLIError(DownloadError.httpStatus(url: "https://lists.example/h", code: 404)).description
+    #expect(text.hasPrefix("https://lists.example/h answered HTTP 404."))
+    #expect(text.contains("\nThe list has moved or been removed"))
+  }
+
+  @Test("Other errors fall back to their description")
+  func plain() {
+    struct Odd: Error {}
+    #expect(CLIError(Odd()).description.contains("Odd"))
+  }
+}
