@@ -15,6 +15,7 @@ let package = Package(
     .executable(name: "sanehosts", targets: ["SaneHostsCLI"]),
     .library(name: "Loading", targets: ["Loading"]),
     .library(name: "Downloads", targets: ["Downloads"]),
+    .library(name: "Blocklists", targets: ["Blocklists"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,11 +46,18 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// The blocklist engine: streaming parser, validation, merge, allow/deny rules, renderers.
+    .target(
+      name: "Blocklists",
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: The command-line tool
 
     .executableTarget(
       name: "SaneHostsCLI",
       dependencies: [
+        "Blocklists",
         "Downloads",
         "Loading",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -86,6 +94,11 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BlocklistsTests",
+      dependencies: ["Blocklists", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

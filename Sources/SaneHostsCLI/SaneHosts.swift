@@ -9,12 +9,12 @@ struct SaneHosts: AsyncParsableCommand {
     commandName: "sanehosts",
     abstract: "Block ads, trackers and malware at the DNS level, and prove that the blocking works.",
     discussion: """
-      SaneHosts downloads public blocklists and checks what it gets. More commands (sources, profiles, \
-      update, apply, test, serve) arrive as they are built; run `sanehosts help <command>` for details.
+      SaneHosts downloads public blocklists, checks what it gets and merges them into the format your \
+      blocker needs. Run `sanehosts help <command>` for details.
       """,
     version: version,
     groupedSubcommands: [
-      CommandGroup(name: "Blocklists", subcommands: [Fetch.self])
+      CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self])
     ]
   )
 }

@@ -14,7 +14,7 @@ struct DebouncingLoaderTests {
     #expect(await clock.waitForSleepers(1))
     #expect(base.loads == 0)
     clock.advance(by: .seconds(1))
-    for call in calls { await call.value }
+    for call in calls { await call.cancellableValue }
     #expect(base.loads == 1)
     #expect(loader.currentState == .success(1))
     #expect(loader.waitingCallers == 0)
@@ -28,7 +28,7 @@ struct DebouncingLoaderTests {
       let call = Task { await loader.load() }
       #expect(await clock.waitForSleepers(1))
       clock.advance(by: .seconds(2))
-      await call.value
+      await call.cancellableValue
       #expect(base.loads == round)
       #expect(loader.currentState == .success(round))
     }
@@ -52,8 +52,8 @@ struct DebouncingLoaderTests {
     #expect(base.loads == 0)
 
     clock.advance(by: .milliseconds(1))
-    await first.value
-    await second.value
+    await first.cancellableValue
+    await second.cancellableValue
     #expect(base.loads == 1)
   }
 
@@ -94,7 +94,7 @@ struct DebouncingLoaderTests {
     #expect(await eventually { loader.waitingCallers == 2 })
     #expect(await clock.waitForSleepers(1))
     loader.cancel()
-    for call in calls { await call.value }
+    for call in calls { await call.cancellableValue }
     #expect(base.cancels == 1)
     #expect(clock.sleepers() == 0)
     clock.advance(by: .seconds(10))
@@ -115,7 +115,7 @@ struct DebouncingLoaderTests {
     #expect(await eventually { base.currentState.isLoading })
     #expect(await clock.waitForSleepers(1))
     loader.cancel()
-    await call.value
+    await call.cancellableValue
     #expect(base.currentState == .idle)
     #expect(loader.currentState == .idle)
   }
@@ -127,14 +127,14 @@ struct DebouncingLoaderTests {
     let call = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     call.cancel()
-    await call.value
+    await call.cancellableValue
     clock.advance(by: .seconds(10))
     #expect(base.loads == 0)
     #expect(base.cancels == 0)
     let next = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     clock.advance(by: .seconds(1))
-    await next.value
+    await next.cancellableValue
     #expect(base.loads == 1)
   }
 

@@ -27,7 +27,7 @@ struct LatchCancellationTests {
     }
     #expect(await clock.waitForSleepers(1))
     latch.signal()
-    #expect(await run.value == "cancelled")
+    #expect(await run.cancellableValue == "cancelled")
     #expect(clock.sleepers() == 0)
   }
 
@@ -47,7 +47,7 @@ struct LatchCancellationTests {
     }
     #expect(await clock.waitForSleepers(1))
     run.cancel()
-    #expect(await run.value == false)
+    #expect(await run.cancellableValue == false)
     #expect(clock.sleepers() == 0)
     #expect(latch.waiterCount == 0)
   }

@@ -10,7 +10,7 @@ struct LatchTests {
     #expect(await eventually { latch.waiterCount == 3 })
     #expect(!latch.isSignalled)
     latch.signal()
-    for waiter in waiters { await waiter.value }
+    for waiter in waiters { await waiter.cancellableValue }
     #expect(latch.isSignalled)
     #expect(latch.waiterCount == 0)
   }
@@ -28,7 +28,7 @@ struct LatchTests {
     let waiter = Task { await latch.wait() }
     #expect(await eventually { latch.waiterCount == 1 })
     waiter.cancel()
-    await waiter.value
+    await waiter.cancellableValue
     #expect(latch.waiterCount == 0)
     #expect(!latch.isSignalled)
   }
@@ -42,7 +42,7 @@ struct LatchTests {
     }
     waiter.cancel()
     gate.open()
-    await waiter.value
+    await waiter.cancellableValue
     #expect(latch.waiterCount == 0)
   }
 }

@@ -40,7 +40,7 @@ struct ManualClockTests {
     #expect(clock.sleepers() == 1)
     clock.advance(by: .seconds(1))
     #expect(clock.sleepers() == 0)
-    try await sleeper.value
+    try await sleeper.cancellableValue
   }
 
   @Test func sleepForUsesTheClocksTime() async throws {
@@ -48,7 +48,7 @@ struct ManualClockTests {
     let sleeper = Task { try await clock.sleep(for: .seconds(3)) }
     #expect(await clock.waitForSleepers(1))
     clock.advance(by: .seconds(3))
-    try await sleeper.value
+    try await sleeper.cancellableValue
     #expect(clock.now.offset == .seconds(3))
   }
 
@@ -60,10 +60,10 @@ struct ManualClockTests {
     #expect(await clock.waitForSleepers(3))
     clock.advance(to: ManualClock.Instant(offset: .seconds(2)))
     #expect(clock.sleepers() == 1)
-    try await early.value
-    try await middle.value
+    try await early.cancellableValue
+    try await middle.cancellableValue
     clock.advance(by: .seconds(1))
-    try await late.value
+    try await late.cancellableValue
   }
 
   @Test func sleepUntilAPastDeadlineReturnsAtOnce() async throws {
@@ -78,7 +78,7 @@ struct ManualClockTests {
     let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
     #expect(await clock.waitForSleepers(1))
     sleeper.cancel()
-    await #expect(throws: CancellationError.self) { try await sleeper.value }
+    await #expect(throws: CancellationError.self) { try await sleeper.cancellableValue }
     #expect(clock.sleepers() == 0)
   }
 
@@ -91,7 +91,7 @@ struct ManualClockTests {
     }
     sleeper.cancel()
     gate.open()
-    await #expect(throws: CancellationError.self) { try await sleeper.value }
+    await #expect(throws: CancellationError.self) { try await sleeper.cancellableValue }
     #expect(clock.sleepers() == 0)
   }
 

@@ -44,7 +44,7 @@ struct RetryingLoaderTests {
     #expect(loader.currentState == .loading(LoadingProgress(message: "Retrying… (attempt 3 of 3)")))
     clock.advance(by: .seconds(1))
 
-    await load.value
+    await load.cancellableValue
     #expect(base.loads == 3)
     #expect(loader.currentState == .success(3))
     #expect(
@@ -71,7 +71,7 @@ struct RetryingLoaderTests {
     let load = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     clock.advance(by: .seconds(1))
-    await load.value
+    await load.cancellableValue
     #expect(base.loads == 2)
     #expect(loader.currentState == .failure(timedOut))
     #expect(clock.sleepers() == 0)
@@ -101,7 +101,7 @@ struct RetryingLoaderTests {
     #expect(base.loads == 2)
     clock.advance(by: .milliseconds(1))
 
-    await load.value
+    await load.cancellableValue
     #expect(base.loads == 3)
     #expect(loader.currentState == .failure(offline))
   }
@@ -127,7 +127,7 @@ struct RetryingLoaderTests {
     let states = loader.state
 
     loader.cancel()
-    await load.value
+    await load.cancellableValue
     #expect(base.cancels == 1)
     #expect(clock.sleepers() == 0)
     clock.advance(by: .seconds(3600))
@@ -144,7 +144,7 @@ struct RetryingLoaderTests {
     #expect(await clock.waitForSleepers(1))
     #expect(base.loads == 2)
     loader.cancel()
-    await again.value
+    await again.cancellableValue
   }
 
   @Test func cancelDuringABaseLoadCancelsTheBaseAndDoesNotRetry() async {
@@ -159,7 +159,7 @@ struct RetryingLoaderTests {
     let load = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     loader.cancel()
-    await load.value
+    await load.cancellableValue
     #expect(base.currentState == .idle)
     #expect(loader.currentState == .idle)
     clock.advance(by: .seconds(60))
@@ -174,7 +174,7 @@ struct RetryingLoaderTests {
     let load = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     load.cancel()
-    await load.value
+    await load.cancellableValue
     clock.advance(by: .seconds(60))
     #expect(base.loads == 1)
     #expect(loader.currentState == .idle)
@@ -197,8 +197,8 @@ struct RetryingLoaderTests {
     let second = Task { await loader.load() }
     #expect(await eventually { loader.joinedCallers == 1 })
     clock.advance(by: .seconds(1))
-    await first.value
-    await second.value
+    await first.cancellableValue
+    await second.cancellableValue
     #expect(base.loads == 2)
     #expect(loader.currentState == .success(2))
   }

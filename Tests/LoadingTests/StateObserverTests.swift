@@ -34,7 +34,7 @@ struct StateObserverTests {
     let waiter = Task { await observer.waitForSettled(after: 0) }
     relay.update(.loading(LoadingProgress(percent: 50)))
     relay.update(.failure(FakeError.offline))
-    let settled = await waiter.value
+    let settled = await waiter.cancellableValue
     #expect(settled?.error as? FakeError == .offline)
     #expect(observer.settledCount == 1)
     relay.update(.idle)
@@ -48,7 +48,7 @@ struct StateObserverTests {
     await observer.start(subscribe: { relay.stream }, onState: { _ in })
     let waiter = Task { await observer.waitForSettled(after: 0) }
     waiter.cancel()
-    #expect(await waiter.value == nil)
+    #expect(await waiter.cancellableValue == nil)
   }
 
   @Test func anEndedStreamReleasesWaiters() async {
@@ -57,7 +57,7 @@ struct StateObserverTests {
     await observer.start(subscribe: { relay.stream }, onState: { _ in })
     let waiter = Task { await observer.waitForSettled(after: 0) }
     relay.finish()
-    #expect(await waiter.value == nil)
+    #expect(await waiter.cancellableValue == nil)
     #expect(await observer.waitForSettled(after: 0) == nil)
   }
 

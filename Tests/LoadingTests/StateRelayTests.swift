@@ -39,7 +39,7 @@ struct StateRelayTests {
     }
     #expect(await eventually { relay.observerCount == 1 })
     consumer.cancel()
-    await consumer.value
+    await consumer.cancellableValue
     #expect(relay.observerCount == 0)
   }
 
@@ -59,7 +59,7 @@ struct StateRelayTests {
     let consumer = Task { await collect(stream) }
     relay.update(1)
     relay.finish()
-    #expect(await consumer.value == [0, 1])
+    #expect(await consumer.cancellableValue == [0, 1])
     #expect(relay.isFinished)
     #expect(relay.observerCount == 0)
   }
@@ -102,7 +102,7 @@ struct StateRelayTests {
     for value in 1...1_000 {
       relay.update(value)
     }
-    #expect(await consumer.value.last == 1_000)
+    #expect(await consumer.cancellableValue.last == 1_000)
   }
 
   @Test func defaultBufferKeepsSixtyFourValues() {

@@ -78,8 +78,8 @@ struct TaskLoaderTests {
     let second = Task { await loader.load() }
     #expect(await eventually { loader.joinedCallers == 1 })
     clock.advance(by: .seconds(1))
-    await first.value
-    await second.value
+    await first.cancellableValue
+    await second.cancellableValue
     #expect(runs.value == 1)
     #expect(loader.currentState == .success(1))
   }
@@ -100,7 +100,7 @@ struct TaskLoaderTests {
     let load = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     loader.cancel()
-    await load.value
+    await load.cancellableValue
     #expect(loader.currentState == .idle)
     #expect(sawCancellation.withLock { $0 })
     #expect(clock.sleepers() == 0)
@@ -117,7 +117,7 @@ struct TaskLoaderTests {
     #expect(await clock.waitForSleepers(1))
     let states = loader.state
     loader.cancel()
-    await load.value
+    await load.cancellableValue
     #expect(
       await collect(states) { $0.isIdle } == [
         .loading(LoadingProgress(message: "Waiting", percent: 20)),
@@ -136,7 +136,7 @@ struct TaskLoaderTests {
     let load = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     loader.cancel()
-    await load.value
+    await load.cancellableValue
     #expect(loader.currentState == .idle)
   }
 
@@ -156,7 +156,7 @@ struct TaskLoaderTests {
     let load = Task { await loader.load() }
     #expect(await clock.waitForSleepers(1))
     load.cancel()
-    await load.value
+    await load.cancellableValue
     #expect(loader.currentState == .idle)
     #expect(clock.sleepers() == 0)
   }
@@ -180,8 +180,8 @@ struct TaskLoaderTests {
     loader.cancel()
     let second = Task { await loader.load() }
     gate.open()
-    await first.value
-    await second.value
+    await first.cancellableValue
+    await second.cancellableValue
     #expect(runs.value == 2)
     #expect(loader.currentState == .success(2))
   }

@@ -142,3 +142,23 @@ extension LoadingState {
     }
   }
 }
+
+extension Task where Failure == Never {
+  /// The task's value; if the awaiting test is cancelled (say by its time limit), the task is cancelled too,
+  /// so a broken behaviour makes the test fail instead of hanging the whole run.
+  var cancellableValue: Success {
+    get async {
+      await withTaskCancellationHandler { await value } onCancel: { cancel() }
+    }
+  }
+}
+
+extension Task where Failure == any Error {
+  /// The task's value; if the awaiting test is cancelled (say by its time limit), the task is cancelled too,
+  /// so a broken behaviour makes the test fail instead of hanging the whole run.
+  var cancellableValue: Success {
+    get async throws {
+      try await withTaskCancellationHandler { try await value } onCancel: { cancel() }
+    }
+  }
+}

@@ -21,7 +21,7 @@ struct TimeSourceTests {
     clock.advance(by: .milliseconds(1999))
     #expect(clock.sleepers() == 1)
     clock.advance(by: .milliseconds(1))
-    try await sleeper.value
+    try await sleeper.cancellableValue
   }
 
   @Test func sleepsForADurationFromNow() async throws {
@@ -33,7 +33,7 @@ struct TimeSourceTests {
     clock.advance(by: .milliseconds(999))
     #expect(clock.sleepers() == 1)
     clock.advance(by: .milliseconds(1))
-    try await sleeper.value
+    try await sleeper.cancellableValue
   }
 
   @Test func sleepingThrowsWhenCancelled() async {
@@ -42,6 +42,6 @@ struct TimeSourceTests {
     let sleeper = Task { try await time.sleep(for: .seconds(1)) }
     #expect(await clock.waitForSleepers(1))
     sleeper.cancel()
-    await #expect(throws: CancellationError.self) { try await sleeper.value }
+    await #expect(throws: CancellationError.self) { try await sleeper.cancellableValue }
   }
 }

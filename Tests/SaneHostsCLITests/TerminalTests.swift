@@ -25,8 +25,9 @@ struct TerminalTests {
     defer { close(master) }
     var unlock: Int32 = 0
     var number: UInt32 = 0
-    try #require(ioctl(master, UInt(0x4004_5431) /* TIOCSPTLCK */, &unlock) == 0)
-    try #require(ioctl(master, UInt(0x8004_5430) /* TIOCGPTN */, &number) == 0)
+    let (unlockRequest, numberRequest): (UInt, UInt) = (0x4004_5431, 0x8004_5430)  // TIOCSPTLCK, TIOCGPTN
+    try #require(ioctl(master, unlockRequest, &unlock) == 0)
+    try #require(ioctl(master, numberRequest, &number) == 0)
     let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
     try #require(terminal >= 0)
     defer { close(terminal) }

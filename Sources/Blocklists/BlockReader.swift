@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads a source in blocks of whole lines, never holding more than a block and one line in memory.
+///
+/// A line longer than `maximumLineLength` is not kept: the reader reports it with its first bytes and
+/// skips to the next newline, however long the line is.
+struct BlockReader: ~Copyable {
+  /// A unit of work for a parser.
+  enum Block: Sendable {
+    /// Whole lines (the last one may lack its newline at the end of the source).
+    case lines([UInt8])
+    /// One line that was too long, with its first bytes.
+    case longLine(sample: [UInt8])
+  }
+
+  static let maximumLineLength = 64 * 1024
+
+  private let descriptor: Int32
+  private let ownsDescriptor: Bool
+  private let path: String
+  private let blockSize: Int
+  private var memory: [UInt8]?
+  private var memoryOffset = 0
+  private var carry: [UInt8] = []
+  private var skipping = false
+  private var pending: [Block] = []
+  private var finished = false
+  /// Bytes read so far.
+  private(set) var bytesRead = 0
+
+  init(_ location: ListSource.Location, blockSize: Int) throws(CompileError) {
+    let opened: (descriptor: Int32, owns: Bool, path: String, memory: [UInt8]?)
+    switch location {
+    case .standardInput:
+      opened = (0, false, "standard input", nil)
+    case .bytes(let bytes):
+      opened = (-1, false, "memory", bytes)
+    case .file(let file):
+      var info = stat()
+      if stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: file) }
+      let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw .unreadable(path: file, detail: String(cString: strerror(errno))) }
+      opened = (descriptor, true, file, nil)
+    }
+    self.blockSize = max(4096, blockSize)
+    descriptor = opened.descriptor
+    ownsDescriptor = opened.owns
+    path = opened.path
+    memory = opened.memory
+  }
+
+  deinit {
+    if ownsDescriptor { close(descriptor) }
+  }
+
+  /// The next block, or `nil` at the end of the source.
+  mutating func next() throws(CompileError) -> Block? {
+    while pending.isEmpty && !finished {
+      try fill()
+    }
+    return pending.isEmpty ? nil : pending.removeFirst()
+  }
+
+  private mutating func fill() throws(CompileError) {
+    var data: [UInt8]
+    if let bytes = memory {
+      // In-memory sources go through the same splitting, one block-size slice at a time.
+      let take = min(blockSize, bytes.count - memoryOffset)
+      if take == 0 { return finish() }
+      data = carry + bytes[memoryOffset..<(memoryOffset + take)]
+      memoryOffset += take
+      bytesRead += take
+    } else if descriptor >= 0 {
+      data = carry
+      let start = data.count
+      data.append(contentsOf: repeatElement(0, count: blockSize))
+      var count = 0
+      while true {
+        count = data.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + start, blockSize) }
+        if count < 0 && errno == EINTR { continue }
+        break
+      }
+      guard count >= 0 else { throw .unreadable(path: path, detail: String(cString: strerror(errno))) }
+      data.removeLast(blockSize - count)
+      bytesRead += count
+      if count == 0 { return finish() }
+    } else {
+      return finish()
+    }
+    carry = []
+
+    if skipping {
+      guard let newline = data.firstIndex(of: 0x0A) else { return }
+      data.removeSubrange(...newline)
+      skipping = false
+    }
+    if let newline = data.lastIndex(of: 0x0A) {
+      carry = Array(data[(newline + 1)...])
+      data.removeSubrange((newline + 1)...)
+      if !data.isEmpty { pending.append(.lines(data)) }
+    } else {
+      carry = data
+    }
+    if carry.count > Self.maximumLineLength {
+      pending.append(.longLine(sample: Array(carry.prefix(160))))
+      carry = []
+      skipping = true
+    }
+  }
+
+  private mutating func finish() {
+    finished = true
+    if !carry.isEmpty && !skipping { pending.append(.lines(carry)) }
+    carry = []
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Why a compile could not run. Bad lines are never errors: they are counted in the findings.
+public enum CompileError: Error, Sendable, Hashable {
+  /// A source file could not be opened or read.
+  case unreadable(path: String, detail: String)
+  /// A source is a directory.
+  case isDirectory(path: String)
+  /// An allow or deny rule is not usable.
+  case invalidRule(file: String, line: Int, text: String, reason: String)
+  /// The output could not be written.
+  case unwritable(path: String, detail: String)
+  /// The compile was cancelled.
+  case cancelled
+}
+
+extension CompileError: LocalizedError {
+  /// What went wrong, naming the file or rule.
+  public var errorDescription: String? {
+    switch self {
+    case .unreadable(let path, let detail): "Cannot read \(path): \(detail)."
+    case .isDirectory(let path): "\(path) is a directory, not a list."
+    case .invalidRule(let file, let line, let text, let reason): "\(file):\(line): “\(text)” \(reason)."
+    case .unwritable(let path, let detail): "Cannot write \(path): \(detail)."
+    case .cancelled: "The compile was cancelled; nothing was written."
+    }
+  }
+
+  /// What to do about it.
+  public var recoverySuggestion: String? {
+    switch self {
+    case .unreadable: "Check the path and its permissions."
+    case .isDirectory: "Give the list files inside it instead."
+    case .invalidRule:
+      "Write one rule per line: example.com (and subdomains), =example.com (exact), *.example.com (subdomains only) or /regex/."
+    case .unwritable: "Check the directory exists, its permissions and free space."
+    case .cancelled: nil
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// Turns any number of lists into one deduplicated set of names, in parallel and in bounded memory.
+///
+/// Each source is read in blocks of whole lines; blocks are parsed on all cores at once, then merged
+/// in source and line order, so the result (and every output rendered from it) is the same for the
+/// same input, whatever the timing. Memory holds the name set plus a few blocks in flight.
+public struct Compiler: Sendable {
+  /// Bytes per block handed to a parser.
+  public var blockSize: Int
+  /// Blocks parsed at the same time.
+  public var parallelism: Int
+
+  /// Creates a compiler; by default 4 MiB blocks on every core.
+  public init(blockSize: Int = 4 << 20, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.blockSize = blockSize
+    self.parallelism = max(1, parallelism)
+  }
+
+  /// Progress of a compile, reported after each merged block.
+  public struct Progress: Sendable, Hashable {
+    /// The index of the source being read.
+    public var source: Int
+    /// Lines read from that source so far.
+    public var lines: Int
+    /// Names in the set so far.
+    public var uniqueNames: Int
+    /// Bytes read from that source so far.
+    public var bytes: Int
+  }
+
+  /// Parses every source, merges the names, adds denied names and removes allowed ones.
+  public func compile(
+    _ sources: [ListSource], rules: RuleSet = RuleSet(), progress: (Progress) -> Void = { _ in }
+  ) async throws(CompileError) -> CompiledList {
+    let blockSize = blockSize
+    let parallelism = parallelism
+    let merger: Merger
+    do {
+      merger = try await withThrowingTaskGroup(of: (Int, ParsedNames).self) { group in
+        var merger = Merger(sources: sources, capacity: Self.estimatedNames(sources))
+        var ready: [Int: ParsedNames] = [:]
+        var owners: [Int: Int] = [:]  // block sequence number -> source index
+        var sequence = 0
+        var nextToMerge = 0
+
+        for (index, source) in sources.enumerated() {
+          var reader = try BlockReader(source.location, blockSize: blockSize)
+          var first = true
+          while let block = try reader.next() {
+            try Task.checkCancellation()
+            let number = sequence
+            sequence += 1
+            owners[number] = index
+            let format = source.format
+            let isFirst = first
+            first = false
+            group.addTask { (number, Self.parse(block, format: format, isFirstBlock: isFirst)) }
+            merger.reports[index].bytes = reader.bytesRead
+            // Keep every core busy, and at most a few parsed blocks waiting in memory.
+            while sequence - nextToMerge > parallelism, let (done, parsed) = try await group.next() {
+              ready[done] = parsed
+              while let next = ready.removeValue(forKey: nextToMerge) {
+                merger.merge(next, source: owners.removeValue(forKey: nextToMerge)!, progress: progress)
+                nextToMerge += 1
+              }
+            }
+          }
+        }
+        while nextToMerge < sequence, let (done, parsed) = try await group.next() {
+          ready[done] = parsed
+          while let next = ready.removeValue(forKey: nextToMerge) {
+            merger.merge(next, source: owners.removeValue(forKey: nextToMerge)!, progress: progress)
+            nextToMerge += 1
+          }
+        }
+        return merger
+      }
+    } catch let error as CompileError {
+      throw error
+    } catch {
+      throw .cancelled
+    }
+    try Task.checkCancellation(or: .cancelled)
+
+    var list = CompiledList(names: merger.set, sources: merger.reports, rules: rules)
+    list.applyRules()
+    return list
+  }
+
+  /// Merges parsed blocks into the set, in order, and keeps each source's report.
+  struct Merger {
+    var set: NameSet
+    var reports: [SourceReport]
+    var lineOffsets: [Int]
+
+    init(sources: [ListSource], capacity: Int) {
+      set = NameSet(sourceCount: sources.count + 1, capacity: capacity)
+      reports = sources.map { SourceReport(name: $0.name, forcedFormat: $0.format) }
+      lineOffsets = Array(repeating: 0, count: sources.count)
+    }
+
+    mutating func merge(_ parsed: ParsedNames, source: Int, progress: (Progress) -> Void) {
+      var unique = 0
+      parsed.bytes.withUnsafeBufferPointer { bytes in
+        parsed.hashes.withUnsafeBufferPointer { hashes in
+          var start = 0
+          for (index, end) in parsed.ends.enumerated() {
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<Int(end)])
+            if set.insert(name, hash: hashes[index], source: source) { unique += 1 }
+            start = Int(end)
+          }
+        }
+      }
+      reports[source].unique += unique
+      reports[source].duplicates += parsed.count - unique
+      reports[source].findings.append(parsed.findings, lineOffset: lineOffsets[source])
+      lineOffsets[source] += parsed.lineCount
+      progress(
+        Progress(source: source, lines: lineOffsets[source], uniqueNames: set.count, bytes: reports[source].bytes))
+    }
+  }
+
+  /// A guess of the unique names in the sources (about one per 32 bytes), so the set rarely grows.
+  static func estimatedNames(_ sources: [ListSource]) -> Int {
+    let bytes = sources.reduce(0) { total, source in
+      switch source.location {
+      case .bytes(let bytes): return total + bytes.count
+      case .file(let path):
+        return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+      case .standardInput: return total
+      }
+    }
+    return min(max(1 << 12, bytes / 40), 1 << 25)
+  }
+
+  /// Parses one block on whatever core runs the task.
+  static func parse(_ block: BlockReader.Block, format: ListFormat?, isFirstBlock: Bool) -> ParsedNames {
+    var parser = LineParser(format: format)
+    parser.stripsByteOrderMark = isFirstBlock
+    switch block {
+    case .lines(let bytes):
+      bytes.withUnsafeBufferPointer { parser.parse(buffer: $0) }
+    case .longLine(let sample):
+      sample.withUnsafeBufferPointer { parser.parse(line: $0, number: 1, tooLong: true) }
+    }
+    return parser.finish()
+  }
+}
+
+extension Task where Success == Never, Failure == Never {
+  /// Throws `error` if the current task is cancelled.
+  static func checkCancellation(or error: CompileError) throws(CompileError) {
+    if Task.isCancelled { throw error }
+  }
+}

@@ -1,0 +1,105 @@
+/// What parsing one source found: counts of every kind of line and every reason for rejection.
+///
+/// Nothing is dropped silently: each rejected token is counted under its reason, and the first five
+/// of each reason are kept with their line numbers as samples.
+public struct Findings: Sendable, Hashable, Codable {
+  /// A rejected token and where it was.
+  public struct Sample: Sendable, Hashable, Codable {
+    /// The line number, counted from 1.
+    public var line: Int
+    /// The rejected text, shortened to 120 characters with non-printable bytes escaped.
+    public var text: String
+
+    /// Creates a sample.
+    public init(line: Int, text: String) {
+      self.line = line
+      self.text = text
+    }
+  }
+
+  /// How many samples are kept per reason.
+  public static let samplesPerReason = 5
+
+  /// Lines read, including comments and blank lines.
+  public var lines = 0
+  /// Comment and blank lines, and structural lines (zone headers, `server:`) that carry no names.
+  public var ignoredLines = 0
+  /// Valid names found (one line may hold several).
+  public var names = 0
+  /// Rejected tokens per reason.
+  public var rejected: [RejectReason: Int] = [:]
+  /// Up to five samples per reason.
+  public var samples: [RejectReason: [Sample]] = [:]
+  /// Lines per format, as recognised.
+  public var formats: [ListFormat: Int] = [:]
+
+  /// Creates empty findings.
+  public init() {}
+
+  /// All rejected tokens.
+  public var totalRejected: Int { rejected.values.reduce(0, +) }
+
+  /// The format most lines were in, if any line held names.
+  public var dominantFormat: ListFormat? {
+    formats.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }?.key
+  }
+
+  /// Counts a rejection and keeps a sample while fewer than five are kept for the reason.
+  mutating func reject(_ reason: RejectReason, line: Int, text: UnsafeBufferPointer<UInt8>) {
+    rejected[reason, default: 0] += 1
+    if samples[reason, default: []].count < Self.samplesPerReason {
+      samples[reason, default: []].append(Sample(line: line, text: Self.printable(text)))
+    }
+  }
+
+  /// Adds the findings of a later block of the same source, whose line numbers start after `lineOffset`.
+  mutating func append(_ other: Findings, lineOffset: Int) {
+    lines += other.lines
+    ignoredLines += other.ignoredLines
+    names += other.names
+    for (reason, count) in other.rejected { rejected[reason, default: 0] += count }
+    for (format, count) in other.formats { formats[format, default: 0] += count }
+    for (reason, more) in other.samples {
+      let room = Self.samplesPerReason - samples[reason, default: []].count
+      if room > 0 {
+        samples[reason, default: []].append(
+          contentsOf: more.prefix(room).map { Sample(line: $0.line + lineOffset, text: $0.text) })
+      }
+    }
+  }
+
+  /// Text safe to show: at most 120 characters, control and non-UTF-8 bytes escaped as `\xNN`.
+  static func printable(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    let limit = 120
+    let prefix = UnsafeBufferPointer(rebasing: bytes.prefix(limit * 4))
+    var text = ""
+    var iterator = prefix.makeIterator()
+    var decoder = UTF8()
+    var count = 0
+    decoding: while text.unicodeScalars.count < limit {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        count += UTF8.width(scalar)
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          text += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+        } else {
+          text.unicodeScalars.append(scalar)
+        }
+      case .error:
+        text += "\\x??"
+        count += 1
+        continue
+      case .emptyInput:
+        break decoding
+      }
+    }
+    if bytes.count > count { text += "…" }
+    return text
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}

@@ -1,0 +1,219 @@
+/// The shape of a trimmed, non-comment line: which format it is written in.
+enum LineKind {
+  /// A line that carries no names: `server:`, `$TTL`, zone SOA/NS records and their continuations.
+  case ignored
+  /// A valid rule that is not a DNS block (adblock paths, options, exceptions, cosmetic filters).
+  case unsupported
+  /// Nothing recognisable.
+  case malformed
+  /// `||name^`: the range of the name.
+  case adblock(Range<Int>)
+  /// `*.name`: the range of the name.
+  case wildcard(Range<Int>)
+  /// A bare name.
+  case plain
+  /// An address followed by names; the address's kind and where its token ends.
+  case hosts(Address, end: Int)
+  /// `address=`, `local=`, `server=` and other dnsmasq directives.
+  case dnsmasq
+  /// `local-zone:`, `local-data:` and other unbound directives.
+  case unbound
+  /// A resource record of a response-policy zone.
+  case rpz
+
+  /// The format the kind belongs to, for counting.
+  var format: ListFormat? {
+    switch self {
+    case .adblock: .adblock
+    case .wildcard: .wildcard
+    case .plain: .domains
+    case .hosts: .hosts
+    case .dnsmasq: .dnsmasq
+    case .unbound: .unbound
+    case .rpz: .rpz
+    case .ignored, .unsupported, .malformed: nil
+    }
+  }
+
+  /// Whether a line of this kind belongs in a list forced to `format`.
+  func fits(_ format: ListFormat) -> Bool {
+    switch (self, format) {
+    case (.ignored, _), (.unsupported, _), (.malformed, _): true
+    case (.hosts, .hosts), (.plain, .hosts), (.plain, .domains), (.hosts, .domains): true
+    case (.wildcard, .wildcard), (.plain, .wildcard): true
+    case (.adblock, .adblock), (.dnsmasq, .dnsmasq), (.unbound, .unbound), (.rpz, .rpz): true
+    default: false
+    }
+  }
+
+  /// Recognises a trimmed line that is neither empty nor a comment.
+  static func of(_ line: UnsafeBufferPointer<UInt8>) -> LineKind {
+    let count = line.count
+    let first = line[0]
+    let second: UInt8 = count > 1 ? line[1] : 0
+
+    // Fast path for the commonest line: an address, then names.
+    if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: ":") {
+      var end = 1
+      while end < count, line[end] != 0x20, line[end] != 0x09 { end += 1 }
+      let address = Address.classify(UnsafeBufferPointer(rebasing: line[0..<end]))
+      if address != .none { return .hosts(address, end: end) }
+    }
+
+    if first == UInt8(ascii: "|") {
+      guard second == UInt8(ascii: "|") else { return .unsupported }
+      guard let caret = line.firstIndex(of: UInt8(ascii: "^")), caret > 2 else { return .unsupported }
+      let rest = caret + 1
+      guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return .unsupported }
+      for index in 2..<caret {
+        switch line[index] {
+        case UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: ":"), UInt8(ascii: "$"), UInt8(ascii: "|"),
+          UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), 0x20, 0x09:
+          return .unsupported
+        default: continue
+        }
+      }
+      return .adblock(2..<caret)
+    }
+    if first == UInt8(ascii: "@") && second == UInt8(ascii: "@") { return .unsupported }
+    if first == UInt8(ascii: "/") { return .unsupported }
+    if hasCosmeticMarker(line) { return .unsupported }
+
+    if first == UInt8(ascii: "*") && second == UInt8(ascii: ".") {
+      var end = 2
+      while end < count, line[end] != 0x20, line[end] != 0x09 { end += 1 }
+      if line[2..<end].contains(UInt8(ascii: "*")) { return .unsupported }
+      // `*.name CNAME .` is an RPZ record: let the token analysis below see it.
+      if onlyCommentAfter(line, from: end) { return .wildcard(2..<end) }
+    }
+
+    // The first token decides the rest.
+    var firstEnd = 0
+    var equals = -1
+    while firstEnd < count, line[firstEnd] != 0x20, line[firstEnd] != 0x09 {
+      if line[firstEnd] == UInt8(ascii: "=") && equals < 0 { equals = firstEnd }
+      firstEnd += 1
+    }
+    if equals > 0 && isWord(line, 0..<equals) { return .dnsmasq }
+    if line[firstEnd - 1] == UInt8(ascii: ":") && firstEnd > 1 && isWord(line, 0..<(firstEnd - 1)) {
+      if matches(line, 0..<firstEnd, "server:") { return .ignored }
+      return .unbound
+    }
+    if first == UInt8(ascii: "$") || first == UInt8(ascii: "@") || first == UInt8(ascii: ")")
+      || matches(line, 0..<firstEnd, "IN") || matches(line, 0..<firstEnd, "NS") || matches(line, 0..<firstEnd, "SOA")
+    {
+      return .ignored
+    }
+
+    let firstToken = UnsafeBufferPointer(rebasing: line[0..<firstEnd])
+
+    // Count the tokens before an inline comment, and look for a record type.
+    var tokens = 1
+    var hasRecordType = false
+    var index = firstEnd
+    while true {
+      while index < count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+      if index >= count || line[index] == UInt8(ascii: "#") || line[index] == UInt8(ascii: ";") { break }
+      var end = index
+      while end < count, line[end] != 0x20, line[end] != 0x09 { end += 1 }
+      if matches(line, index..<end, "CNAME") || matches(line, index..<end, "A") || matches(line, index..<end, "AAAA") {
+        hasRecordType = true
+      }
+      tokens += 1
+      index = end
+    }
+    if hasRecordType && tokens >= 3 { return .rpz }
+    if tokens == 1 {
+      if firstToken.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+        return .ignored  // an SOA field on a line of its own (serial, refresh…)
+      }
+      for byte in firstToken {
+        switch byte {
+        case UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "|"),
+          UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: ","):
+          return .unsupported
+        default: continue
+        }
+      }
+      return .plain
+    }
+    if tokens == 2, firstToken.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+      return .ignored
+    }
+    return .malformed
+  }
+
+  /// `##`, `#@#`, `#?#`, `#$#`, `#%#`: element-hiding and scriptlet rules of adblock lists.
+  private static func hasCosmeticMarker(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index + 1 < line.count {
+      if line[index] == UInt8(ascii: "#") {
+        let next = line[index + 1]
+        if next == UInt8(ascii: "#") { return true }
+        if index + 2 < line.count, line[index + 2] == UInt8(ascii: "#"),
+          next == UInt8(ascii: "@") || next == UInt8(ascii: "?") || next == UInt8(ascii: "$")
+            || next == UInt8(ascii: "%")
+        {
+          return true
+        }
+      }
+      index += 1
+    }
+    return false
+  }
+
+  private static func onlyCommentAfter(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    var index = start
+    while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+    return index == line.count || line[index] == UInt8(ascii: "#")
+  }
+
+  private static func isWord(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    !range.isEmpty
+      && line[range].allSatisfy {
+        ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+      }
+  }
+
+  private static func matches(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: StaticString) -> Bool {
+    guard range.count == word.utf8CodeUnitCount else { return false }
+    let bytes = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    for (offset, byte) in bytes.enumerated() where line[range.lowerBound + offset] | 0x20 != byte | 0x20 {
+      return false
+    }
+    return true
+  }
+}
+
+/// The space- or tab-separated tokens of a line (optionally with `"quoted"` tokens), before a `#` comment.
+struct Tokens {
+  private var ranges: [Range<Int>] = []
+
+  init(_ line: UnsafeBufferPointer<UInt8>, quotes: Bool = false) {
+    var index = 0
+    while true {
+      while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+      if index >= line.count || line[index] == UInt8(ascii: "#") { break }
+      if quotes && line[index] == UInt8(ascii: "\"") {
+        let start = index + 1
+        var end = start
+        while end < line.count, line[end] != UInt8(ascii: "\"") { end += 1 }
+        ranges.append(start..<end)
+        index = min(end + 1, line.count)
+        continue
+      }
+      var end = index
+      while end < line.count, line[end] != 0x20, line[end] != 0x09 { end += 1 }
+      ranges.append(index..<end)
+      index = end
+    }
+  }
+
+  var count: Int { ranges.count }
+
+  /// The token at `index` as a slice of `line`, or an empty buffer when there is no such token.
+  subscript(index: Int, in line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    guard index < ranges.count else { return UnsafeBufferPointer(rebasing: line[0..<0]) }
+    return UnsafeBufferPointer(rebasing: line[ranges[index]])
+  }
+}

@@ -1,0 +1,294 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads lines of any supported format and collects the names they block.
+///
+/// In automatic mode each line is recognised by its shape (`||x^`, `*.x`, `address=/x/`,
+/// `local-zone:`, `x CNAME .`, an address followed by names, or a bare name), so mixed lists work.
+/// A forced format accepts only its own lines (hosts and plain-domain lines are accepted by each
+/// other, and plain names by the wildcard format); other lines count as `wrongFormat`.
+///
+/// Lines never stop the parser: each rejected token is counted with its reason and line number.
+public struct LineParser {
+  /// The format lines must be in, or `nil` to recognise each line.
+  public let format: ListFormat?
+  /// What was parsed so far.
+  public private(set) var result = ParsedNames()
+  private let scratch: UnsafeMutableBufferPointer<UInt8>
+  /// Lines per format, indexed by `ListFormat.ordinal` (a dictionary update per line is too slow).
+  private var formatLines = [Int](repeating: 0, count: ListFormat.allCases.count)
+  /// Whether line 1 may start with a byte-order mark (true for the first block of a source).
+  public var stripsByteOrderMark = true
+
+  /// Creates a parser for a forced format, or for any format when `format` is `nil`.
+  public init(format: ListFormat? = nil) {
+    self.format = format
+    scratch = .allocate(capacity: 256)
+  }
+
+  /// Releases the scratch buffer and returns what was parsed.
+  public consuming func finish() -> ParsedNames {
+    scratch.deallocate()
+    for format in ListFormat.allCases where formatLines[format.ordinal] > 0 {
+      result.findings.formats[format, default: 0] += formatLines[format.ordinal]
+    }
+    return result
+  }
+
+  /// Parses every line of a buffer; a last line without newline counts too.
+  public mutating func parse(buffer: UnsafeBufferPointer<UInt8>, firstLine: Int = 1) {
+    result.reserve(bytes: buffer.count)
+    var start = 0
+    var number = firstLine
+    while start < buffer.count {
+      var end = start
+      if let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, buffer.count - start) {
+        end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+      } else {
+        end = buffer.count
+      }
+      parse(line: UnsafeBufferPointer(rebasing: buffer[start..<end]), number: number)
+      number += 1
+      start = end + 1
+    }
+  }
+
+  /// Parses one line (without its newline).
+  public mutating func parse(line raw: UnsafeBufferPointer<UInt8>, number: Int, tooLong: Bool = false) {
+    result.findings.lines += 1
+    result.lineCount += 1
+    if tooLong || raw.count > BlockReader.maximumLineLength {
+      result.findings.reject(.lineTooLong, line: number, text: UnsafeBufferPointer(rebasing: raw.prefix(160)))
+      return
+    }
+    var line = raw
+    if number == 1, stripsByteOrderMark, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+      line = UnsafeBufferPointer(rebasing: line.dropFirst(3))
+    }
+    line = trimmed(line)
+    guard let first = line.first else {
+      result.findings.ignoredLines += 1
+      return
+    }
+    switch first {
+    case UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: ";"), UInt8(ascii: "["):
+      result.findings.ignoredLines += 1
+      return
+    default:
+      break
+    }
+
+    let kind = LineKind.of(line)
+    if let format, !kind.fits(format) {
+      if case .ignored = kind {
+        result.findings.ignoredLines += 1
+      } else {
+        result.findings.reject(.wrongFormat, line: number, text: line)
+      }
+      return
+    }
+    switch kind {
+    case .ignored:
+      result.findings.ignoredLines += 1
+    case .unsupported:
+      result.findings.reject(.unsupportedRule, line: number, text: line)
+    case .malformed:
+      let binary = line.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+      result.findings.reject(binary ? .binaryData : .malformedLine, line: number, text: line)
+    case .adblock(let name), .wildcard(let name):
+      count(kind)
+      emit(UnsafeBufferPointer(rebasing: line[name]), number: number)
+    case .plain:
+      count(kind)
+      emit(UnsafeBufferPointer(rebasing: line[..<tokenEnd(line, from: 0)]), number: number)
+    case .hosts(let address, let end):
+      hostsLine(line, address: address, addressEnd: end, number: number)
+    case .dnsmasq:
+      dnsmasqLine(line, number: number)
+    case .unbound:
+      unboundLine(line, number: number)
+    case .rpz:
+      rpzLine(line, number: number)
+    }
+  }
+
+  private mutating func count(_ kind: LineKind) {
+    if let format = kind.format { formatLines[format.ordinal] += 1 }
+  }
+
+  /// Validates a token and appends it, or counts why not.
+  private mutating func emit(_ token: UnsafeBufferPointer<UInt8>, number: Int) {
+    switch NameRules.normalize(token, into: scratch) {
+    case .valid(let length):
+      result.append(UnsafeBufferPointer(rebasing: scratch[0..<length]))
+      result.findings.names += 1
+    case .rejected(let reason):
+      result.findings.reject(reason, line: number, text: token)
+    }
+  }
+
+  // MARK: Formats with addresses and directives
+
+  private mutating func hostsLine(_ line: UnsafeBufferPointer<UInt8>, address: Address, addressEnd: Int, number: Int) {
+    guard address.blocks else {
+      result.findings.reject(.nonBlockingAddress, line: number, text: line)
+      return
+    }
+    var index = addressEnd
+    var names = 0
+    while true {
+      while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+      if index >= line.count || line[index] == UInt8(ascii: "#") { break }
+      let end = tokenEnd(line, from: index)
+      emit(UnsafeBufferPointer(rebasing: line[index..<end]), number: number)
+      names += 1
+      index = end
+    }
+    if names == 0 {
+      // An address alone (`0.0.0.0`) blocks nothing.
+      result.findings.reject(.malformedLine, line: number, text: line)
+    } else {
+      formatLines[ListFormat.hosts.ordinal] += 1
+    }
+  }
+
+  private mutating func dnsmasqLine(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
+    // key=/name/name/…/target
+    guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else {
+      result.findings.reject(.malformedLine, line: number, text: line)
+      return
+    }
+    let key = String(decoding: line[..<equals], as: UTF8.self)
+    let value = line[(equals + 1)...]
+    guard ["address", "local", "server"].contains(key), value.first == UInt8(ascii: "/") else {
+      result.findings.reject(.unsupportedRule, line: number, text: line)
+      return
+    }
+    let parts = value.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    guard parts.count >= 2 else {
+      result.findings.reject(.malformedLine, line: number, text: line)
+      return
+    }
+    let target = parts[parts.count - 1]
+    let names = parts.dropLast()
+    let blocks: Bool
+    switch key {
+    case "address":
+      let text = UnsafeBufferPointer(rebasing: target)
+      blocks =
+        target.isEmpty || (target.count == 1 && target.first == UInt8(ascii: "#")) || Address.classify(text).blocks
+    case "local":
+      blocks = target.isEmpty
+    default:  // server=/name/ with no upstream answers locally only; with one it forwards.
+      blocks = target.isEmpty
+    }
+    guard blocks else {
+      result.findings.reject(.nonBlockingAddress, line: number, text: line)
+      return
+    }
+    formatLines[ListFormat.dnsmasq.ordinal] += 1
+    for name in names {
+      if name.isEmpty {
+        result.findings.reject(.malformedLine, line: number, text: line)
+        continue
+      }
+      emit(UnsafeBufferPointer(rebasing: name), number: number)
+    }
+  }
+
+  private static let blockingZoneTypes: Set<String> = [
+    "static", "deny", "refuse", "always_refuse", "always_nxdomain", "always_null", "always_deny", "inform_deny",
+  ]
+
+  private mutating func unboundLine(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
+    let tokens = Tokens(line, quotes: true)
+    let directive = String(decoding: tokens[0, in: line], as: UTF8.self)
+    switch directive {
+    case "local-zone:":
+      guard tokens.count == 3 else {
+        result.findings.reject(.malformedLine, line: number, text: line)
+        return
+      }
+      guard Self.blockingZoneTypes.contains(String(decoding: tokens[2, in: line], as: UTF8.self)) else {
+        result.findings.reject(.unsupportedRule, line: number, text: line)
+        return
+      }
+      formatLines[ListFormat.unbound.ordinal] += 1
+      emit(tokens[1, in: line], number: number)
+    case "local-data:":
+      // local-data: "name [TTL] [IN] A|AAAA address"
+      let record = Tokens(tokens[1, in: line])
+      let fields = (0..<record.count).map { String(decoding: record[$0, in: tokens[1, in: line]], as: UTF8.self) }
+      guard let type = fields.firstIndex(where: { ["A", "AAAA"].contains($0.uppercased()) }), type + 1 < fields.count
+      else {
+        result.findings.reject(.unsupportedRule, line: number, text: line)
+        return
+      }
+      guard Address.classify(fields[type + 1]).blocks else {
+        result.findings.reject(.nonBlockingAddress, line: number, text: line)
+        return
+      }
+      formatLines[ListFormat.unbound.ordinal] += 1
+      emit(record[0, in: tokens[1, in: line]], number: number)
+    default:
+      result.findings.reject(.unsupportedRule, line: number, text: line)
+    }
+  }
+
+  private mutating func rpzLine(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
+    // owner [TTL] [IN] TYPE target
+    let tokens = Tokens(line)
+    let fields = (0..<tokens.count).map { String(decoding: tokens[$0, in: line], as: UTF8.self) }
+    guard
+      let typeIndex = fields.indices.dropFirst().first(where: {
+        ["CNAME", "A", "AAAA"].contains(fields[$0].uppercased())
+      }),
+      typeIndex + 1 < fields.count
+    else {
+      result.findings.reject(.unsupportedRule, line: number, text: line)
+      return
+    }
+    let target = fields[typeIndex + 1].lowercased()
+    let blocks: Bool
+    if fields[typeIndex].uppercased() == "CNAME" {
+      if target == "rpz-passthru." {
+        result.findings.reject(.unsupportedRule, line: number, text: line)
+        return
+      }
+      blocks = target == "." || target == "*." || target == "rpz-drop."
+    } else {
+      blocks = Address.classify(target).blocks
+    }
+    guard blocks else {
+      result.findings.reject(.nonBlockingAddress, line: number, text: line)
+      return
+    }
+    formatLines[ListFormat.rpz.ordinal] += 1
+    var owner = tokens[0, in: line]
+    if owner.count > 2, owner[owner.startIndex] == UInt8(ascii: "*"), owner[owner.startIndex + 1] == UInt8(ascii: ".") {
+      owner = UnsafeBufferPointer(rebasing: owner.dropFirst(2))
+    }
+    emit(owner, number: number)
+  }
+
+  // MARK: Helpers
+
+  private func trimmed(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = line.startIndex
+    var end = line.endIndex
+    while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+    while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
+    return UnsafeBufferPointer(rebasing: line[start..<end])
+  }
+
+  private func tokenEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var index = start
+    while index < line.count, line[index] != 0x20, line[index] != 0x09 { index += 1 }
+    return index
+  }
+}

@@ -1,0 +1,47 @@
+/// The syntaxes blocklists are written in.
+public enum ListFormat: String, Sendable, Hashable, CaseIterable, Codable {
+  /// `0.0.0.0 ads.example` (also 127.0.0.1, ::, ::1; several names per line; inline `#` comments).
+  case hosts
+  /// One name per line: `ads.example`.
+  case domains
+  /// Adblock network rules; only `||ads.example^` is a DNS-level block.
+  case adblock
+  /// `*.ads.example`: the name and its subdomains.
+  case wildcard
+  /// `address=/ads.example/`, `local=/ads.example/`, `server=/ads.example/`.
+  case dnsmasq
+  /// `local-zone: "ads.example." always_null` and null `local-data`.
+  case unbound
+  /// A BIND response-policy zone: `ads.example CNAME .` and `*.ads.example CNAME .`.
+  case rpz
+
+  /// Whether a rule in this format also blocks every subdomain of its name.
+  public var coversSubdomains: Bool {
+    switch self {
+    case .hosts, .domains: false
+    case .adblock, .wildcard, .dnsmasq, .unbound, .rpz: true
+    }
+  }
+
+  /// The format's position in `allCases`, for counting in arrays.
+  var ordinal: Int {
+    switch self {
+    case .hosts: 0
+    case .domains: 1
+    case .adblock: 2
+    case .wildcard: 3
+    case .dnsmasq: 4
+    case .unbound: 5
+    case .rpz: 6
+    }
+  }
+
+  /// The prefix of a comment line in this format.
+  public var commentPrefix: String {
+    switch self {
+    case .adblock: "!"
+    case .rpz: ";"
+    case .hosts, .domains, .wildcard, .dnsmasq, .unbound: "#"
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// The rules a token must pass to become a name to block, applied to raw bytes.
+///
+/// A valid name, after lower-casing and dropping one trailing dot:
+/// - is at most 253 characters, in labels of 1–63 characters separated by dots;
+/// - uses only `a-z`, `0-9`, `-` and `_` (underscores appear in real lists and in real DNS names,
+///   such as `_dmarc` or `ad_server`; they are accepted except in the top label);
+/// - has no label starting or ending with `-`;
+/// - has at least two labels (a bare TLD such as `com` would block a whole TLD);
+/// - has a top label that is a possible TLD: it starts with a letter, or is punycode (`xn--…`), so an
+///   IP address can never pass as a name; every real TLD (`.host`, `.local`, `.zip`…) is kept;
+/// - is not one of the machine's own names (`localhost`, `broadcasthost`, `ip6-localhost`…);
+/// - does not start with `0.0.0.0` or `127.0.0.1` (an address glued to a name by a broken converter).
+///
+/// Unicode names are converted to punycode (IDNA) and then checked by the same rules. Names that are
+/// public suffixes (`co.uk`, `servebbs.net`) are valid here: the renderer decides where they may go.
+public enum NameRules {
+  /// The longest name, in bytes.
+  public static let maximumLength = 253
+  /// The longest label, in bytes.
+  public static let maximumLabelLength = 63
+
+  /// The machine's own names, never blocked (the 13 Pi-hole skips, and a few more).
+  public static let localNames: Set<String> = [
+    "localhost", "localhost.localdomain", "local", "broadcasthost", "localdomain", "ip6-localhost",
+    "ip6-loopback", "ip6-localnet", "ip6-mcastprefix", "ip6-allnodes", "ip6-allrouters", "ip6-allhosts",
+    "ip6-allhosts", "0.0.0.0", "localhost4", "localhost6", "localhost4.localdomain4",
+    "localhost6.localdomain6",
+  ]
+
+  /// The outcome of checking one token.
+  public enum Outcome: Equatable, Sendable {
+    /// A valid name of this many bytes, written to the output buffer.
+    case valid(Int)
+    /// The token is not a name, for this reason.
+    case rejected(RejectReason)
+  }
+
+  /// Checks a token and writes its normalised form (lower case, no trailing dot, punycode) to `output`.
+  ///
+  /// `output` must hold at least 256 bytes.
+  public static func normalize(_ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+    -> Outcome
+  {
+    guard let source = token.baseAddress, let target = output.baseAddress else { return .rejected(.emptyLabel) }
+    var count = token.count
+    if count > 0 && source[count - 1] == UInt8(ascii: ".") { count -= 1 }
+    if count == 0 { return .rejected(.emptyLabel) }
+    if count > maximumLength {
+      return token.contains { $0 >= 0x80 } ? internationalize(token, into: output) : .rejected(.nameTooLong)
+    }
+
+    var labelStart = 0
+    var labels = 1
+    var underscoreLabel = 0
+    var allDigitsAndDots = true
+    var index = 0
+    while index < count {
+      var byte = source[index]
+      let folded = byte | 0x20
+      if folded &- UInt8(ascii: "a") < 26 {
+        // A letter: fold to lower case.
+        byte = folded
+        allDigitsAndDots = false
+      } else if byte &- UInt8(ascii: "0") < 10 {
+        // A digit.
+      } else if byte == UInt8(ascii: ".") {
+        let length = index - labelStart
+        if length == 0 { return .rejected(.emptyLabel) }
+        if length > maximumLabelLength { return .rejected(.labelTooLong) }
+        if target[index - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
+        labelStart = index + 1
+        labels += 1
+      } else if byte == UInt8(ascii: "-") {
+        allDigitsAndDots = false
+        if index == labelStart { return .rejected(.hyphenAtLabelEdge) }
+      } else if byte == UInt8(ascii: "_") {
+        allDigitsAndDots = false
+        underscoreLabel = labels
+      } else if byte >= 0x80 {
+        return internationalize(token, into: output)
+      } else if byte < 0x20 || byte == 0x7F {
+        return .rejected(.binaryData)
+      } else {
+        return .rejected(allDigitsAndDots && byte == UInt8(ascii: ":") ? .ipAddress : .invalidCharacter)
+      }
+      target[index] = byte
+      index += 1
+    }
+    if labelStart == count { return .rejected(.emptyLabel) }
+    if count - labelStart > maximumLabelLength { return .rejected(.labelTooLong) }
+    if target[count - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
+    if allDigitsAndDots { return .rejected(labels == 4 ? .ipAddress : .invalidTopLabel) }
+
+    let name = UnsafeBufferPointer(start: target, count: count)
+    if labels == 1 {
+      return .rejected(isLocalName(name) ? .localName : .bareTopLevelDomain)
+    }
+    let top = target[labelStart]
+    if top &- UInt8(ascii: "a") >= 26 || underscoreLabel == labels { return .rejected(.invalidTopLabel) }
+    let first = target[0]
+    if (first == UInt8(ascii: "0") || first == UInt8(ascii: "1")) && hasGluedAddress(name) {
+      return .rejected(.gluedAddress)
+    }
+    if isLocalName(name) { return .rejected(.localName) }
+    return .valid(count)
+  }
+
+  /// Checks a name given as a string; returns the normalised name or the reason it is not one.
+  public static func normalize(_ text: String) -> Result<String, RejectReason> {
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBufferPointer { token in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { output in
+        switch normalize(UnsafeBufferPointer(token), into: output) {
+        case .valid(let count): .success(String(decoding: output[0..<count], as: UTF8.self))
+        case .rejected(let reason): .failure(reason)
+        }
+      }
+    }
+  }
+
+  /// The local names as bytes, indexed by length, for a check without building a string.
+  private static let localNamesByLength: [[[UInt8]]] = {
+    var table = [[[UInt8]]](repeating: [], count: 32)
+    for name in localNames { table[name.utf8.count].append(Array(name.utf8)) }
+    return table
+  }()
+
+  private static func isLocalName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard name.count < 32, let first = name.first,
+      first == UInt8(ascii: "l") || first == UInt8(ascii: "b") || first == UInt8(ascii: "i")
+    else { return false }
+    return localNamesByLength[name.count].contains { $0.elementsEqual(name) }
+  }
+
+  /// `0.0.0.0ads.example` or `127.0.0.1ads.example`: an address and a name run together. (A name such as
+  /// `0.0.0.0.ads.example`, with a dot after the address, is a real if odd name and is kept.)
+  private static func hasGluedAddress(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    for prefix in gluedPrefixes where name.count > prefix.count && name.starts(with: prefix) {
+      return name[prefix.count] != UInt8(ascii: ".")
+    }
+    return false
+  }
+
+  private static let gluedPrefixes = [Array("0.0.0.0".utf8), Array("127.0.0.1".utf8)]
+
+  /// Converts a Unicode name to punycode with Foundation's IDNA support, then checks the result.
+  private static func internationalize(
+    _ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+  )
+    -> Outcome
+  {
+    guard let text = String(validating: token, as: UTF8.self) else { return .rejected(.binaryData) }
+    let trimmed = text.hasSuffix(".") ? String(text.dropLast()) : text
+    guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace || $0 == "/" || $0 == ":" || $0 == "@" }),
+      let host = URL(string: "http://\(trimmed.lowercased())/")?.host(percentEncoded: false), host.isASCII,
+      host != trimmed.lowercased() || trimmed.unicodeScalars.allSatisfy(\.isASCII)
+    else { return .rejected(.invalidInternationalName) }
+    var ascii = Array(host.utf8)
+    return ascii.withUnsafeMutableBufferPointer { buffer in
+      let outcome = normalize(UnsafeBufferPointer(buffer), into: output)
+      if case .rejected(let reason) = outcome, reason == .invalidCharacter {
+        return .rejected(.invalidInternationalName)
+      }
+      return outcome
+    }
+  }
+}
+
+extension String {
+  fileprivate var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
+}

@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A set of names in first-seen order, remembering which sources list each name.
+///
+/// Names live one after another in a byte arena; an open-addressing table of entry numbers finds
+/// them by hash. Each entry carries a bit per source, so "which list blocks this?" is one lookup.
+/// Removing a name (an allow rule, compression) only marks it, so the order never changes and the
+/// same input always gives the same output.
+public struct NameSet: Sendable {
+  private var bytes: [UInt8] = []
+  private var ends: [UInt32] = []
+  private var hashes: [UInt64] = []
+  /// Open-addressing table: 0 for empty, else the hash's top 32 bits and the entry number + 1.
+  private var slots: [UInt64]
+  private var mask: Int
+  private var sourceBits: [UInt64] = []
+  private var removedBits: [UInt64] = []
+  /// How many 64-bit words of source bits each entry has.
+  public let wordsPerEntry: Int
+  /// How many names are marked removed.
+  public private(set) var removedCount = 0
+
+  /// Creates an empty set for names from up to `sourceCount` sources.
+  public init(sourceCount: Int, capacity: Int = 1024) {
+    wordsPerEntry = max(1, (sourceCount + 63) / 64)
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slots = Array(repeating: 0, count: size)
+    mask = size - 1
+    sourceBits.reserveCapacity(capacity * wordsPerEntry)
+    bytes.reserveCapacity(capacity * 20)
+    ends.reserveCapacity(capacity)
+    hashes.reserveCapacity(capacity)
+  }
+
+  /// Entries ever inserted, removed ones included.
+  public var entryCount: Int { ends.count }
+
+  /// Names present (not removed).
+  public var count: Int { ends.count - removedCount }
+
+  /// Adds a name for a source; returns whether the name is new to the set.
+  @discardableResult
+  public mutating func insert(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64, source: Int) -> Bool {
+    if ends.count * 2 >= slots.count { grow() }
+    let fingerprint = hash & 0xFFFF_FFFF_0000_0000
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let value = slots[slot]
+      if value == 0 {
+        slots[slot] = fingerprint | UInt64(ends.count + 1)
+        bytes.append(contentsOf: name)
+        ends.append(UInt32(bytes.count))
+        hashes.append(hash)
+        if wordsPerEntry == 1 {
+          sourceBits.append(1 << UInt64(source & 63))
+        } else {
+          sourceBits.append(contentsOf: repeatElement(0, count: wordsPerEntry))
+          setSource(source, of: ends.count - 1)
+        }
+        return true
+      }
+      if value & 0xFFFF_FFFF_0000_0000 == fingerprint {
+        let entry = Int(value & 0xFFFF_FFFF) - 1
+        if equals(entry, name) {
+          setSource(source, of: entry)
+          return false
+        }
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Adds a name given as text (already normalised).
+  @discardableResult
+  public mutating func insert(_ name: String, source: Int) -> Bool {
+    var utf8 = Array(name.utf8)
+    return utf8.withUnsafeMutableBufferPointer {
+      let buffer = UnsafeBufferPointer($0)
+      return insert(buffer, hash: NameHash.hash(buffer), source: source)
+    }
+  }
+
+  /// The entry number of a name, if present (removed names included).
+  public func entry(of name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
+    let fingerprint = hash & 0xFFFF_FFFF_0000_0000
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let value = slots[slot]
+      if value == 0 { return nil }
+      if value & 0xFFFF_FFFF_0000_0000 == fingerprint {
+        let entry = Int(value & 0xFFFF_FFFF) - 1
+        if equals(entry, name) { return entry }
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The entry number of a name given as text.
+  public func entry(of name: String) -> Int? {
+    var utf8 = Array(name.utf8)
+    return utf8.withUnsafeMutableBufferPointer {
+      let buffer = UnsafeBufferPointer($0)
+      return entry(of: buffer, hash: NameHash.hash(buffer))
+    }
+  }
+
+  /// Whether a name is present and not removed.
+  public func contains(_ name: String) -> Bool {
+    entry(of: name).map { !isRemoved($0) } ?? false
+  }
+
+  /// Calls `body` with the bytes of an entry's name.
+  @inline(__always)
+  public func withName<R, E: Error>(_ entry: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    let start = entry == 0 ? 0 : Int(ends[entry - 1])
+    let end = Int(ends[entry])
+    return try bytes.withUnsafeBufferPointer { (all) throws(E) -> R in
+      try body(UnsafeBufferPointer(rebasing: all[start..<end]))
+    }
+  }
+
+  /// The name of an entry as text.
+  public func name(_ entry: Int) -> String { withName(entry) { String(decoding: $0, as: UTF8.self) } }
+
+  /// The sources (by index) that list an entry.
+  public func sources(of entry: Int) -> [Int] {
+    var result: [Int] = []
+    for word in 0..<wordsPerEntry {
+      var bits = sourceBits[entry * wordsPerEntry + word]
+      while bits != 0 {
+        result.append(word * 64 + bits.trailingZeroBitCount)
+        bits &= bits - 1
+      }
+    }
+    return result
+  }
+
+  /// Whether an entry has been removed.
+  @inline(__always)
+  public func isRemoved(_ entry: Int) -> Bool {
+    let word = entry >> 6
+    return word < removedBits.count && removedBits[word] & (1 << UInt64(entry & 63)) != 0
+  }
+
+  /// Marks an entry removed; it stays findable with `entry(of:)` but is no longer output.
+  public mutating func remove(_ entry: Int) {
+    let word = entry >> 6
+    if word >= removedBits.count {
+      removedBits.append(contentsOf: repeatElement(0, count: word - removedBits.count + 1))
+    }
+    let bit: UInt64 = 1 << UInt64(entry & 63)
+    if removedBits[word] & bit == 0 {
+      removedBits[word] |= bit
+      removedCount += 1
+    }
+  }
+
+  /// The names present, in first-seen order.
+  public var names: [String] { (0..<entryCount).filter { !isRemoved($0) }.map(name) }
+
+  /// The bytes held by the set, for memory reports.
+  public var byteSize: Int {
+    bytes.capacity + ends.capacity * 4 + hashes.capacity * 8 + slots.count * 8 + sourceBits.capacity * 8
+  }
+
+  // MARK: Private
+
+  private mutating func setSource(_ source: Int, of entry: Int) {
+    sourceBits[entry * wordsPerEntry + (source >> 6)] |= 1 << UInt64(source & 63)
+  }
+
+  @inline(__always)
+  private func equals(_ entry: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    let start = entry == 0 ? 0 : Int(ends[entry - 1])
+    let end = Int(ends[entry])
+    guard end - start == name.count else { return false }
+    return bytes.withUnsafeBufferPointer { stored in
+      memcmp(stored.baseAddress! + start, name.baseAddress!, name.count) == 0
+    }
+  }
+
+  private mutating func grow() {
+    let size = slots.count * 2
+    slots = Array(repeating: 0, count: size)
+    mask = size - 1
+    for entry in 0..<ends.count {
+      let hash = hashes[entry]
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(entry + 1)
+    }
+  }
+}
+
+extension NameSet: CustomStringConvertible {
+  /// A short summary, so test failures and logs do not print millions of bytes.
+  public var description: String { "NameSet(\(count) names, \(removedCount) removed)" }
+}

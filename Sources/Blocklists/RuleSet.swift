@@ -1,0 +1,112 @@
+import Foundation
+
+/// Allow and deny rules: allowed names are taken out of the block set, denied names put in.
+///
+/// One rule per line; `#` starts a comment.
+/// - `example.com` — in an allow list: the name **and its subdomains** (label by label, so `t.co` does not
+///   allow `fat.co`); in a deny list: the name.
+/// - `=example.com` — exactly this name.
+/// - `*.example.com` — its subdomains only, not the name itself (allow); in a deny list: the name, which
+///   formats that cover subdomains then block with them.
+/// - `/regex/` — names the regular expression matches anywhere (allow lists only; anchor with `^…$`).
+///   Regex rules test every name, so they cost time on large lists.
+///
+/// Allow wins over every block, denied names included.
+public struct RuleSet: Sendable, Hashable {
+  /// How a rule matches.
+  public enum Kind: String, Sendable, Hashable, Codable {
+    case exact, subdomains, wildcard, regex
+  }
+
+  /// One rule and where it was written.
+  public struct Rule: Sendable, Hashable, Codable {
+    public var kind: Kind
+    /// The normalised name, or the regular expression's source.
+    public var pattern: String
+    /// `file:line` of the rule, for reports.
+    public var origin: String
+
+    /// Creates a rule.
+    public init(kind: Kind, pattern: String, origin: String) {
+      self.kind = kind
+      self.pattern = pattern
+      self.origin = origin
+    }
+
+    /// The rule as written in a rules file.
+    public var text: String {
+      switch kind {
+      case .exact: "=\(pattern)"
+      case .subdomains: pattern
+      case .wildcard: "*.\(pattern)"
+      case .regex: "/\(pattern)/"
+      }
+    }
+  }
+
+  /// Rules whose names leave the block set.
+  public var allow: [Rule]
+  /// Rules whose names join the block set.
+  public var deny: [Rule]
+
+  /// Creates a rule set.
+  public init(allow: [Rule] = [], deny: [Rule] = []) {
+    self.allow = allow
+    self.deny = deny
+  }
+
+  /// Whether there is no rule.
+  public var isEmpty: Bool { allow.isEmpty && deny.isEmpty }
+
+  /// Parses a rules file's text; `origin` names the file in errors.
+  public static func parse(_ text: String, origin: String, deny: Bool = false) throws(CompileError) -> [Rule] {
+    var rules: [Rule] = []
+    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+      if index == 0, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      if let comment = line.range(of: " #") { line = line[..<comment.lowerBound].trimmingCharacters(in: .whitespaces) }
+      rules.append(try rule(line, origin: "\(origin):\(index + 1)", deny: deny))
+    }
+    return rules
+  }
+
+  /// Parses one rule.
+  public static func rule(_ text: String, origin: String, deny: Bool = false) throws(CompileError) -> Rule {
+    let (file, line) = split(origin)
+    if text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") {
+      let pattern = String(text.dropFirst().dropLast())
+      guard !deny else {
+        throw .invalidRule(file: file, line: line, text: text, reason: "is a pattern; a deny rule must be a name")
+      }
+      do {
+        _ = try NSRegularExpression(pattern: pattern)
+      } catch {
+        throw .invalidRule(file: file, line: line, text: text, reason: "is not a valid regular expression")
+      }
+      return Rule(kind: .regex, pattern: pattern, origin: origin)
+    }
+    var kind: Kind = deny ? .exact : .subdomains
+    var name = Substring(text)
+    if name.hasPrefix("=") {
+      kind = .exact
+      name = name.dropFirst()
+    } else if name.hasPrefix("*.") {
+      kind = deny ? .exact : .wildcard
+      name = name.dropFirst(2)
+    }
+    switch NameRules.normalize(String(name)) {
+    case .success(let normalised):
+      return Rule(kind: kind, pattern: normalised, origin: origin)
+    case .failure(let reason):
+      throw .invalidRule(file: file, line: line, text: text, reason: "is not a name (\(reason.summary))")
+    }
+  }
+
+  private static func split(_ origin: String) -> (String, Int) {
+    guard let colon = origin.lastIndex(of: ":"), let line = Int(origin[origin.index(after: colon)...]) else {
+      return (origin, 0)
+    }
+    return (String(origin[..<colon]), line)
+  }
+}

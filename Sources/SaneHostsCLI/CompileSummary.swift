@@ -1,0 +1,77 @@
+import Blocklists
+import Foundation
+
+/// The summary of a compile, as text for people or JSON for machines.
+struct CompileSummary {
+  let list: CompiledList
+  let report: Renderer.Report
+  let format: ListFormat
+  let elapsed: Duration
+
+  var seconds: Double { Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 }
+
+  /// Lines like `easylist.txt (hosts): 86,674 names, 86,674 unique, 0 duplicates, 12 rejected`.
+  func text() -> String {
+    var out = ""
+    for source in list.sources {
+      let format = source.format?.rawValue ?? "no names"
+      out +=
+        "\(source.name) (\(format)): \(source.findings.lines.grouped) lines, \(source.findings.names.grouped) names, "
+        + "\(source.unique.grouped) new, \(source.duplicates.grouped) duplicates, "
+        + "\(source.findings.totalRejected.grouped) rejected\n"
+      for (reason, count) in source.findings.rejected.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+        let sample = source.findings.samples[reason]?.first.map { " (line \($0.line): \($0.text))" } ?? ""
+        out += "  \(count.grouped) \(reason.summary)\(sample)\n"
+      }
+      if source.findings.names == 0 && source.findings.lines > 0 {
+        out += "  warning: no valid names; make sure it is a blocklist (hosts, domains, adblock…), not a web page\n"
+      }
+    }
+    for rule in list.ruleReports where rule.count > 0 {
+      let verb = rule.allows ? "allowed" : "added"
+      out +=
+        "rule \(rule.rule.text) (\(rule.rule.origin)) \(verb) \(rule.count.grouped): \(rule.samples.joined(separator: ", "))\n"
+    }
+    if report.compressed > 0 {
+      out += "\(report.compressed.grouped) names left out: a blocked parent covers them in \(format.rawValue) format\n"
+    }
+    if report.publicSuffixesLeftOut > 0 {
+      out +=
+        "\(report.publicSuffixesLeftOut.grouped) public suffixes left out (they would block whole registries): "
+        + report.publicSuffixSamples.joined(separator: ", ") + "\n"
+    }
+    out += "\(report.written.grouped) names written as \(format.rawValue) in \(String(format: "%.2f", seconds)) s\n"
+    return out
+  }
+
+  /// The same facts as one JSON object.
+  func json() -> String {
+    let sources: [[String: Any]] = list.sources.map { source in
+      [
+        "name": source.name, "format": source.format?.rawValue ?? NSNull(), "lines": source.findings.lines,
+        "names": source.findings.names, "unique": source.unique, "duplicates": source.duplicates,
+        "rejected": Dictionary(uniqueKeysWithValues: source.findings.rejected.map { ($0.key.rawValue, $0.value) }),
+        "samples": Dictionary(
+          uniqueKeysWithValues: source.findings.samples.map { reason, samples in
+            (reason.rawValue, samples.map { ["line": $0.line, "text": $0.text] })
+          }),
+      ]
+    }
+    let rules: [[String: Any]] = list.ruleReports.map {
+      ["rule": $0.rule.text, "origin": $0.rule.origin, "allows": $0.allows, "count": $0.count, "samples": $0.samples]
+    }
+    let object: [String: Any] = [
+      "format": format.rawValue, "written": report.written, "compressed": report.compressed,
+      "publicSuffixesLeftOut": report.publicSuffixesLeftOut, "uniqueNames": list.count, "sources": sources,
+      "rules": rules, "seconds": seconds,
+    ]
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+extension Int {
+  /// The number with thousands separators: 1,234,567.
+  var grouped: String { formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
+}

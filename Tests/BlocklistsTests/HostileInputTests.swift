@@ -1,0 +1,58 @@
+import Blocklists
+import Foundation
+import Testing
+
+@Suite("Hostile and broken input")
+struct HostileInputTests {
+  @Test("An HTML page instead of a list yields no names, only counted rejects")
+  func html() {
+    let (names, findings) = parse(
+      """
+      <!DOCTYPE html>
+      <html><head><title>404 Not Found</title></head>
+      <body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body>
+      </html>
+      """)
+    #expect(names.isEmpty)
+    #expect(findings.totalRejected == 4)
+  }
+
+  @Test("Binary junk and NUL bytes are named as binary data, never names")
+  func binary() {
+    var bytes = seeded(count: 20_000)
+    bytes += Array("\n0.0.0.0 good.example.com\nnul\u{0}byte.example.com\n".utf8)
+    var parser = LineParser()
+    bytes.withUnsafeBufferPointer { parser.parse(buffer: $0) }
+    let result = parser.finish()
+    #expect(result.names.contains("good.example.com"))
+    #expect(result.names.allSatisfy { name in name.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7F } })
+    #expect(result.findings.rejected[.binaryData, default: 0] > 0)
+  }
+
+  @Test("A line of megabytes is rejected without being held, and the next line still counts")
+  func hugeLine() async throws {
+    let huge = String(repeating: "a", count: 3 << 20)
+    let list = try await compile(["a.example.com\n\(huge).com\nb.example.com"], blockSize: 1 << 16)
+    #expect(list.allNames == ["a.example.com", "b.example.com"])
+    let findings = list.sources[0].findings
+    #expect(findings.rejected[.lineTooLong] == 1)
+    #expect(findings.samples[.lineTooLong]?.first?.line == 2)
+    #expect(findings.lines == 3)
+  }
+
+  @Test("Samples escape control characters and are shortened")
+  func printableSamples() {
+    let (_, findings) = parse("bad\u{1}name\u{7F}.com " + String(repeating: "x", count: 500))
+    let sample = findings.samples.values.first?.first?.text ?? ""
+    #expect(!sample.contains("\u{1}"))
+    #expect(sample.count <= 125)
+  }
+
+  func seeded(count: Int) -> [UInt8] {
+    var state: UInt64 = 7
+    return (0..<count).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1
+      return UInt8(truncatingIfNeeded: state >> 33)
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import Blocklists
+import Testing
+
+@Suite("Reading every list format")
+struct LineParserTests {
+  @Test("Hosts lines: any blocking address, several names, tabs, inline comments")
+  func hosts() {
+    let (names, findings) = parse(
+      """
+      # comment
+      0.0.0.0 ads.example.com
+      127.0.0.1\tTracker.Example.net  metrics.example.org # inline comment
+      :: six.example.com
+      ::1 loop6.example.com
+      0.0.0.0 0.0.0.0
+      127.0.0.1 localhost
+      1.2.3.4 bank.example
+      """)
+    #expect(
+      names == [
+        "ads.example.com", "tracker.example.net", "metrics.example.org", "six.example.com", "loop6.example.com",
+      ])
+    #expect(findings.rejected[.ipAddress] == 1)
+    #expect(findings.rejected[.localName] == 1)
+    #expect(findings.rejected[.nonBlockingAddress] == 1)
+    #expect(findings.samples[.nonBlockingAddress]?.first == Findings.Sample(line: 8, text: "1.2.3.4 bank.example"))
+    #expect(findings.formats[.hosts] == 6, "lines with a blocking address, whatever their names")
+    #expect(findings.ignoredLines == 1)
+  }
+
+  @Test("A remote list can never send a name to a real address: such lines block nothing")
+  func noRedirects() {
+    for line in [
+      "1.2.3.4 bank.example", "address=/bank.example/1.2.3.4", "server=/bank.example/1.2.3.4",
+      "local-data: \"bank.example A 1.2.3.4\"", "bank.example CNAME evil.example.",
+    ] {
+      let (names, findings) = parse(line)
+      #expect(names.isEmpty, "\(line)")
+      #expect(findings.rejected[.nonBlockingAddress] == 1, "\(line)")
+    }
+  }
+
+  @Test("Plain domains, wildcard and adblock lines")
+  func simpleFormats() {
+    let (names, findings) = parse(
+      """
+      plain.example.com
+      *.wild.example.com
+      ||ad.example.com^
+      ||pipe.example.com^|
+      """)
+    #expect(names == ["plain.example.com", "wild.example.com", "ad.example.com", "pipe.example.com"])
+    #expect(findings.formats == [.domains: 1, .wildcard: 1, .adblock: 2])
+  }
+
+  @Test("Adblock rules that are not DNS blocks are counted as unsupported, never misread")
+  func adblockUnsupported() {
+    let (names, findings) = parse(
+      """
+      [Adblock Plus 2.0]
+      ! comment
+      example.com##.ad-banner
+      example.com#@#.ad
+      @@||allowed.example.com^
+      ||ads.example.com^$third-party
+      ||example.com/ads/*
+      /banner/ads/
+      ||ads.example.com
+      &ad_type=
+      |http://example.com
+      """)
+    #expect(names.isEmpty)
+    #expect(findings.rejected[.unsupportedRule] == 9)
+    #expect(findings.ignoredLines == 2)
+  }
+
+  @Test("dnsmasq: address, local and server directives that block")
+  func dnsmasq() {
+    let (names, findings) = parse(
+      """
+      address=/a.example.com/
+      address=/b.example.com/#
+      address=/c.example.com/0.0.0.0
+      address=/d.example.com/::
+      address=/e.example.com/f.example.com/
+      local=/g.example.com/
+      server=/h.example.com/
+      conf-file=/etc/other.conf
+      """)
+    #expect(
+      names == [
+        "a.example.com", "b.example.com", "c.example.com", "d.example.com", "e.example.com", "f.example.com",
+        "g.example.com", "h.example.com",
+      ])
+    #expect(findings.rejected[.unsupportedRule] == 1)
+  }
+
+  @Test("unbound: blocking zone types and null local-data")
+  func unbound() {
+    let (names, findings) = parse(
+      """
+      server:
+      local-zone: "a.example.com." always_null
+      local-zone: "b.example.com" always_nxdomain
+      local-zone: "c.example.com." static
+      local-zone: "d.example.com." transparent
+      local-data: "e.example.com. A 0.0.0.0"
+      local-data: "f.example.com 3600 IN AAAA ::"
+      include: "/etc/unbound/other.conf"
+      """)
+    #expect(names == ["a.example.com", "b.example.com", "c.example.com", "e.example.com", "f.example.com"])
+    #expect(findings.rejected[.unsupportedRule] == 2)
+    #expect(findings.ignoredLines == 1)
+  }
+
+  @Test("RPZ zones: CNAME . records, wildcards, and the zone's own records ignored")
+  func rpz() {
+    let (names, findings) = parse(
+      """
+      $TTL 300
+      @ IN SOA localhost. root.localhost. 1 3600 600 86400 300
+      @ IN NS localhost.
+      a.example.com CNAME .
+      *.a.example.com CNAME .
+      b.example.com 300 IN CNAME rpz-drop.
+      c.example.com A 0.0.0.0
+      ok.example.com CNAME rpz-passthru.
+      ; comment
+      """)
+    #expect(names == ["a.example.com", "a.example.com", "b.example.com", "c.example.com"])
+    #expect(findings.rejected[.unsupportedRule] == 1)
+    #expect(findings.ignoredLines == 4)
+  }
+
+  @Test("A forced format rejects lines of another format")
+  func forced() {
+    let (names, findings) = parse("0.0.0.0 a.example.com\n||b.example.com^\nc.example.com\n", format: .hosts)
+    #expect(names == ["a.example.com", "c.example.com"])
+    #expect(findings.rejected[.wrongFormat] == 1)
+    let adblock = parse("||b.example.com^\nc.example.com\n", format: .adblock)
+    #expect(adblock.names == ["b.example.com"])
+    #expect(adblock.findings.rejected[.wrongFormat] == 1)
+  }
+
+  @Test("BOM, CRLF, blank lines, trailing whitespace and a last line without newline")
+  func textQuirks() {
+    let (names, findings) = parse("\u{FEFF}a.example.com\r\n\r\n   \r\nb.example.com \t\r\n0.0.0.0 c.example.com")
+    #expect(names == ["a.example.com", "b.example.com", "c.example.com"])
+    #expect(findings.lines == 5)
+    #expect(findings.ignoredLines == 2)
+  }
+
+  @Test("Every rejection is counted, with at most five samples and their line numbers")
+  func samples() {
+    let text = (1...8).map { "bad_tld.\($0)23" }.joined(separator: "\n")
+    let (_, findings) = parse(text)
+    #expect(findings.rejected[.invalidTopLabel] == 8)
+    #expect(findings.samples[.invalidTopLabel]?.map(\.line) == [1, 2, 3, 4, 5])
+    #expect(findings.totalRejected == 8)
+  }
+}

@@ -1,0 +1,57 @@
+import Blocklists
+import Testing
+
+@Suite("Name validation rules")
+struct NameRulesTests {
+  @Test(
+    "Valid names are lower-cased and lose one trailing dot",
+    arguments: [
+      ("ads.example.com", "ads.example.com"), ("ADS.Example.COM.", "ads.example.com"),
+      ("1st.ad-server.net", "1st.ad-server.net"),
+      ("_dmarc.example.com", "_dmarc.example.com"), ("ad_server.example.org", "ad_server.example.org"),
+      ("xn--mnchen-3ya.de", "xn--mnchen-3ya.de"), ("tracker.host", "tracker.host"), ("a.b", "a.b"),
+      ("0.0.0.0.beeglivesex.com", "0.0.0.0.beeglivesex.com"),
+      (String(repeating: "a", count: 63) + ".com", String(repeating: "a", count: 63) + ".com"),
+    ])
+  func valid(input: String, expected: String) {
+    #expect(NameRules.normalize(input) == .success(expected))
+  }
+
+  @Test(
+    "Invalid names are rejected with the reason",
+    arguments: [
+      ("bad..name.com", RejectReason.emptyLabel), (".lead.com", .emptyLabel), ("x.com..", .emptyLabel),
+      (String(repeating: "a", count: 64) + ".com", .labelTooLong),
+      (Array(repeating: String(repeating: "a", count: 60), count: 5).joined(separator: "."), .nameTooLong),
+      ("-x.com", .hyphenAtLabelEdge), ("x-.com", .hyphenAtLabelEdge), ("a.b-", .hyphenAtLabelEdge),
+      ("example.123", .invalidTopLabel), ("example.c_m", .invalidTopLabel), ("example.1com", .invalidTopLabel),
+      ("1.2.3.4", .ipAddress), ("::1", .ipAddress), ("com", .bareTopLevelDomain), ("lan", .bareTopLevelDomain),
+      ("localhost", .localName), ("broadcasthost", .localName), ("ip6-localhost", .localName),
+      ("localhost.localdomain", .localName), ("0.0.0.0mail.example.com", .gluedAddress),
+      ("127.0.0.1ads.example.com", .gluedAddress), ("ads/path.com", .invalidCharacter), ("a b.com", .invalidCharacter),
+      ("ads@x.com", .invalidCharacter), ("nul\u{0}.com", .binaryData),
+    ])
+  func invalid(input: String, reason: RejectReason) {
+    #expect(NameRules.normalize(input) == .failure(reason))
+  }
+
+  @Test("Unicode names become punycode; names that cannot convert are rejected")
+  func international() {
+    #expect(NameRules.normalize("münchen.de") == .success("xn--mnchen-3ya.de"))
+    #expect(NameRules.normalize("MÜNCHEN.de") == .success("xn--mnchen-3ya.de"))
+    #expect(
+      NameRules.normalize("jiuukztv66é.newumowa098236.click") == .success("xn--jiuukztv66-k7a.newumowa098236.click"))
+    #expect(NameRules.normalize("é/x.com") == .failure(.invalidInternationalName))
+  }
+
+  @Test("Invalid UTF-8 is binary data, not a name")
+  func invalidUTF8() {
+    var bytes: [UInt8] = [0x61, 0xFF, 0xFE, 0x2E, 0x63, 0x6F, 0x6D]
+    let outcome = bytes.withUnsafeMutableBufferPointer { token in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) {
+        NameRules.normalize(UnsafeBufferPointer(token), into: $0)
+      }
+    }
+    #expect(outcome == .rejected(.binaryData))
+  }
+}

@@ -1,0 +1,31 @@
+import Blocklists
+import Testing
+
+@Suite("The name set")
+struct NameSetTests {
+  @Test("Insertion order, dedup, sources and removal")
+  func basics() {
+    var set = NameSet(sourceCount: 70, capacity: 4)
+    let first = set.insert("b.example.com", source: 0)
+    let second = set.insert("a.example.com", source: 1)
+    let again = set.insert("b.example.com", source: 69)
+    #expect(first && second && !again)
+    #expect(set.names == ["b.example.com", "a.example.com"])
+    #expect(set.sources(of: set.entry(of: "b.example.com")!) == [0, 69])
+    set.remove(0)
+    set.remove(0)
+    #expect(set.count == 1 && set.removedCount == 1)
+    #expect(!set.contains("b.example.com") && set.contains("a.example.com"))
+    #expect(set.description == "NameSet(1 names, 1 removed)")
+  }
+
+  @Test("Growing keeps every name findable")
+  func growth() {
+    var set = NameSet(sourceCount: 1, capacity: 1)
+    for index in 0..<50_000 { set.insert("n\(index).example.com", source: 0) }
+    #expect(set.count == 50_000)
+    let misplaced = (0..<50_000).filter { (index: Int) -> Bool in set.entry(of: "n\(index).example.com") != index }
+    #expect(misplaced.isEmpty)
+    #expect(set.entry(of: "missing.example.com") == nil)
+  }
+}

@@ -1,0 +1,79 @@
+import Blocklists
+import Foundation
+import Testing
+
+/// Round trips on the real public lists in `../shared/data/blocklists/` (see its SOURCES.md).
+@Suite("Real lists", .enabled(if: sharedData != nil, "needs ../shared/data beside the project"))
+struct RealListTests {
+  let folder = sharedData?.appending(path: "blocklists")
+
+  func names(_ file: String, format: ListFormat? = nil) async throws -> (Set<String>, CompiledList) {
+    let list = try await Compiler().compile([.file(folder!.appending(path: file).path, format: format)])
+    return (Set(list.allNames), list)
+  }
+
+  @Test("The six easylist files are one list: hosts = domains, and the four covering formats agree")
+  func easylistFormats() async throws {
+    let (hosts, hostsList) = try await names("easylist.hosts.txt")
+    let (domains, _) = try await names("easylist.domains.txt")
+    #expect(hosts.count == 86_674)
+    #expect(hosts == domains)
+    #expect(hostsList.sources[0].findings.totalRejected == 0)
+    let (wildcard, _) = try await names("easylist.wildcard.txt")
+    #expect(wildcard.count == 50_231)
+    for file in ["easylist.dnsmasq.txt", "easylist.unbound.conf", "easylist.adblock.txt"] {
+      let (other, list) = try await names(file)
+      #expect(other == wildcard, "\(file)")
+      #expect(list.sources[0].findings.totalRejected == 0, "\(file): \(list.sources[0].findings.samples)")
+    }
+  }
+
+  @Test("Compressing the domains file gives the wildcard set plus the 8 names the converter dropped")
+  func compression() async throws {
+    let (_, domains) = try await names("easylist.domains.txt")
+    let (wildcard, _) = try await names("easylist.wildcard.txt")
+    var sink = ByteSink()
+    try Renderer(format: .wildcard).render(domains, to: &sink)
+    let compressed = try await Compiler().compile([.text(String(decoding: sink.memory, as: UTF8.self))])
+    let extra = Set(compressed.allNames).subtracting(wildcard)
+    #expect(Set(compressed.allNames).isSuperset(of: wildcard))
+    #expect(extra.count == 8)
+    #expect(extra.contains("www.service.cz.nl"))
+    #expect(extra.subtracting(["www.service.cz.nl"]).allSatisfy { $0.hasPrefix("www.") })
+  }
+
+  @Test("Every format written from the real mix parses back to exactly the names written")
+  func roundTrip() async throws {
+    let files = [
+      "stevenblack.domains.txt", "adguarddns.hosts.txt", "easylist.hosts.txt", "someonewhocares.hosts.txt",
+      "anudeep-adservers.hosts.txt", "hagezi-personal.hosts.txt",
+    ]
+    let list = try await Compiler().compile(files.map { .file(folder!.appending(path: $0).path) })
+    #expect(list.count > 280_000)
+    for format in ListFormat.allCases {
+      var sink = ByteSink()
+      let report = try Renderer(format: format).render(list, to: &sink)
+      let reparsed = try await Compiler().compile([.text(String(decoding: sink.memory, as: UTF8.self), format: format)])
+      #expect(reparsed.count == report.written, "\(format)")
+      #expect(reparsed.sources[0].findings.totalRejected == 0, "\(format): \(reparsed.sources[0].findings.samples)")
+      if format.coversSubdomains {
+        #expect(report.written + report.compressed + report.publicSuffixesLeftOut == list.count, "\(format)")
+      } else {
+        #expect(Set(reparsed.allNames) == Set(list.allNames), "\(format)")
+      }
+    }
+  }
+
+  @Test("A full adblock list yields only its ||name^ rules; the rest is counted as unsupported")
+  func adblockList() async throws {
+    let text = try String(contentsOf: folder!.appending(path: "ubo-easylist.txt"), encoding: .utf8)
+    let plainRules = text.split(separator: "\n").filter { line in
+      line.hasPrefix("||") && line.hasSuffix("^") && !line.dropFirst(2).dropLast().contains { "/^$*|:?=&".contains($0) }
+    }
+    let (found, list) = try await names("ubo-easylist.txt")
+    #expect(found.count > 40_000)
+    #expect(list.sources[0].findings.formats[.adblock] == plainRules.count)
+    #expect(list.sources[0].findings.rejected[.unsupportedRule, default: 0] > 15_000)
+    #expect(found.allSatisfy { !$0.contains("/") && !$0.contains("#") && !$0.contains("$") })
+  }
+}
