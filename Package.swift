@@ -13,6 +13,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "sanehosts", targets: ["SaneHostsCLI"]),
+    .executable(name: "sanehosts-bench", targets: ["Benchmarks"]),
     .library(name: "Loading", targets: ["Loading"]),
     .library(name: "Downloads", targets: ["Downloads"]),
     .library(name: "Blocklists", targets: ["Blocklists"]),
@@ -63,6 +64,13 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
+      swiftSettings: swiftSettings
+    ),
+
+    /// Compile speed and memory on real and synthetic lists: `swift run -c release sanehosts-bench`.
+    .executableTarget(
+      name: "Benchmarks",
+      path: "Benchmarks",
       swiftSettings: swiftSettings
     ),
 

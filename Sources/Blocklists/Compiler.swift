@@ -93,6 +93,8 @@ public struct Compiler: Sendable {
     var set: NameSet
     var reports: [SourceReport]
     var lineOffsets: [Int]
+    /// Keeps the prefetching loads from being optimised away.
+    private(set) var touched: UInt64 = 0
 
     init(sources: [ListSource], capacity: Int) {
       set = NameSet(sourceCount: sources.count + 1, capacity: capacity)
@@ -104,11 +106,21 @@ public struct Compiler: Sendable {
       var unique = 0
       parsed.bytes.withUnsafeBufferPointer { bytes in
         parsed.hashes.withUnsafeBufferPointer { hashes in
-          var start = 0
-          for (index, end) in parsed.ends.enumerated() {
-            let name = UnsafeBufferPointer(rebasing: bytes[start..<Int(end)])
-            if set.insert(name, hash: hashes[index], source: source) { unique += 1 }
-            start = Int(end)
+          parsed.ends.withUnsafeBufferPointer { ends in
+            var start = 0
+            var batch = 0
+            while batch < ends.count {
+              let batchEnd = min(batch + 16, ends.count)
+              touched ^= set.touch(UnsafeBufferPointer(rebasing: hashes[batch..<batchEnd]))
+              for index in batch..<batchEnd {
+                let end = Int(ends[index])
+                if set.insert(UnsafeBufferPointer(rebasing: bytes[start..<end]), hash: hashes[index], source: source) {
+                  unique += 1
+                }
+                start = end
+              }
+              batch = batchEnd
+            }
           }
         }
       }

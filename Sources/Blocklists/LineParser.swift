@@ -101,11 +101,9 @@ public struct LineParser {
       let binary = line.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
       result.findings.reject(binary ? .binaryData : .malformedLine, line: number, text: line)
     case .adblock(let name), .wildcard(let name):
-      count(kind)
-      emit(UnsafeBufferPointer(rebasing: line[name]), number: number)
+      count(kind.format!, if: emit(UnsafeBufferPointer(rebasing: line[name]), number: number))
     case .plain:
-      count(kind)
-      emit(UnsafeBufferPointer(rebasing: line[..<tokenEnd(line, from: 0)]), number: number)
+      count(.domains, if: emit(UnsafeBufferPointer(rebasing: line[..<tokenEnd(line, from: 0)]), number: number))
     case .hosts(let address, let end):
       hostsLine(line, address: address, addressEnd: end, number: number)
     case .dnsmasq:
@@ -117,19 +115,23 @@ public struct LineParser {
     }
   }
 
-  private mutating func count(_ kind: LineKind) {
-    if let format = kind.format { formatLines[format.ordinal] += 1 }
-  }
-
-  /// Validates a token and appends it, or counts why not.
-  private mutating func emit(_ token: UnsafeBufferPointer<UInt8>, number: Int) {
+  /// Validates a token and appends it, or counts why not; returns whether it was a valid name.
+  @discardableResult
+  private mutating func emit(_ token: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
     switch NameRules.normalize(token, into: scratch) {
     case .valid(let length):
       result.append(UnsafeBufferPointer(rebasing: scratch[0..<length]))
       result.findings.names += 1
+      return true
     case .rejected(let reason):
       result.findings.reject(reason, line: number, text: token)
+      return false
     }
+  }
+
+  /// Counts a line as written in a format (only lines that gave a name count, so junk decides nothing).
+  private mutating func count(_ format: ListFormat, if accepted: Bool) {
+    if accepted { formatLines[format.ordinal] += 1 }
   }
 
   // MARK: Formats with addresses and directives
@@ -141,11 +143,12 @@ public struct LineParser {
     }
     var index = addressEnd
     var names = 0
+    var accepted = false
     while true {
       while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
       if index >= line.count || line[index] == UInt8(ascii: "#") { break }
       let end = tokenEnd(line, from: index)
-      emit(UnsafeBufferPointer(rebasing: line[index..<end]), number: number)
+      if emit(UnsafeBufferPointer(rebasing: line[index..<end]), number: number) { accepted = true }
       names += 1
       index = end
     }
@@ -153,7 +156,7 @@ public struct LineParser {
       // An address alone (`0.0.0.0`) blocks nothing.
       result.findings.reject(.malformedLine, line: number, text: line)
     } else {
-      formatLines[ListFormat.hosts.ordinal] += 1
+      count(.hosts, if: accepted)
     }
   }
 
@@ -191,14 +194,15 @@ public struct LineParser {
       result.findings.reject(.nonBlockingAddress, line: number, text: line)
       return
     }
-    formatLines[ListFormat.dnsmasq.ordinal] += 1
+    var accepted = false
     for name in names {
       if name.isEmpty {
         result.findings.reject(.malformedLine, line: number, text: line)
         continue
       }
-      emit(UnsafeBufferPointer(rebasing: name), number: number)
+      if emit(UnsafeBufferPointer(rebasing: name), number: number) { accepted = true }
     }
+    count(.dnsmasq, if: accepted)
   }
 
   private static let blockingZoneTypes: Set<String> = [
@@ -218,8 +222,7 @@ public struct LineParser {
         result.findings.reject(.unsupportedRule, line: number, text: line)
         return
       }
-      formatLines[ListFormat.unbound.ordinal] += 1
-      emit(tokens[1, in: line], number: number)
+      count(.unbound, if: emit(tokens[1, in: line], number: number))
     case "local-data:":
       // local-data: "name [TTL] [IN] A|AAAA address"
       let record = Tokens(tokens[1, in: line])
@@ -233,8 +236,7 @@ public struct LineParser {
         result.findings.reject(.nonBlockingAddress, line: number, text: line)
         return
       }
-      formatLines[ListFormat.unbound.ordinal] += 1
-      emit(record[0, in: tokens[1, in: line]], number: number)
+      count(.unbound, if: emit(record[0, in: tokens[1, in: line]], number: number))
     default:
       result.findings.reject(.unsupportedRule, line: number, text: line)
     }
@@ -268,12 +270,11 @@ public struct LineParser {
       result.findings.reject(.nonBlockingAddress, line: number, text: line)
       return
     }
-    formatLines[ListFormat.rpz.ordinal] += 1
     var owner = tokens[0, in: line]
     if owner.count > 2, owner[owner.startIndex] == UInt8(ascii: "*"), owner[owner.startIndex + 1] == UInt8(ascii: ".") {
       owner = UnsafeBufferPointer(rebasing: owner.dropFirst(2))
     }
-    emit(owner, number: number)
+    count(.rpz, if: emit(owner, number: number))
   }
 
   // MARK: Helpers

@@ -77,6 +77,17 @@ public struct NameSet: Sendable {
     }
   }
 
+  /// Reads the table slots of a batch of hashes so the following inserts find them in cache.
+  ///
+  /// The loads are independent, so the processor fetches them from memory in parallel instead of one
+  /// miss at a time; on multi-million-name sets this makes merging markedly faster.
+  @inline(__always)
+  public func touch(_ hashes: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    var sink: UInt64 = 0
+    for hash in hashes { sink ^= slots[Int(truncatingIfNeeded: hash) & mask] }
+    return sink
+  }
+
   /// Adds a name given as text (already normalised).
   @discardableResult
   public mutating func insert(_ name: String, source: Int) -> Bool {

@@ -42,6 +42,16 @@ public struct Renderer: Sendable {
     public var publicSuffixesLeftOut = 0
     /// Up to five of them.
     public var publicSuffixSamples: [String] = []
+
+    /// Creates a report.
+    public init(
+      written: Int = 0, compressed: Int = 0, publicSuffixesLeftOut: Int = 0, publicSuffixSamples: [String] = []
+    ) {
+      self.written = written
+      self.compressed = compressed
+      self.publicSuffixesLeftOut = publicSuffixesLeftOut
+      self.publicSuffixSamples = publicSuffixSamples
+    }
   }
 
   public var format: ListFormat

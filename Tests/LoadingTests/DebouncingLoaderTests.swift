@@ -153,4 +153,17 @@ struct DebouncingLoaderTests {
     #expect(weakLoader == nil)
     #expect(await eventually { base.relay.observerCount == 0 })
   }
+
+  @Test func deallocatingTheLoaderFinishesItsStreams() async {
+    var loader: DebouncingLoader<FakeLoader>? = DebouncingLoader(
+      FakeLoader(outcomes: [.success(1)]),
+      interval: .zero,
+      clock: ManualClock()
+    )
+    let states = loader?.state
+    await loader?.load()
+    loader = nil
+    let seen = await collect(states ?? AsyncStream { $0.finish() })
+    #expect(seen.last == .success(1))
+  }
 }

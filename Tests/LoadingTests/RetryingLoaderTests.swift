@@ -229,4 +229,16 @@ struct RetryingLoaderTests {
     #expect(weakLoader == nil)
     #expect(await eventually { base.relay.observerCount == 0 })
   }
+
+  @Test func deallocatingTheLoaderFinishesItsStreams() async {
+    var loader: RetryingLoader<FakeLoader>? = RetryingLoader(
+      FakeLoader(outcomes: [.success(1)]),
+      clock: ManualClock()
+    )
+    let states = loader?.state
+    await loader?.load()
+    loader = nil
+    let seen = await collect(states ?? AsyncStream { $0.finish() })
+    #expect(seen.last == .success(1))
+  }
 }

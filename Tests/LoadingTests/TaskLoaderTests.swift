@@ -191,4 +191,13 @@ struct TaskLoaderTests {
     await loader.load()
     #expect(await collect(loader.state) { _ in true } == [.success("cached")])
   }
+
+  @Test func deallocatingTheLoaderFinishesItsStreams() async {
+    var loader: TaskLoader<Int>? = TaskLoader { 1 }
+    let states = loader?.state
+    await loader?.load()
+    loader = nil
+    let seen = await collect(states ?? AsyncStream { $0.finish() })
+    #expect(seen == [.idle, .loading(LoadingProgress()), .success(1)])
+  }
 }

@@ -1,0 +1,22 @@
+import Blocklists
+import Foundation
+import Testing
+
+@testable import SaneHostsCLI
+
+@Suite("The compile summary")
+struct CompileSummaryTests {
+  @Test("Numbers are grouped, reasons come with a sample, JSON is one object")
+  func format() async throws {
+    let list = try await Compiler().compile([.text("0.0.0.0 a.example.com\nbad..x\n", name: "mine")])
+    let summary = CompileSummary(
+      list: list, report: Renderer.Report(written: 1), format: .hosts, elapsed: .milliseconds(1500))
+    #expect(
+      summary.text().contains(
+        "mine (hosts): 2 lines, 1 names, 1 new, 0 duplicates, 1 rejected\n  1 empty label (line 2: bad..x)\n"))
+    #expect(summary.text().hasSuffix("1 names written as hosts in 1.50 s\n"))
+    #expect(1_234_567.grouped == "1,234,567")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+    #expect(object["written"] as? Int == 1)
+  }
+}
