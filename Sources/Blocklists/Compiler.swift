@@ -12,7 +12,7 @@ public struct Compiler: Sendable {
   public var parallelism: Int
 
   /// Creates a compiler; by default 4 MiB blocks on every core.
-  public init(blockSize: Int = 4 << 20, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
+  public init(blockSize: Int = 1 << 20, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.blockSize = blockSize
     self.parallelism = max(1, parallelism)
   }
@@ -38,7 +38,8 @@ public struct Compiler: Sendable {
     let merger: Merger
     do {
       merger = try await withThrowingTaskGroup(of: (Int, ParsedNames).self) { group in
-        var merger = Merger(sources: sources, capacity: Self.estimatedNames(sources))
+        let inputBytes = Self.inputBytes(sources)
+        var merger = Merger(sources: sources, capacity: min(max(1 << 12, inputBytes / 40), 1 << 25), bytes: inputBytes)
         var ready: [Int: ParsedNames] = [:]
         var owners: [Int: Int] = [:]  // block sequence number -> source index
         var sequence = 0
@@ -96,8 +97,8 @@ public struct Compiler: Sendable {
     /// Keeps the prefetching loads from being optimised away.
     private(set) var touched: UInt64 = 0
 
-    init(sources: [ListSource], capacity: Int) {
-      set = NameSet(sourceCount: sources.count + 1, capacity: capacity)
+    init(sources: [ListSource], capacity: Int, bytes: Int) {
+      set = NameSet(sourceCount: sources.count + 1, capacity: capacity, byteCapacity: bytes)
       reports = sources.map { SourceReport(name: $0.name, forcedFormat: $0.format) }
       lineOffsets = Array(repeating: 0, count: sources.count)
     }
@@ -133,9 +134,10 @@ public struct Compiler: Sendable {
     }
   }
 
-  /// A guess of the unique names in the sources (about one per 32 bytes), so the set rarely grows.
-  static func estimatedNames(_ sources: [ListSource]) -> Int {
-    let bytes = sources.reduce(0) { total, source in
+  /// The bytes the sources hold, when known: names take less, so it bounds the name arena, and about
+  /// one unique name per 40 bytes sizes the table so it rarely grows.
+  static func inputBytes(_ sources: [ListSource]) -> Int {
+    sources.reduce(0) { total, source in
       switch source.location {
       case .bytes(let bytes): return total + bytes.count
       case .file(let path):
@@ -143,7 +145,6 @@ public struct Compiler: Sendable {
       case .standardInput: return total
       }
     }
-    return min(max(1 << 12, bytes / 40), 1 << 25)
   }
 
   /// Parses one block on whatever core runs the task.

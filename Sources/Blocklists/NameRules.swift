@@ -132,8 +132,14 @@ public enum NameRules {
   }()
 
   private static func isLocalName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard name.count < 32, let first = name.first,
-      first == UInt8(ascii: "l") || first == UInt8(ascii: "b") || first == UInt8(ascii: "i")
+    // Every local name starts with "lo", "br" or "ip": two byte compares rule out almost all names.
+    guard name.count >= 5, name.count < 32 else { return false }
+    let first = name[0]
+    let second = name[1]
+    guard
+      (first == UInt8(ascii: "l") && second == UInt8(ascii: "o"))
+        || (first == UInt8(ascii: "b") && second == UInt8(ascii: "r"))
+        || (first == UInt8(ascii: "i") && second == UInt8(ascii: "p"))
     else { return false }
     return localNamesByLength[name.count].contains { $0.elementsEqual(name) }
   }

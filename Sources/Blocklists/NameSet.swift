@@ -15,7 +15,6 @@
 public struct NameSet: Sendable {
   private var bytes: [UInt8] = []
   private var ends: [UInt32] = []
-  private var hashes: [UInt64] = []
   /// Open-addressing table: 0 for empty, else the hash's top 32 bits and the entry number + 1.
   private var slots: [UInt64]
   private var mask: Int
@@ -26,17 +25,17 @@ public struct NameSet: Sendable {
   /// How many names are marked removed.
   public private(set) var removedCount = 0
 
-  /// Creates an empty set for names from up to `sourceCount` sources.
-  public init(sourceCount: Int, capacity: Int = 1024) {
+  /// Creates an empty set for names from up to `sourceCount` sources, sized for `capacity` names
+  /// holding about `byteCapacity` bytes in all (reserved, not touched: unused room costs no memory).
+  public init(sourceCount: Int, capacity: Int = 1024, byteCapacity: Int? = nil) {
     wordsPerEntry = max(1, (sourceCount + 63) / 64)
     var size = 16
-    while size < capacity * 2 { size <<= 1 }
+    while size * 7 < capacity * 10 { size <<= 1 }
     slots = Array(repeating: 0, count: size)
     mask = size - 1
     sourceBits.reserveCapacity(capacity * wordsPerEntry)
-    bytes.reserveCapacity(capacity * 20)
+    bytes.reserveCapacity(byteCapacity ?? capacity * 24)
     ends.reserveCapacity(capacity)
-    hashes.reserveCapacity(capacity)
   }
 
   /// Entries ever inserted, removed ones included.
@@ -48,7 +47,7 @@ public struct NameSet: Sendable {
   /// Adds a name for a source; returns whether the name is new to the set.
   @discardableResult
   public mutating func insert(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64, source: Int) -> Bool {
-    if ends.count * 2 >= slots.count { grow() }
+    if ends.count * 10 >= slots.count * 7 { grow() }
     let fingerprint = hash & 0xFFFF_FFFF_0000_0000
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
@@ -57,7 +56,6 @@ public struct NameSet: Sendable {
         slots[slot] = fingerprint | UInt64(ends.count + 1)
         bytes.append(contentsOf: name)
         ends.append(UInt32(bytes.count))
-        hashes.append(hash)
         if wordsPerEntry == 1 {
           sourceBits.append(1 << UInt64(source & 63))
         } else {
@@ -178,7 +176,7 @@ public struct NameSet: Sendable {
 
   /// The bytes held by the set, for memory reports.
   public var byteSize: Int {
-    bytes.capacity + ends.capacity * 4 + hashes.capacity * 8 + slots.count * 8 + sourceBits.capacity * 8
+    bytes.capacity + ends.capacity * 4 + slots.count * 8 + sourceBits.capacity * 8
   }
 
   // MARK: Private
@@ -202,7 +200,7 @@ public struct NameSet: Sendable {
     slots = Array(repeating: 0, count: size)
     mask = size - 1
     for entry in 0..<ends.count {
-      let hash = hashes[entry]
+      let hash = withName(entry) { NameHash.hash($0) }
       var slot = Int(truncatingIfNeeded: hash) & mask
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(entry + 1)

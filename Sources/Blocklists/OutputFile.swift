@@ -15,31 +15,80 @@ public enum OutputFile {
   public static func write<R>(
     _ path: String, mode: mode_t = 0o644, _ body: (inout ByteSink) throws(CompileError) -> R
   ) throws(CompileError) -> R {
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
-    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    var template = Array("\(directory)/.\(base).XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw .unwritable(path: path, detail: String(cString: strerror(errno))) }
-    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var succeeded = false
-    defer {
+    let target = try Target(path, mode: mode)
+    var sink = ByteSink(descriptor: target.descriptor, path: path)
+    do {
+      let result = try body(&sink)
+      try target.commit(&sink)
+      return result
+    } catch {
+      target.abandon()
+      throw error
+    }
+  }
+
+  /// Writes `path` through an asynchronous `body`, replacing any file there only when `body` succeeds.
+  public static func write<R>(
+    _ path: String, mode: mode_t = 0o644, _ body: (inout ByteSink) async throws(CompileError) -> R
+  ) async throws(CompileError) -> R {
+    let target = try Target(path, mode: mode)
+    var sink = ByteSink(descriptor: target.descriptor, path: path)
+    do {
+      let result = try await body(&sink)
+      try target.commit(&sink)
+      return result
+    } catch {
+      target.abandon()
+      throw error
+    }
+  }
+
+  /// A temporary file beside the destination, renamed over it on commit.
+  private struct Target {
+    let path: String
+    let directory: String
+    let temporary: String
+    let descriptor: Int32
+
+    init(_ path: String, mode: mode_t) throws(CompileError) {
+      let slash = path.lastIndex(of: "/")
+      let directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+      let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+      var template = Array("\(directory)/.\(base).XXXXXX".utf8CString)
+      let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard descriptor >= 0 else { throw .unwritable(path: path, detail: String(cString: strerror(errno))) }
+      fchmod(descriptor, mode)
+      self.path = path
+      self.directory = directory
+      self.descriptor = descriptor
+      temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Flushes the sink and the file, renames it into place and syncs the directory.
+    func commit(_ sink: inout ByteSink) throws(CompileError) {
+      do {
+        try sink.flush()
+      } catch {
+        abandon()
+        throw error
+      }
+      guard fsync(descriptor) == 0, rename(temporary, path) == 0 else {
+        let detail = String(cString: strerror(errno))
+        abandon()
+        throw .unwritable(path: path, detail: detail)
+      }
       close(descriptor)
-      if !succeeded { unlink(temporary) }
+      let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      if directoryDescriptor >= 0 {
+        fsync(directoryDescriptor)
+        close(directoryDescriptor)
+      }
     }
-    fchmod(descriptor, mode)
-    var sink = ByteSink(descriptor: descriptor, path: path)
-    let result = try body(&sink)
-    try sink.flush()
-    guard fsync(descriptor) == 0, rename(temporary, path) == 0 else {
-      throw .unwritable(path: path, detail: String(cString: strerror(errno)))
+
+    /// Closes and removes the temporary file.
+    func abandon() {
+      close(descriptor)
+      unlink(temporary)
     }
-    succeeded = true
-    let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
-      close(directoryDescriptor)
-    }
-    return result
   }
 }

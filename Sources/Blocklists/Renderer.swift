@@ -44,6 +44,13 @@ public struct Renderer: Sendable {
     public var publicSuffixSamples: [String] = []
 
     /// Creates a report.
+    mutating func add(_ other: Report) {
+      written += other.written
+      compressed += other.compressed
+      publicSuffixesLeftOut += other.publicSuffixesLeftOut
+      publicSuffixSamples += other.publicSuffixSamples.prefix(Findings.samplesPerReason - publicSuffixSamples.count)
+    }
+
     public init(
       written: Int = 0, compressed: Int = 0, publicSuffixesLeftOut: Int = 0, publicSuffixSamples: [String] = []
     ) {
@@ -80,61 +87,127 @@ public struct Renderer: Sendable {
     self.publicSuffixes = publicSuffixes
   }
 
+  /// Names per chunk of output rendered as one unit (and, concurrently, on one core).
+  static let chunkSize = 1 << 17
+
   /// Writes the list to a sink.
   @discardableResult
   public func render(_ list: CompiledList, to sink: inout ByteSink) throws(CompileError) -> Report {
     try writeHeader(list, to: &sink)
+    if format == .hosts && namesPerLine > 1 { return try renderGrouped(list, to: &sink) }
+    var report = Report()
+    for start in stride(from: 0, to: list.names.entryCount, by: Self.chunkSize) {
+      let (bytes, part) = renderChunk(list, start..<min(start + Self.chunkSize, list.names.entryCount))
+      try sink.write(bytes)
+      report.add(part)
+    }
+    try sink.flush()
+    return report
+  }
+
+  /// Writes the same bytes as `render(_:to:)`, rendering chunks on several cores and writing them in order.
+  @discardableResult
+  public func renderConcurrently(_ list: CompiledList, to sink: inout ByteSink, parallelism: Int = 2)
+    async throws(CompileError) -> Report
+  {
+    if format == .hosts && namesPerLine > 1 { return try render(list, to: &sink) }
+    try writeHeader(list, to: &sink)
+    let count = list.names.entryCount
+    let chunks = stride(from: 0, to: count, by: Self.chunkSize).map { $0..<min($0 + Self.chunkSize, count) }
+    var report = Report()
+    var failure: CompileError?
+    await withTaskGroup(of: (Int, [UInt8], Report).self) { group in
+      var ready: [Int: ([UInt8], Report)] = [:]
+      var next = 0
+      var submitted = 0
+      while next < chunks.count {
+        while submitted < chunks.count && submitted - next < max(1, parallelism) {
+          let index = submitted
+          group.addTask {
+            let (bytes, part) = self.renderChunk(list, chunks[index])
+            return (index, bytes, part)
+          }
+          submitted += 1
+        }
+        guard let (index, bytes, part) = await group.next() else { break }
+        ready[index] = (bytes, part)
+        while let (bytes, part) = ready.removeValue(forKey: next) {
+          if failure == nil {
+            do throws(CompileError) { try sink.write(bytes) } catch { failure = error }
+          }
+          report.add(part)
+          next += 1
+        }
+      }
+    }
+    if let failure { throw failure }
+    try sink.flush()
+    return report
+  }
+
+  /// Renders the names of a range of entries into bytes.
+  func renderChunk(_ list: CompiledList, _ range: Range<Int>) -> ([UInt8], Report) {
     var report = Report()
     let set = list.names
     let covering = format.coversSubdomains
     let (prefix, suffix) = affixes
-    var pending = 0
-    var group: [UInt8] = []
     let addresses = hostsAddress.addresses.map { Array("\($0) ".utf8) }
-
-    for entry in 0..<set.entryCount where !set.isRemoved(entry) {
-      let skip: Bool = set.withName(entry) { name in
-        guard covering else { return false }
-        if publicSuffixes.isPublicSuffix(name, hash: NameHash.hash(name)) {
-          report.publicSuffixesLeftOut += 1
-          if report.publicSuffixSamples.count < Findings.samplesPerReason {
-            report.publicSuffixSamples.append(String(decoding: name, as: UTF8.self))
+    var out: [UInt8] = []
+    out.reserveCapacity(range.count * 40)
+    for entry in range where !set.isRemoved(entry) {
+      set.withName(entry) { name in
+        if covering {
+          if publicSuffixes.isPublicSuffix(name, hash: NameHash.hash(name)) {
+            report.publicSuffixesLeftOut += 1
+            if report.publicSuffixSamples.count < Findings.samplesPerReason {
+              report.publicSuffixSamples.append(String(decoding: name, as: UTF8.self))
+            }
+            return
           }
-          return true
-        }
-        if compresses && hasBlockedParent(name, in: set) {
-          report.compressed += 1
-          return true
-        }
-        return false
-      }
-      if skip { continue }
-      report.written += 1
-      try set.withName(entry) { (name) throws(CompileError) in
-        if format != .hosts {
-          try sink.write(prefix)
-          try sink.write(name)
-          try sink.write(suffix)
-          if format == .rpz {
-            try sink.write(Self.wildcardPrefix)
-            try sink.write(name)
-            try sink.write(suffix)
+          if compresses && hasBlockedParent(name, in: set) {
+            report.compressed += 1
+            return
           }
-        } else if namesPerLine == 1 {
+        }
+        report.written += 1
+        if format == .hosts {
           for address in addresses {
-            try sink.write(address)
-            try sink.write(name)
-            sink.write(byte: 0x0A)
+            out.append(contentsOf: address)
+            out.append(contentsOf: name)
+            out.append(0x0A)
           }
         } else {
-          if !group.isEmpty { group.append(0x20) }
-          group.append(contentsOf: name)
-          pending += 1
-          if pending == namesPerLine {
-            try writeGroup(&group, addresses: addresses, to: &sink)
-            pending = 0
+          out.append(contentsOf: prefix)
+          out.append(contentsOf: name)
+          out.append(contentsOf: suffix)
+          if format == .rpz {
+            out.append(contentsOf: Self.wildcardPrefix)
+            out.append(contentsOf: name)
+            out.append(contentsOf: suffix)
           }
         }
+      }
+    }
+    return (out, report)
+  }
+
+  /// Hosts output with several names per line.
+  private func renderGrouped(_ list: CompiledList, to sink: inout ByteSink) throws(CompileError) -> Report {
+    var report = Report()
+    let set = list.names
+    let addresses = hostsAddress.addresses.map { Array("\($0) ".utf8) }
+    var group: [UInt8] = []
+    var pending = 0
+    for entry in 0..<set.entryCount where !set.isRemoved(entry) {
+      report.written += 1
+      set.withName(entry) { name in
+        if !group.isEmpty { group.append(0x20) }
+        group.append(contentsOf: name)
+      }
+      pending += 1
+      if pending == namesPerLine {
+        try writeGroup(&group, addresses: addresses, to: &sink)
+        pending = 0
       }
     }
     if pending > 0 { try writeGroup(&group, addresses: addresses, to: &sink) }

@@ -102,10 +102,12 @@ struct Compile: AsyncParsableCommand {
     do {
       list = try await Compiler().compile(sources, rules: rules)
       if let output {
-        report = try OutputFile.write(output) { (sink) throws(CompileError) in try renderer.render(list, to: &sink) }
+        report = try await OutputFile.write(output) { (sink) async throws(CompileError) in
+          try await renderer.renderConcurrently(list, to: &sink)
+        }
       } else {
         var sink = ByteSink(descriptor: 1, path: "standard output")
-        report = try renderer.render(list, to: &sink)
+        report = try await renderer.renderConcurrently(list, to: &sink)
       }
     } catch {
       throw CLIError(error)

@@ -38,6 +38,13 @@ struct RendererTests {
     #expect(report.publicSuffixSamples == ["servebbs.net"])
   }
 
+  @Test("A child is kept when its parent is allowed, since nothing else covers it")
+  func compressionRespectsAllow() async throws {
+    let rules = RuleSet(allow: try RuleSet.parse("=ads.example.com", origin: "allow"))
+    let list = try await compile([source], rules: rules)
+    #expect(bodyLines(try render(list, .adblock), .adblock).first == "||sub.ads.example.com^")
+  }
+
   @Test("RPZ blocks the name and its subdomains, in a zone with SOA and NS")
   func rpz() async throws {
     let text = try render(try await compile(["0.0.0.0 ads.example.com"]), .rpz)

@@ -72,6 +72,16 @@ struct CompileTests {
     }
   }
 
+  @Test("- reads standard input, and the list goes to standard output without --output")
+  func standardStreams() async throws {
+    let result = try await CommandRunner().run(
+      ["compile", "-", "--format", "adblock", "--quiet"], input: Data("0.0.0.0 a.example.com\nb.example.com\n".utf8))
+    #expect(result.status == 0)
+    let body = result.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("!") && !$0.hasPrefix("[") }
+    #expect(body == ["||a.example.com^", "||b.example.com^"])
+    #expect(result.standardError.isEmpty)
+  }
+
   @Test("Bad options are named")
   func validation() async throws {
     let address = try await CommandRunner().run(["compile", "x", "--address", "nowhere"])

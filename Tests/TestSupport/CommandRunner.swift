@@ -30,7 +30,7 @@ public struct CommandRunner: Sendable {
 
   /// Starts the command; `whileRunning` can act on the running process (send a signal) before it is awaited.
   public func run(
-    _ arguments: [String], whileRunning: @Sendable (Process) async throws -> Void = { _ in }
+    _ arguments: [String], input: Data? = nil, whileRunning: @Sendable (Process) async throws -> Void = { _ in }
   ) async throws -> Result {
     let process = Process()
     process.executableURL = executable
@@ -40,8 +40,13 @@ public struct CommandRunner: Sendable {
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
-    process.standardInput = FileHandle.nullDevice
+    let inputPipe = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
     try process.run()
+    if let input {
+      try inputPipe.fileHandleForWriting.write(contentsOf: input)
+      try inputPipe.fileHandleForWriting.close()
+    }
     // Drain both pipes concurrently so a chatty process never blocks on a full pipe.
     async let outData = Self.readAll(output.fileHandleForReading)
     async let errData = Self.readAll(error.fileHandleForReading)
