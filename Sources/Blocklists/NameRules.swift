@@ -58,6 +58,18 @@ public enum NameRules {
     let classes = ByteClass.table
     var index = 0
     while index < count {
+      // Eight bytes at a time while they are all lowercase letters or digits (most of every name).
+      if index + 8 <= count {
+        let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+        let letters = SWAR.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
+        let digits = SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
+        if word & SWAR.high == 0 && letters | digits == SWAR.high {
+          UnsafeMutableRawPointer(target + index).storeBytes(of: word, as: UInt64.self)
+          seen |= (letters != 0 ? ByteClass.lower : 0) | (digits != 0 ? ByteClass.digit : 0)
+          index += 8
+          continue
+        }
+      }
       let byte = source[index]
       let kind = classes[Int(byte)]
       if kind & ByteClass.plain != 0 {
@@ -219,6 +231,20 @@ public enum NameRules {
       let host = URL(string: "http://\(name.lowercased())/")?.host(percentEncoded: false), host.isASCII
     else { return nil }
     return Array(host.utf8)
+  }
+}
+
+/// Byte-parallel tests on eight ASCII bytes in a 64-bit word ("SIMD within a register").
+enum SWAR {
+  static let ones: UInt64 = 0x0101_0101_0101_0101
+  static let high: UInt64 = 0x8080_8080_8080_8080
+
+  /// The high bit of each byte set when that byte is in `low...high`; valid when every byte is below 0x80.
+  @inline(__always)
+  static func inRange(_ word: UInt64, _ low: UInt8, _ top: UInt8) -> UInt64 {
+    let atLeastLow = word &+ ones &* UInt64(0x80 - low)
+    let aboveTop = word &+ ones &* UInt64(0x7F - top)
+    return atLeastLow & ~aboveTop & high
   }
 }
 
