@@ -12,7 +12,7 @@ public struct Compiler: Sendable {
   public var parallelism: Int
 
   /// Creates a compiler; by default 4 MiB blocks on every core.
-  public init(blockSize: Int = 1 << 20, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
+  public init(blockSize: Int = 4 << 20, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.blockSize = blockSize
     self.parallelism = max(1, parallelism)
   }

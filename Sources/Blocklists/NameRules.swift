@@ -63,45 +63,62 @@ public enum NameRules {
         let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
         let letters = SWAR.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
         let digits = SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
-        if word & SWAR.high == 0 && letters | digits == SWAR.high {
+        let dots = SWAR.inRange(word, UInt8(ascii: "."), UInt8(ascii: "."))
+        if word & SWAR.high == 0 && letters | digits | dots == SWAR.high {
           UnsafeMutableRawPointer(target + index).storeBytes(of: word, as: UInt64.self)
           seen |= (letters != 0 ? ByteClass.lower : 0) | (digits != 0 ? ByteClass.digit : 0)
+          // Each dot ends a label: check its length, and that it does not end with a hyphen.
+          var remaining = dots
+          while remaining != 0 {
+            let position = index + remaining.trailingZeroBitCount >> 3
+            let length = position - labelStart
+            if length == 0 { return .rejected(.emptyLabel) }
+            if length > maximumLabelLength { return .rejected(.labelTooLong) }
+            if target[position - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
+            labelStart = position + 1
+            labels += 1
+            remaining &= remaining - 1
+          }
           index += 8
           continue
         }
       }
-      let byte = source[index]
-      let kind = classes[Int(byte)]
-      if kind & ByteClass.plain != 0 {
-        // A letter or digit, the common case: one predictable branch, capitals folded without one.
-        target[index] = byte | ((kind & ByteClass.upper) << 4)
-        seen |= kind
+      // Otherwise byte by byte, up to and including the first byte that is not a letter or digit.
+      while index < count {
+        let byte = source[index]
+        let kind = classes[Int(byte)]
+        if kind & ByteClass.plain != 0 {
+          // Capitals are folded without a branch.
+          target[index] = byte | ((kind & ByteClass.upper) << 4)
+          seen |= kind
+          index += 1
+          continue
+        }
+        if kind == ByteClass.dot {
+          let length = index - labelStart
+          if length == 0 { return .rejected(.emptyLabel) }
+          if length > maximumLabelLength { return .rejected(.labelTooLong) }
+          if target[index - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
+          labelStart = index + 1
+          labels += 1
+        } else if kind == ByteClass.hyphen {
+          seen |= kind
+          if index == labelStart { return .rejected(.hyphenAtLabelEdge) }
+        } else if kind == ByteClass.underscore {
+          seen |= kind
+          underscoreLabel = labels
+        } else if kind == ByteClass.high {
+          return internationalize(token, into: output)
+        } else if byte < 0x20 || byte == 0x7F {
+          return .rejected(.binaryData)
+        } else {
+          let onlyDigits = seen & ~ByteClass.digit == 0
+          return .rejected(onlyDigits && byte == UInt8(ascii: ":") ? .ipAddress : .invalidCharacter)
+        }
+        target[index] = byte
         index += 1
-        continue
+        break
       }
-      if kind == ByteClass.dot {
-        let length = index - labelStart
-        if length == 0 { return .rejected(.emptyLabel) }
-        if length > maximumLabelLength { return .rejected(.labelTooLong) }
-        if target[index - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
-        labelStart = index + 1
-        labels += 1
-      } else if kind == ByteClass.hyphen {
-        seen |= kind
-        if index == labelStart { return .rejected(.hyphenAtLabelEdge) }
-      } else if kind == ByteClass.underscore {
-        seen |= kind
-        underscoreLabel = labels
-      } else if kind == ByteClass.high {
-        return internationalize(token, into: output)
-      } else if byte < 0x20 || byte == 0x7F {
-        return .rejected(.binaryData)
-      } else {
-        let onlyDigits = seen & ~ByteClass.digit == 0
-        return .rejected(onlyDigits && byte == UInt8(ascii: ":") ? .ipAddress : .invalidCharacter)
-      }
-      target[index] = byte
-      index += 1
     }
     let allDigitsAndDots = seen & ~ByteClass.digit == 0
     if labelStart == count { return .rejected(.emptyLabel) }
