@@ -58,11 +58,3 @@ public struct Backoff: Sendable, Hashable {
   /// Keeps computed delays far away from `Duration`'s overflow (this is about 31.7 million years).
   private static let longestDelay = Duration.seconds(1_000_000_000_000_000)
 }
-
-extension Duration {
-  /// The duration as a number of seconds, including the fractional part.
-  fileprivate var secondsValue: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
-  }
-}

@@ -124,6 +124,7 @@ public final class DebouncingLoader<Base: Loadable>: Loadable {
   }
 
   private func drive(_ batch: Batch) async {
+    defer { batch.completion.signal() }
     var deadline = batch.deadline
     while true {
       let time = self.time
@@ -144,16 +145,14 @@ public final class DebouncingLoader<Base: Loadable>: Loadable {
       switch decision {
       case .sleep(let later):
         deadline = later
-        continue
+      case .abandon:
+        return
       case .fire:
         let settledBefore = observer.settledCount
         await base.load()
         _ = await observer.waitForSettled(after: settledBefore)
-      case .abandon:
-        break
+        return
       }
-      break
     }
-    batch.completion.signal()
   }
 }

@@ -127,18 +127,26 @@ public final class TaskLoader<Value: Sendable>: Loadable {
     storage.withLock { state in
       guard case .running(let current) = state.phase, current.id == run.id else { return }
       state.phase = .idle
-      switch result {
-      case _ where current.isCancelled || callerCancelled:
-        relay.update(.idle)
-      case .failure(let error) where error is CancellationError:
-        relay.update(.idle)
-      case .failure(let error):
-        relay.update(.failure(LoadingFailure(error)))
-      case .success(let value):
-        relay.update(.success(value))
-      }
+      relay.update(Self.settledState(of: result, cancelled: current.isCancelled || callerCancelled))
     }
     run.completion.signal()
+  }
+
+  /// The state a finished run settles in: `.idle` when it was cancelled (or threw `CancellationError`).
+  private static func settledState(
+    of result: Result<Value, any Error>,
+    cancelled: Bool
+  ) -> LoadingState<Value> {
+    switch result {
+    case _ where cancelled:
+      return .idle
+    case .failure(let error) where error is CancellationError:
+      return .idle
+    case .failure(let error):
+      return .failure(LoadingFailure(error))
+    case .success(let value):
+      return .success(value)
+    }
   }
 
   private func report(_ progress: LoadingProgress, runID: UInt64) {

@@ -30,7 +30,10 @@ struct BackoffTests {
 
   @Test func exponentialStopsAtTheMaximum() {
     let backoff = Backoff.exponential(initial: .seconds(1), maximum: .seconds(5))
-    #expect((1...5).map(backoff.delay(afterAttempt:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+    #expect(
+      (1...5).map(backoff.delay(afterAttempt:)) == [
+        .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5),
+      ])
   }
 
   @Test func hugeAttemptNumbersDoNotOverflow() {

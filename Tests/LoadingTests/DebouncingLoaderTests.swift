@@ -139,7 +139,8 @@ struct DebouncingLoaderTests {
   }
 
   @Test func aNegativeIntervalCountsAsZero() {
-    let loader = DebouncingLoader(FakeLoader(outcomes: [.success(1)]), interval: .seconds(-1), clock: ManualClock())
+    let loader = DebouncingLoader(
+      FakeLoader(outcomes: [.success(1)]), interval: .seconds(-1), clock: ManualClock())
     #expect(loader.interval == .zero)
   }
 

@@ -15,7 +15,8 @@ struct LoadableTests {
       TaskLoader { 1 },
       RetryingLoader(TaskLoader { 1 }, clock: ManualClock()),
       DebouncingLoader(TaskLoader { 1 }, interval: .zero, clock: ManualClock()),
-      RetryingLoader(DebouncingLoader(TaskLoader { 1 }, interval: .zero, clock: ManualClock()), clock: ManualClock()),
+      RetryingLoader(
+        DebouncingLoader(TaskLoader { 1 }, interval: .zero, clock: ManualClock()), clock: ManualClock()),
     ]
     for loader in loaders {
       #expect(await loadAndSettle(loader) == .success(1))

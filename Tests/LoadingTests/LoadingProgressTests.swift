@@ -4,7 +4,9 @@ import Testing
 
 @Suite
 struct LoadingProgressTests {
-  @Test(arguments: [(-5.0, 0.0), (0, 0), (42.5, 42.5), (100, 100), (150, 100), (-.infinity, 0), (.infinity, 100)])
+  @Test(arguments: [
+    (-5.0, 0.0), (0, 0), (42.5, 42.5), (100, 100), (150, 100), (-.infinity, 0), (.infinity, 100),
+  ])
   func percentIsClampedToZeroThroughHundred(input: Double, expected: Double) {
     #expect(LoadingProgress(percent: input).percent == expected)
   }

@@ -78,8 +78,10 @@ struct ManualClockTests {
     let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
     #expect(await clock.waitForSleepers(1))
     sleeper.cancel()
+    #expect(await eventually { clock.sleepers() == 0 })
+    // Releases a sleeper that ignored its cancellation, so a broken clock fails here instead of hanging.
+    clock.advance(by: .seconds(1))
     await #expect(throws: CancellationError.self) { try await sleeper.cancellableValue }
-    #expect(clock.sleepers() == 0)
   }
 
   @Test func sleepingInACancelledTaskThrowsWithoutRegistering() async {

@@ -16,7 +16,8 @@ struct TaskLoaderTests {
     let states = loader.state
     await loader.load()
     #expect(loader.currentState == .success(42))
-    #expect(await collect(states) { $0.isSettledWithResult } == [.idle, .loading(LoadingProgress()), .success(42)])
+    #expect(
+      await collect(states) { $0.isSettledWithResult } == [.idle, .loading(LoadingProgress()), .success(42)])
   }
 
   @Test func publishesAFailureWrappingTheError() async {

@@ -148,7 +148,11 @@ extension Task where Failure == Never {
   /// so a broken behaviour makes the test fail instead of hanging the whole run.
   var cancellableValue: Success {
     get async {
-      await withTaskCancellationHandler { await value } onCancel: { cancel() }
+      await withTaskCancellationHandler {
+        await value
+      } onCancel: {
+        cancel()
+      }
     }
   }
 }
@@ -158,7 +162,11 @@ extension Task where Failure == any Error {
   /// so a broken behaviour makes the test fail instead of hanging the whole run.
   var cancellableValue: Success {
     get async throws {
-      try await withTaskCancellationHandler { try await value } onCancel: { cancel() }
+      try await withTaskCancellationHandler {
+        try await value
+      } onCancel: {
+        cancel()
+      }
     }
   }
 }

@@ -1,0 +1,7 @@
+extension Duration {
+  /// The duration as a number of seconds, including the fractional part.
+  var secondsValue: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}
