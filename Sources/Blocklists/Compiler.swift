@@ -59,7 +59,7 @@ public struct Compiler: Sendable {
             group.addTask { (number, Self.parse(block, format: format, isFirstBlock: isFirst)) }
             merger.reports[index].bytes = reader.bytesRead
             // Keep every core busy, and at most a few parsed blocks waiting in memory.
-            while sequence - nextToMerge > parallelism, let (done, parsed) = try await group.next() {
+            while sequence - nextToMerge > parallelism * 2, let (done, parsed) = try await group.next() {
               ready[done] = parsed
               while let next = ready.removeValue(forKey: nextToMerge) {
                 merger.merge(next, source: owners.removeValue(forKey: nextToMerge)!, progress: progress)

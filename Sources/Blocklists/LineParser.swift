@@ -287,8 +287,21 @@ public struct LineParser {
     return UnsafeBufferPointer(rebasing: line[start..<end])
   }
 
+  /// Where the token starting at `start` ends: at the next space or tab, or the end of the line.
   private func tokenEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var index = start
+    if let base = line.baseAddress {
+      // Eight bytes at a time until one of them is below 0x21 (a space, tab or control byte).
+      while index + 8 <= line.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let below = (word &- SWAR.ones &* 0x21) & ~word & SWAR.high
+        if below != 0 {
+          index += below.trailingZeroBitCount >> 3
+          break
+        }
+        index += 8
+      }
+    }
     while index < line.count, line[index] != 0x20, line[index] != 0x09 { index += 1 }
     return index
   }
