@@ -1,13 +1,33 @@
 #!/usr/bin/env bash
 # Runs the whole SaneHosts test suite on a Debian 12 machine with the Swift toolchain.
-# Installs what the tests need first (nothing beyond Swift yet: every test starts its own servers
-# on 127.0.0.1), then builds and runs every test target.
+# First installs what the tests need from Debian (the real DNS servers whose configuration checkers
+# validate our outputs), then builds and runs every test target. Tests start their own servers on
+# 127.0.0.1 and never touch the internet or this machine's /etc/hosts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "swift is not on PATH: install the Swift 6.1+ toolchain from swift.org first." >&2
   exit 1
+fi
+
+packages=(unbound dnsmasq-base bind9-utils)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing test dependencies: ${missing[*]}"
+  # Install the servers without starting them as system services: the tests run their own copies.
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+    $sudo chmod +x /usr/sbin/policy-rc.d
+    trap '$sudo rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 swift build --build-tests

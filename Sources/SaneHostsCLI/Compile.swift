@@ -24,7 +24,7 @@ struct Compile: AsyncParsableCommand {
   @Argument(help: "List files to merge, or - for standard input.")
   var inputs: [String]
 
-  @Option(name: .shortAndLong, help: "Output format: \(ListFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+  @Option(name: .shortAndLong, help: "Output format.")
   var format: ListFormat = .hosts
 
   @Option(name: .shortAndLong, help: "Write here (atomically) instead of to standard output.")
