@@ -56,6 +56,17 @@ public enum NameRules {
     var underscoreLabel = 0
     var seen: UInt8 = 0
     let classes = ByteClass.table
+    /// Closes the label ending at the dot at `position`: it must be 1–63 bytes and not end with `-`.
+    @inline(__always)
+    func endLabel(at position: Int) -> RejectReason? {
+      let length = position - labelStart
+      if length == 0 { return .emptyLabel }
+      if length > maximumLabelLength { return .labelTooLong }
+      if target[position - 1] == UInt8(ascii: "-") { return .hyphenAtLabelEdge }
+      labelStart = position + 1
+      labels += 1
+      return nil
+    }
     var index = 0
     while index < count {
       // Eight bytes at a time while they are all lowercase letters or digits (most of every name).
@@ -70,13 +81,7 @@ public enum NameRules {
           // Each dot ends a label: check its length, and that it does not end with a hyphen.
           var remaining = dots
           while remaining != 0 {
-            let position = index + remaining.trailingZeroBitCount >> 3
-            let length = position - labelStart
-            if length == 0 { return .rejected(.emptyLabel) }
-            if length > maximumLabelLength { return .rejected(.labelTooLong) }
-            if target[position - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
-            labelStart = position + 1
-            labels += 1
+            if let reason = endLabel(at: index + remaining.trailingZeroBitCount >> 3) { return .rejected(reason) }
             remaining &= remaining - 1
           }
           index += 8
@@ -95,12 +100,7 @@ public enum NameRules {
           continue
         }
         if kind == ByteClass.dot {
-          let length = index - labelStart
-          if length == 0 { return .rejected(.emptyLabel) }
-          if length > maximumLabelLength { return .rejected(.labelTooLong) }
-          if target[index - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
-          labelStart = index + 1
-          labels += 1
+          if let reason = endLabel(at: index) { return .rejected(reason) }
         } else if kind == ByteClass.hyphen {
           seen |= kind
           if index == labelStart { return .rejected(.hyphenAtLabelEdge) }
