@@ -23,8 +23,11 @@ struct CompileSummary {
         let sample = source.findings.samples[reason]?.first.map { " (line \($0.line): \($0.text))" } ?? ""
         out += "  \(count.grouped) \(reason.summary)\(sample)\n"
       }
-      if source.findings.names == 0 && source.findings.lines > 0 {
-        out += "  warning: no valid names; make sure it is a blocklist (hosts, domains, adblock…), not a web page\n"
+      if source.findings.names == 0 {
+        out +=
+          source.findings.lines == 0
+          ? "  warning: the input is empty\n"
+          : "  warning: no valid names; make sure it is a blocklist (hosts, domains, adblock…), not a web page\n"
       }
     }
     for rule in list.ruleReports where rule.count > 0 {

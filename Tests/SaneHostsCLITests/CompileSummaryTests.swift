@@ -19,4 +19,12 @@ struct CompileSummaryTests {
     let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
     #expect(object["written"] as? Int == 1)
   }
+
+  @Test("An input without names is flagged: empty, or not a blocklist")
+  func warnings() async throws {
+    let list = try await Compiler().compile([.text("", name: "empty"), .text("<html></html>", name: "page")])
+    let text = CompileSummary(list: list, report: Renderer.Report(), format: .hosts, elapsed: .zero).text()
+    #expect(text.contains("empty (no names): 0 lines, 0 names, 0 new, 0 duplicates, 0 rejected\n  warning: the input is empty\n"))
+    #expect(text.contains("warning: no valid names; make sure it is a blocklist"))
+  }
 }
