@@ -11,7 +11,7 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-packages=(unbound dnsmasq-base bind9-utils)
+packages=(unbound dnsmasq-base bind9-utils openssl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -20,6 +20,8 @@ public struct DownloadConfiguration: Sendable {
   public var temporaryDirectory: URL
   /// The `User-Agent` header sent with every request.
   public var userAgent: String
+  /// PEM files of certificate authorities to trust besides the system's (a private CA, a test server).
+  public var extraTrustRoots: [String]
 
   /// Creates a configuration; the defaults suit public blocklists (up to 512 MiB, 5 minutes in all).
   public init(
@@ -31,7 +33,8 @@ public struct DownloadConfiguration: Sendable {
     retry: RetryPolicy = RetryPolicy(),
     progressInterval: Duration = .milliseconds(100),
     temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-    userAgent: String = "SaneHosts"
+    userAgent: String = "SaneHosts",
+    extraTrustRoots: [String] = []
   ) {
     self.connectTimeout = connectTimeout
     self.idleTimeout = idleTimeout
@@ -42,5 +45,6 @@ public struct DownloadConfiguration: Sendable {
     self.progressInterval = progressInterval
     self.temporaryDirectory = temporaryDirectory
     self.userAgent = userAgent
+    self.extraTrustRoots = extraTrustRoots
   }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOSSL
 
 /// Downloads documents over HTTP(S) or from local files, one transfer per URL, with progress events.
 ///
@@ -28,9 +29,12 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
     self.configuration = configuration
     self.clock = clock
     self.logger = logger
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.additionalTrustRoots = configuration.extraTrustRoots.map { .file($0) }
     self.httpClient = HTTPClient(
       eventLoopGroup: HTTPClient.defaultEventLoopGroup,
       configuration: HTTPClient.Configuration(
+        tlsConfiguration: tls,
         redirectConfiguration: .disallow,
         timeout: HTTPClient.Configuration.Timeout(
           connect: configuration.connectTimeout.timeAmount, read: configuration.idleTimeout.timeAmount),

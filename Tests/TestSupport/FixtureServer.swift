@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 with scripted, misbehaving responses for download tests.
@@ -87,37 +88,50 @@ public final class FixtureServer: Sendable {
   /// The port the server listens on.
   public let port: Int
 
-  /// The base URL, `http://127.0.0.1:PORT`.
-  public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+  /// `http` or `https`.
+  public let scheme: String
+
+  /// The base URL, `http://127.0.0.1:PORT` (or https).
+  public var baseURL: URL { URL(string: "\(scheme)://127.0.0.1:\(port)")! }
 
   /// A URL on this server.
-  public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+  public func url(_ path: String) -> URL { URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")! }
 
-  private init(channel: any Channel) {
+  private init(channel: any Channel, scheme: String) {
     self.channel = channel
+    self.scheme = scheme
     self.port = channel.localAddress?.port ?? 0
   }
 
-  /// Starts a server on 127.0.0.1 and a free port.
-  public static func start() async throws -> FixtureServer {
+  /// Starts a server on 127.0.0.1 and a free port; with a certificate it speaks HTTPS.
+  public static func start(certificate: TestCertificate? = nil) async throws -> FixtureServer {
+    let context = try certificate.map { certificate in
+      try NIOSSLContext(
+        configuration: .makeServerConfiguration(
+          certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { .certificate($0) },
+          privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.keyPath, format: .pem))))
+    }
     let box = Mutex<FixtureServer?>(nil)
     let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
+          if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
           try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
           try channel.pipeline.syncOperations.addHandler(Handler(server: { box.withLock { $0 } }))
         }
       }
       .bind(host: "127.0.0.1", port: 0).get()
-    let server = FixtureServer(channel: channel)
+    let server = FixtureServer(channel: channel, scheme: certificate == nil ? "http" : "https")
     box.withLock { $0 = server }
     return server
   }
 
   /// Runs `body` with a started server and always shuts it down.
-  public static func with<R>(_ body: (FixtureServer) async throws -> R) async throws -> R {
-    let server = try await start()
+  public static func with<R>(
+    certificate: TestCertificate? = nil, _ body: (FixtureServer) async throws -> R
+  ) async throws -> R {
+    let server = try await start(certificate: certificate)
     do {
       let result = try await body(server)
       await server.shutdown()
