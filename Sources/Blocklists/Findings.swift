@@ -32,6 +32,38 @@ public struct Findings: Sendable, Hashable, Codable {
   public var samples: [RejectReason: [Sample]] = [:]
   /// Lines per format, as recognised.
   public var formats: [ListFormat: Int] = [:]
+  /// What the data looks like when it is plainly not a list (a web page, an archive…), if so.
+  public var content: ContentKind?
+
+  /// Kinds of data that are sometimes served or saved instead of a list.
+  public enum ContentKind: String, Sendable, Hashable, Codable {
+    case html, gzip, zip, pdf, utf16
+
+    /// What to tell the user.
+    public var advice: String {
+      switch self {
+      case .html: "looks like a web page (HTML), not a list: check the URL points to the raw list"
+      case .gzip: "is gzip-compressed: decompress it first, e.g. zcat FILE | sanehosts compile -"
+      case .zip: "is a ZIP archive: extract the list from it first"
+      case .pdf: "is a PDF document, not a list"
+      case .utf16: "is UTF-16 text: convert it to UTF-8 first, e.g. iconv -f UTF-16 -t UTF-8 FILE"
+      }
+    }
+
+    /// Recognises the kind from the first bytes of a source, or from a line of markup.
+    static func of(_ start: UnsafeBufferPointer<UInt8>) -> ContentKind? {
+      func starts(_ prefix: [UInt8]) -> Bool { start.count >= prefix.count && start.starts(with: prefix) }
+      if starts([0x1F, 0x8B]) { return .gzip }
+      if starts([0x50, 0x4B, 0x03, 0x04]) { return .zip }
+      if starts(Array("%PDF".utf8)) { return .pdf }
+      if starts([0xFF, 0xFE]) || starts([0xFE, 0xFF]) { return .utf16 }
+      let lowered = start.prefix(16).map { $0 | 0x20 }
+      if lowered.starts(with: Array("<!doctype html".utf8)) || lowered.starts(with: Array("<html".utf8)) {
+        return .html
+      }
+      return nil
+    }
+  }
 
   /// Creates empty findings.
   public init() {}
@@ -54,6 +86,7 @@ public struct Findings: Sendable, Hashable, Codable {
 
   /// Adds the findings of a later block of the same source, whose line numbers start after `lineOffset`.
   mutating func append(_ other: Findings, lineOffset: Int) {
+    if content == nil, lines == 0 { content = other.content }
     lines += other.lines
     ignoredLines += other.ignoredLines
     names += other.names

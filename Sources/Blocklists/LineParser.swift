@@ -67,6 +67,7 @@ public struct LineParser {
       return
     }
     var line = raw
+    if number == 1, stripsByteOrderMark { result.findings.content = Findings.ContentKind.of(raw) }
     if number == 1, stripsByteOrderMark, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
       line = UnsafeBufferPointer(rebasing: line.dropFirst(3))
     }

@@ -23,7 +23,9 @@ struct CompileSummary {
         let sample = source.findings.samples[reason]?.first.map { " (line \($0.line): \($0.text))" } ?? ""
         out += "  \(count.grouped) \(reason.summary)\(sample)\n"
       }
-      if source.findings.names == 0 {
+      if let content = source.findings.content {
+        out += "  warning: \(source.name) \(content.advice)\n"
+      } else if source.findings.names == 0 {
         out +=
           source.findings.lines == 0
           ? "  warning: the input is empty\n"
@@ -52,6 +54,7 @@ struct CompileSummary {
     let sources: [[String: Any]] = list.sources.map { source in
       [
         "name": source.name, "format": source.format?.rawValue ?? NSNull(), "lines": source.findings.lines,
+        "content": source.findings.content?.rawValue ?? NSNull(),
         "names": source.findings.names, "unique": source.unique, "duplicates": source.duplicates,
         "rejected": Dictionary(uniqueKeysWithValues: source.findings.rejected.map { ($0.key.rawValue, $0.value) }),
         "samples": Dictionary(

@@ -17,6 +17,25 @@ struct HostileInputTests {
     #expect(findings.totalRejected == 4)
   }
 
+  @Test(
+    "Data that is plainly not a list is recognised and named",
+    arguments: [
+      ([0x1F, 0x8B, 0x08, 0x00, 0x41], Findings.ContentKind.gzip), (Array("PK\u{3}\u{4}rest".utf8), .zip),
+      (Array("%PDF-1.7\n".utf8), .pdf), ([0xFF, 0xFE, 0x30, 0x00, 0x2E, 0x00], .utf16),
+      (Array("<!DOCTYPE html>\n<html>".utf8), .html), (Array("<html><body>".utf8), .html),
+    ])
+  func contentKinds(bytes: [UInt8], kind: Findings.ContentKind) async throws {
+    let list = try await Compiler().compile([ListSource(name: "x", location: .bytes(bytes))])
+    #expect(list.sources[0].findings.content == kind)
+    #expect(!kind.advice.isEmpty)
+  }
+
+  @Test("A real list is not mistaken for other content")
+  func plainList() async throws {
+    let list = try await compile(["# <html> in a comment\n0.0.0.0 a.example.com\n"])
+    #expect(list.sources[0].findings.content == nil)
+  }
+
   @Test("Binary junk and NUL bytes are named as binary data, never names")
   func binary() {
     var bytes = seeded(count: 20_000)

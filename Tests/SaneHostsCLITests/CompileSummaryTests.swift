@@ -24,7 +24,12 @@ struct CompileSummaryTests {
   func warnings() async throws {
     let list = try await Compiler().compile([.text("", name: "empty"), .text("<html></html>", name: "page")])
     let text = CompileSummary(list: list, report: Renderer.Report(), format: .hosts, elapsed: .zero).text()
-    #expect(text.contains("empty (no names): 0 lines, 0 names, 0 new, 0 duplicates, 0 rejected\n  warning: the input is empty\n"))
-    #expect(text.contains("warning: no valid names; make sure it is a blocklist"))
+    #expect(
+      text.contains(
+        "empty (no names): 0 lines, 0 names, 0 new, 0 duplicates, 0 rejected\n  warning: the input is empty\n"))
+    #expect(text.contains("warning: page looks like a web page (HTML), not a list"))
+    let junk = try await Compiler().compile([.text("no names here at all\n", name: "junk")])
+    let junkText = CompileSummary(list: junk, report: Renderer.Report(), format: .hosts, elapsed: .zero).text()
+    #expect(junkText.contains("warning: no valid names; make sure it is a blocklist"))
   }
 }

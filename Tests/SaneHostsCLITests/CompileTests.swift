@@ -55,7 +55,7 @@ struct CompileTests {
         "compile", directory.file("page.html").path, directory.file("good.txt").path, "-o", directory.file("out").path,
       ])
       #expect(result.status == 3)
-      #expect(result.standardError.contains("no valid names; make sure it is a blocklist"))
+      #expect(result.standardError.contains("page.html looks like a web page (HTML), not a list"))
       #expect(try String(contentsOf: directory.file("out"), encoding: .utf8).contains("0.0.0.0 a.example.com"))
     }
   }
