@@ -75,10 +75,16 @@ struct Fetch: AsyncParsableCommand {
         }
         switch outcome {
         case .completed(let done):
-          if let output {
-            try done.install(at: output)
-          } else {
-            try Self.copyToStandardOutput(done.fileURL)
+          do {
+            if let output {
+              try done.install(at: output)
+            } else {
+              try Self.copyToStandardOutput(done.fileURL)
+            }
+          } catch {
+            // The download is complete but cannot be delivered: remove it rather than leave it behind.
+            try? FileManager.default.removeItem(at: done.fileURL)
+            throw CLIError(error)
           }
           renderer.summary(done, savedTo: output?.path)
         case .notModified:

@@ -87,6 +87,20 @@ struct FetchTests {
     }
   }
 
+  @Test("An output in a missing directory fails with the path named, and leaves no temporary file")
+  func missingOutputDirectory() async throws {
+    try await TemporaryDirectory.with { directory in
+      try await FixtureServer.with { server in
+        server.route("/hosts", .resource(.init(list)))
+        let output = directory.file("no/such/dir/hosts.txt")
+        let result = try await runner(directory).run(["fetch", server.url("/hosts").absoluteString, "-o", output.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("Could not read or write \(output.path)"))
+        #expect(directory.contents().isEmpty, "\(directory.contents())")
+      }
+    }
+  }
+
   @Test("An unchanged list is not downloaded again")
   func notModified() async throws {
     try await TemporaryDirectory.with { directory in
