@@ -174,11 +174,6 @@ public struct NameSet: Sendable {
   /// The names present, in first-seen order.
   public var names: [String] { (0..<entryCount).filter { !isRemoved($0) }.map(name) }
 
-  /// The bytes held by the set, for memory reports.
-  public var byteSize: Int {
-    bytes.capacity + ends.capacity * 4 + slots.count * 8 + sourceBits.capacity * 8
-  }
-
   // MARK: Private
 
   private mutating func setSource(_ source: Int, of entry: Int) {
