@@ -17,11 +17,15 @@ let package = Package(
     .library(name: "Loading", targets: ["Loading"]),
     .library(name: "Downloads", targets: ["Downloads"]),
     .library(name: "Blocklists", targets: ["Blocklists"]),
+    .library(name: "Catalog", targets: ["Catalog"]),
+    .library(name: "Store", targets: ["Store"]),
+    .library(name: "Updates", targets: ["Updates"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -55,14 +59,48 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// The built-in catalog of public lists and the presets that combine them.
+    .target(
+      name: "Catalog",
+      dependencies: ["Blocklists"],
+      resources: [.embedInCode("Resources/catalog.json")],
+      swiftSettings: swiftSettings
+    ),
+
+    /// The data directory: the SQLite database (sources, names, profiles, rules, runs) and the list cache.
+    .target(
+      name: "Store",
+      dependencies: [
+        "Blocklists",
+        "Catalog",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    /// Updating a profile: fetch, parse, validate and save every source, then recompile.
+    .target(
+      name: "Updates",
+      dependencies: [
+        "Blocklists",
+        "Downloads",
+        "Store",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: The command-line tool
 
     .executableTarget(
       name: "SaneHostsCLI",
       dependencies: [
         "Blocklists",
+        "Catalog",
         "Downloads",
         "Loading",
+        "Store",
+        "Updates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -110,6 +148,21 @@ let package = Package(
     .testTarget(
       name: "BlocklistsTests",
       dependencies: ["Blocklists", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CatalogTests",
+      dependencies: ["Catalog", "Blocklists"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "StoreTests",
+      dependencies: ["Store", "Catalog", "Blocklists", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "UpdatesTests",
+      dependencies: ["Updates", "Store", "Downloads", "Blocklists", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

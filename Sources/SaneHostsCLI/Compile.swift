@@ -1,13 +1,15 @@
 import ArgumentParser
 import Blocklists
+import Downloads
 import Foundation
+import Store
 
 /// `sanehosts compile`: merges lists into one deduplicated block set in the format a blocker needs.
 struct Compile: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Merge blocklists into one deduplicated list in the format a DNS blocker needs.",
     discussion: """
-      Each INPUT is a file or - for standard input, in any supported format (hosts, plain domains, \
+      Each INPUT is a file, - for standard input, or an https:// URL (http:// on this machine), in any supported format (hosts, plain domains, \
       adblock ||name^, wildcard *.name, dnsmasq, unbound, RPZ), recognised line by line unless \
       --input-format forces one. Invalid lines are counted by reason with samples, never dropped silently. \
       Addresses in hosts lines are never carried over: a line sending a name to a real address is rejected.
@@ -16,13 +18,21 @@ struct Compile: AsyncParsableCommand {
       =example.com only that name, *.example.com only its subdomains, /regex/ what the expression matches. \
       Deny rules (--deny FILE) add names.
 
+      With --profile, or with no INPUT at all, the profile's saved copies (from `sanehosts update`) are \
+      compiled with its allow and deny rules; with no INPUT and no --profile, the active profile.
+
       The summary goes to standard error (or standard output with --json). Exit status: 0 on success, \
       1 when an input, rules file or the output cannot be used, 3 when an input held no valid name at all \
       (the output is still written from the others).
       """)
 
-  @Argument(help: "List files to merge, or - for standard input.")
-  var inputs: [String]
+  @Argument(help: "List files, URLs, or - for standard input (none: the active profile).")
+  var inputs: [String] = []
+
+  @Option(help: "Compile this profile's saved copies and rules (with any INPUTs added).")
+  var profile: String?
+
+  @OptionGroup var store: StoreOptions
 
   @Option(name: .shortAndLong, help: "Output format.")
   var format: ListFormat = .hosts
@@ -88,10 +98,26 @@ struct Compile: AsyncParsableCommand {
     } catch let error as CompileError {
       throw CLIError(error)
     }
-    let sources = inputs.map { input in
-      input == "-"
-        ? ListSource(name: "standard input", location: .standardInput, format: inputFormat)
-        : ListSource.file(input, format: inputFormat)
+    var sources: [ListSource] = []
+    if profile != nil || inputs.isEmpty {
+      let (profileSources, profileRules) = try profileInputs()
+      sources += profileSources
+      rules.allow = profileRules.allow + rules.allow
+      rules.deny = profileRules.deny + rules.deny
+    }
+    let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("sanehosts-compile-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: downloads) }
+    for input in inputs {
+      if input == "-" {
+        sources.append(ListSource(name: "standard input", location: .standardInput, format: inputFormat))
+      } else if input.contains("://") && !input.lowercased().hasPrefix("file://") {
+        var source = ListSource.file(try await Self.download(input, into: downloads), format: inputFormat)
+        source.name = input
+        sources.append(source)
+      } else {
+        let path = input.lowercased().hasPrefix("file://") ? (URL(string: input)?.path ?? input) : input
+        sources.append(ListSource.file(path, format: inputFormat))
+      }
     }
     let renderer = Renderer(
       format: format, hostsAddress: try hostsAddress(), namesPerLine: namesPerLine, compresses: !noCompress,
@@ -120,6 +146,54 @@ struct Compile: AsyncParsableCommand {
       Terminal.writeError(summary.text())
     }
     if list.sources.contains(where: { $0.findings.names == 0 }) { throw ExitCode(3) }
+  }
+
+  /// The saved copies of the profile's enabled sources, and its rules.
+  private func profileInputs() throws -> ([ListSource], RuleSet) {
+    let store = try store.open()
+    let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+    let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }.filter(\.enabled)
+    let rules = try storeCall { () throws(StoreError) in try store.ruleSet(for: profile) }
+    var sources: [ListSource] = []
+    for member in members {
+      guard let file = member.source.cacheFile else {
+        if !quiet { Terminal.writeError("warning: \(member.source.key) has no saved copy yet and is left out.\n") }
+        continue
+      }
+      var source = ListSource.file(store.directory.file(file).path, format: member.source.format)
+      source.name = member.source.key
+      sources.append(source)
+    }
+    if sources.isEmpty && inputs.isEmpty {
+      throw CLIError(
+        StoreError.invalid(
+          value: profile.name,
+          reason: members.isEmpty
+            ? "has no enabled source: add one with `sanehosts sources add`, or give INPUT files"
+            : "has no saved copy of any source yet: run `sanehosts update` first"))
+    }
+    return (sources, rules)
+  }
+
+  /// Downloads a URL input to a temporary file and returns its path.
+  private static func download(_ text: String, into directory: URL) async throws -> String {
+    guard let url = URL(string: text) else { throw CLIError(DownloadError.invalidURL(text)) }
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    var configuration = DownloadConfiguration()
+    configuration.temporaryDirectory = directory
+    return try await DownloadManager.withManager(configuration: configuration) { manager in
+      try await Interrupts.cancelling(onSignal: { await manager.cancelAll() }) {
+        for await event in manager.download(DownloadRequest(url: url)) {
+          switch event {
+          case .completed(let done): return done.fileURL.path
+          case .failed(.cancelled): throw ExitCode(130)
+          case .failed(let error): throw CLIError(error)
+          default: continue
+          }
+        }
+        throw ExitCode(130)
+      }
+    }
   }
 
   private static func read(_ path: String) throws -> String {

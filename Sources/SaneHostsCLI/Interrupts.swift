@@ -11,7 +11,7 @@ import Foundation
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a clean cancel instead of an abrupt exit.
 enum Interrupts {
-  /// Runs `operation`; on SIGINT or SIGTERM calls `onSignal` so work stops and cleans up, then returns.
+  /// Runs `operation`; on SIGINT or SIGTERM calls `onSignal` and cancels the operation, so work stops and cleans up.
   ///
   /// The operation is expected to finish soon after `onSignal` (its streams end with "cancelled").
   static func cancelling<R: Sendable>(
@@ -43,6 +43,7 @@ enum Interrupts {
       defer { group.cancelAll() }
       while let result = try await group.next() {
         if let result { return result }
+        group.cancelAll()  // a signal arrived: cancel the operation too
       }
       throw CancellationError()
     }

@@ -14,7 +14,13 @@ struct SaneHosts: AsyncParsableCommand {
       """,
     version: version,
     groupedSubcommands: [
-      CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self])
+      CommandGroup(
+        name: "Sources and profiles",
+        subcommands: [
+          Status.self, Update.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self, DenyCommand.self,
+          CatalogCommand.self,
+        ]),
+      CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
     ]
   )
 }

@@ -1,0 +1,123 @@
+import Blocklists
+import ArgumentParser
+import Foundation
+import Store
+
+/// The rule syntax, shown in `allow` and `deny` help.
+private let ruleSyntax = """
+  example.com allows the name and its subdomains (label by label: t.co does not allow fat.co); \
+  =example.com only that name; *.example.com only its subdomains; /regex/ every name the expression \
+  matches (allow only; anchor with ^…$). Deny rules add names to the block set. Allow wins over every \
+  block. Rules take effect at the next `sanehosts update` (or `sanehosts compile`).
+  """
+
+/// `sanehosts allow`: names never blocked.
+struct AllowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "allow", abstract: "Add, remove and list allow rules (names never blocked).", discussion: ruleSyntax,
+    subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
+
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add allow rules.")
+    @OptionGroup var rules: RuleArguments
+    func run() throws { try rules.add(.allow) }
+  }
+
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove allow rules (as written, or by number).")
+    @OptionGroup var rules: RuleArguments
+    func run() throws { try rules.remove(.allow) }
+  }
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List allow rules.")
+    @OptionGroup var options: RuleListOptions
+    func run() throws { try options.list(.allow) }
+  }
+}
+
+/// `sanehosts deny`: names always blocked.
+struct DenyCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "deny", abstract: "Add, remove and list deny rules (names always blocked).", discussion: ruleSyntax,
+    subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
+
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add deny rules.")
+    @OptionGroup var rules: RuleArguments
+    func run() throws { try rules.add(.deny) }
+  }
+
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove deny rules (as written, or by number).")
+    @OptionGroup var rules: RuleArguments
+    func run() throws { try rules.remove(.deny) }
+  }
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List deny rules.")
+    @OptionGroup var options: RuleListOptions
+    func run() throws { try options.list(.deny) }
+  }
+}
+
+/// The arguments of `allow|deny add|remove`.
+struct RuleArguments: ParsableArguments {
+  @OptionGroup var store: StoreOptions
+  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Option(help: "A note kept with the rule.") var comment: String?
+  @Argument(help: "Rules: example.com, =example.com, *.example.com or /regex/.") var rules: [String]
+
+  func validate() throws {
+    if rules.isEmpty { throw ValidationError("Give at least one rule, e.g. example.com.") }
+  }
+
+  func add(_ action: ProfileRule.Action) throws {
+    let store = try store.open()
+    for text in rules {
+      let rule = try storeCall { () throws(StoreError) in
+        try store.addRule(text, action: action, to: profile, comment: comment)
+      }
+      Terminal.writeOutput("Added \(action.rawValue) rule \(rule.text) (\(rule.kind.rawValue)).\n")
+    }
+  }
+
+  func remove(_ action: ProfileRule.Action) throws {
+    let store = try store.open()
+    for text in rules {
+      let rule = try storeCall { () throws(StoreError) in try store.removeRule(text, action: action, from: profile) }
+      Terminal.writeOutput("Removed \(action.rawValue) rule \(rule.text).\n")
+    }
+  }
+}
+
+/// The options of `allow|deny list`.
+struct RuleListOptions: ParsableArguments {
+  @OptionGroup var store: StoreOptions
+  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Flag(help: "Print JSON on standard output.") var json = false
+
+  func list(_ action: ProfileRule.Action) throws {
+    let store = try store.open()
+    let rules = try storeCall { () throws(StoreError) in try store.rules(in: profile, action: action) }
+    if json {
+      struct RuleJSON: Encodable {
+        var id: Int64?
+        var rule, kind: String
+        var comment: String?
+        var addedAt: Date
+      }
+      Terminal.writeOutput(
+        Text.json(rules.map { RuleJSON(id: $0.id, rule: $0.text, kind: $0.kind.rawValue, comment: $0.comment, addedAt: $0.addedAt) }))
+      return
+    }
+    guard !rules.isEmpty else {
+      Terminal.writeOutput("No \(action.rawValue) rules. Add one: sanehosts \(action.rawValue) add example.com\n")
+      return
+    }
+    Terminal.writeOutput(
+      Text.table(
+        [["#", "RULE", "KIND", "NOTE"]]
+          + rules.map { [String($0.id ?? 0), $0.text, $0.kind.rawValue, $0.comment ?? ""] }))
+  }
+}

@@ -1,0 +1,202 @@
+import ArgumentParser
+import Blocklists
+import Catalog
+import Foundation
+import Store
+
+/// `sanehosts sources`: the lists of a profile.
+struct SourcesCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sources",
+    abstract: "Add, remove, enable, disable and list the sources of a profile.",
+    discussion: """
+      A source is a catalog id (see `sanehosts catalog`), an https:// URL (http:// only on this machine), \
+      a file:// URL or a path to a local file. Commands act on the active profile unless --profile names \
+      another. Changes take effect at the next `sanehosts update`.
+      """,
+    subcommands: [Add.self, Remove.self, Enable.self, Disable.self, List.self],
+    defaultSubcommand: List.self)
+
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add sources to a profile.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Argument(help: "Catalog ids, URLs or files.") var sources: [String]
+    @Option(help: "A short name for the source (one source only).") var name: String?
+    @Option(help: "Read the list as this format instead of recognising each line.") var format: ListFormat?
+    @Option(help: "A category for a custom source (see `sanehosts catalog`).") var category: String?
+
+    func validate() throws {
+      if sources.isEmpty { throw ValidationError("Name at least one source: a catalog id, URL or file.") }
+      if name != nil && sources.count > 1 { throw ValidationError("--name needs a single source.") }
+    }
+
+    func run() throws {
+      let store = try store.open()
+      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+      for text in sources {
+        var new = try storeCall { () throws(StoreError) in try NewSource.parse(text) }
+        if let name {
+          new.key = name
+          new.name = name
+        }
+        if let format { new.format = format }
+        if let category { new.category = category }
+        let (source, _) = try storeCall { () throws(StoreError) in try store.addSource(new, to: profile.name) }
+        Terminal.writeOutput("Added \(source.key) (\(source.location)) to profile \(profile.name).\n")
+      }
+      Terminal.writeOutput("Run `sanehosts update` to download.\n")
+    }
+  }
+
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Remove sources from a profile (a source no profile uses is deleted with its copy).")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Argument(help: "Source names (as `sources list` shows them), numbers or URLs.") var sources: [String]
+
+    func run() throws {
+      let store = try store.open()
+      for reference in sources {
+        let source = try storeCall { () throws(StoreError) in try store.removeSource(reference, from: profile) }
+        Terminal.writeOutput("Removed \(source.key).\n")
+      }
+    }
+  }
+
+  struct Enable: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Use sources again in a profile.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Argument(help: "Source names, numbers or URLs.") var sources: [String]
+
+    func run() throws {
+      let store = try store.open()
+      for reference in sources {
+        let source = try storeCall { () throws(StoreError) in
+          try store.setEnabled(true, source: reference, in: profile)
+        }
+        Terminal.writeOutput("Enabled \(source.key).\n")
+      }
+    }
+  }
+
+  struct Disable: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Stop using sources in a profile without removing them.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Argument(help: "Source names, numbers or URLs.") var sources: [String]
+
+    func run() throws {
+      let store = try store.open()
+      for reference in sources {
+        let source = try storeCall { () throws(StoreError) in
+          try store.setEnabled(false, source: reference, in: profile)
+        }
+        Terminal.writeOutput("Disabled \(source.key).\n")
+      }
+    }
+  }
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List a profile's sources with freshness and counts.")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Flag(help: "Print JSON on standard output.") var json = false
+
+    func run() throws {
+      let store = try store.open()
+      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+      let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
+      if json {
+        Terminal.writeOutput(Text.json(members.map(SourceJSON.init)))
+        return
+      }
+      guard !members.isEmpty else {
+        Terminal.writeOutput(
+          "Profile \(profile.name) has no sources. Add one: sanehosts sources add ID|URL|FILE (ids: sanehosts catalog)\n")
+        return
+      }
+      Terminal.writeOutput(SourceJSON.table(members))
+    }
+  }
+}
+
+/// A source as `--json` shows it.
+struct SourceJSON: Encodable {
+  var key: String
+  var name: String
+  var location: String
+  var enabled: Bool
+  var catalogID: String?
+  var category: String?
+  var format: String?
+  var status: String
+  var message: String?
+  var lastAttempt: Date?
+  var lastSuccess: Date?
+  var lastChange: Date?
+  var etag: String?
+  var lastModified: String?
+  var sha256: String?
+  var bytes: Int64?
+  var accepted: Int?
+  var unique: Int?
+  var duplicates: Int?
+  var rejected: Int?
+  var rejectedByReason: [String: Int]?
+  var samples: [String: [Findings.Sample]]?
+
+  init(_ member: ProfileSource) {
+    let source = member.source
+    key = source.key
+    name = source.name
+    location = source.location
+    enabled = member.enabled
+    catalogID = source.catalogID
+    category = source.category
+    format = (source.format ?? source.detectedFormat)?.rawValue
+    status = source.status.rawValue
+    message = source.message
+    lastAttempt = source.lastAttempt
+    lastSuccess = source.lastSuccess
+    lastChange = source.lastChange
+    etag = source.etag
+    lastModified = source.lastModified
+    sha256 = source.sha256
+    bytes = source.bytes
+    accepted = source.accepted
+    unique = source.unique
+    duplicates = source.duplicates
+    rejected = source.rejected
+    if let findings = source.findings {
+      rejectedByReason = Dictionary(uniqueKeysWithValues: findings.rejected.map { ($0.key.rawValue, $0.value) })
+      samples = Dictionary(uniqueKeysWithValues: findings.samples.map { ($0.key.rawValue, $0.value) })
+    }
+  }
+
+  /// The sources as a table: name, on/off, status, freshness, names, rejected, format.
+  static func table(_ members: [ProfileSource]) -> String {
+    var rows = [["#", "SOURCE", "ON", "STATUS", "UPDATED", "NAMES", "REJECTED", "FORMAT", "LOCATION"]]
+    for member in members {
+      let source = member.source
+      rows.append([
+        String(source.id ?? 0), source.key, member.enabled ? "yes" : "no", source.status.rawValue,
+        Text.age(source.lastSuccess), source.unique?.grouped ?? "-", source.rejected?.grouped ?? "-",
+        (source.format ?? source.detectedFormat)?.rawValue ?? "auto", source.location,
+      ])
+    }
+    var out = Text.table(rows)
+    for member in members where member.source.status == .failed {
+      out += "! \(member.source.key): \(member.source.message ?? "failed")\n"
+    }
+    return out
+  }
+}

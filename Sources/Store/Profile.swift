@@ -1,0 +1,96 @@
+import Blocklists
+import Foundation
+import GRDB
+
+/// A named combination of sources and allow/deny rules; one profile is active.
+public struct Profile: Sendable, Hashable, Codable, Identifiable {
+  /// The row id.
+  public var id: Int64?
+  /// The unique name, e.g. `default`.
+  public var name: String
+  /// What it is for.
+  public var summary: String?
+  /// The preset it was created from, if any.
+  public var preset: String?
+  /// Whether it is the active profile.
+  public var isActive: Bool
+  /// When it was created.
+  public var createdAt: Date
+
+  /// Creates a profile.
+  public init(name: String, summary: String? = nil, preset: String? = nil, isActive: Bool = false, createdAt: Date = Date()) {
+    self.name = name
+    self.summary = summary
+    self.preset = preset
+    self.isActive = isActive
+    self.createdAt = createdAt
+  }
+
+  /// Checks a profile name: letters, digits, `-`, `_` and `.`, 1 to 64 characters.
+  public static func validate(name: String) throws(StoreError) {
+    let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+    guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy(allowed.contains), !name.hasPrefix("-") else {
+      throw .invalid(
+        value: name, reason: "is not a usable profile name: use 1 to 64 letters, digits, “-”, “_” or “.”")
+    }
+  }
+}
+
+extension Profile: FetchableRecord, MutablePersistableRecord {
+  public static let databaseTableName = "profile"
+
+  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// An allow or deny rule of a profile.
+public struct ProfileRule: Sendable, Hashable, Codable, Identifiable {
+  /// Whether the rule takes names out of the block set or puts them in.
+  public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
+    case allow, deny
+  }
+
+  /// The row id.
+  public var id: Int64?
+  /// The profile it belongs to.
+  public var profileID: Int64
+  /// Allow or deny.
+  public var action: Action
+  /// How it matches.
+  public var kind: RuleKind
+  /// The normalised name or the regular expression.
+  public var pattern: String
+  /// A note from the user.
+  public var comment: String?
+  /// When it was added.
+  public var addedAt: Date
+
+  /// Creates a rule.
+  public init(
+    profileID: Int64, action: Action, kind: RuleKind, pattern: String, comment: String? = nil, addedAt: Date = Date()
+  ) {
+    self.profileID = profileID
+    self.action = action
+    self.kind = kind
+    self.pattern = pattern
+    self.comment = comment
+    self.addedAt = addedAt
+  }
+}
+
+extension ProfileRule: FetchableRecord, MutablePersistableRecord {
+  public static let databaseTableName = "rule"
+
+  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension ProfileRule {
+  /// The rule as written: `example.com`, `=example.com`, `*.example.com` or `/regex/`.
+  public var text: String {
+    switch kind {
+    case .exact: action == .deny ? pattern : "=\(pattern)"
+    case .subdomains: pattern
+    case .wildcard: "*.\(pattern)"
+    case .regex: "/\(pattern)/"
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import Blocklists
+import Foundation
+import GRDB
+
+/// A list SaneHosts downloads: where it is, how it is read, and what its last download gave.
+public struct Source: Sendable, Hashable, Codable, Identifiable {
+  /// How the last attempt ended.
+  public enum Status: String, Sendable, Hashable, Codable {
+    /// Never downloaded.
+    case new
+    /// Downloaded, and the content changed.
+    case updated
+    /// Downloaded or checked, and the content had not changed.
+    case unchanged
+    /// The last attempt failed; the previous good copy (if any) is still used.
+    case failed
+  }
+
+  /// The row id.
+  public var id: Int64?
+  /// The short unique name used in commands, e.g. `stevenblack-unified`.
+  public var key: String
+  /// The display name.
+  public var name: String
+  /// Where the list is: an `https://` or `http://` URL, or a `file://` URL.
+  public var location: String
+  /// The catalog entry it came from, if any.
+  public var catalogID: String?
+  /// The format forced for it; `nil` recognises each line.
+  public var format: ListFormat?
+  /// Its category (a catalog category id), if known.
+  public var category: String?
+  /// When it was added.
+  public var addedAt: Date
+
+  /// The ETag of the last good copy.
+  public var etag: String?
+  /// The Last-Modified date of the last good copy.
+  public var lastModified: String?
+  /// The SHA-256 of the last good copy.
+  public var sha256: String?
+  /// The last good copy, relative to the data directory.
+  public var cacheFile: String?
+  /// When it was last tried.
+  public var lastAttempt: Date?
+  /// When it last downloaded or checked successfully.
+  public var lastSuccess: Date?
+  /// When its content last changed.
+  public var lastChange: Date?
+  /// How the last attempt ended.
+  public var status: Status = .new
+  /// Why the last attempt failed, and what to do.
+  public var message: String?
+  /// Bytes in the last good copy.
+  public var bytes: Int64?
+  /// Valid names in the last good copy, repeats included.
+  public var accepted: Int?
+  /// Distinct names in the last good copy.
+  public var unique: Int?
+  /// Names the list repeats.
+  public var duplicates: Int?
+  /// Rejected tokens in the last good copy.
+  public var rejected: Int?
+  /// The format most of its lines were in.
+  public var detectedFormat: ListFormat?
+  /// Rejections by reason, with samples.
+  public var findings: Findings?
+
+  /// Creates a source that has never been downloaded.
+  public init(
+    key: String, name: String, location: String, catalogID: String? = nil, format: ListFormat? = nil,
+    category: String? = nil, addedAt: Date = Date()
+  ) {
+    self.key = key
+    self.name = name
+    self.location = location
+    self.catalogID = catalogID
+    self.format = format
+    self.category = category
+    self.addedAt = addedAt
+  }
+
+  /// The location as a URL.
+  public var url: URL? { URL(string: location) }
+
+  /// Whether it is a local file.
+  public var isFile: Bool { location.hasPrefix("file://") }
+
+  /// Whether a good copy has ever been saved.
+  public var hasCopy: Bool { cacheFile != nil }
+}
+
+extension Source: FetchableRecord, MutablePersistableRecord {
+  public static let databaseTableName = "source"
+
+  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A source as it stands in one profile.
+public struct ProfileSource: Sendable, Hashable {
+  /// The source.
+  public var source: Source
+  /// Whether the profile uses it.
+  public var enabled: Bool
+}

@@ -1,0 +1,88 @@
+import Blocklists
+import Foundation
+import GRDB
+
+extension Store {
+  /// A profile's rules (the active profile's when nil), allow rules first, in the order added.
+  public func rules(in profile: String? = nil, action: ProfileRule.Action? = nil) throws(StoreError) -> [ProfileRule] {
+    try read { db in
+      let profile = try Self.profile(profile, db)
+      var request = ProfileRule.filter(Column("profileID") == profile.id)
+      if let action { request = request.filter(Column("action") == action.rawValue) }
+      return try request.order(Column("action"), Column("id")).fetchAll(db)
+    }
+  }
+
+  /// A profile's rules as the engine takes them.
+  public func ruleSet(for profile: Profile) throws(StoreError) -> RuleSet {
+    let rules = try read { db in try ProfileRule.filter(Column("profileID") == profile.id).order(Column("id")).fetchAll(db) }
+    return Self.ruleSet(rules, profile: profile.name)
+  }
+
+  static func ruleSet(_ rules: [ProfileRule], profile: String) -> RuleSet {
+    var set = RuleSet()
+    for rule in rules {
+      let converted = RuleSet.Rule(kind: rule.kind, pattern: rule.pattern, origin: "profile \(profile), rule \(rule.id ?? 0)")
+      switch rule.action {
+      case .allow: set.allow.append(converted)
+      case .deny: set.deny.append(converted)
+      }
+    }
+    return set
+  }
+
+  /// Parses a rule as written (`example.com`, `=example.com`, `*.example.com`, `/regex/`) and adds it.
+  @discardableResult
+  public func addRule(
+    _ text: String, action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil
+  ) throws(StoreError) -> ProfileRule {
+    let parsed = try Self.parseRule(text, action: action)
+    return try write { db in
+      let profile = try Self.profile(profile, db)
+      let existing = try ProfileRule.filter(
+        Column("profileID") == profile.id && Column("action") == action.rawValue
+          && Column("kind") == parsed.kind.rawValue && Column("pattern") == parsed.pattern
+      ).fetchCount(db)
+      if existing > 0 { throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text) }
+      var rule = ProfileRule(
+        profileID: profile.id!, action: action, kind: parsed.kind, pattern: parsed.pattern, comment: comment)
+      try rule.insert(db)
+      return rule
+    }
+  }
+
+  /// Removes a rule, given as written when added or by its number.
+  @discardableResult
+  public func removeRule(_ text: String, action: ProfileRule.Action, from profile: String? = nil) throws(StoreError)
+    -> ProfileRule
+  {
+    let parsed = try? Self.parseRule(text, action: action)
+    return try write { db in
+      let profile = try Self.profile(profile, db)
+      let rules = try ProfileRule.filter(Column("profileID") == profile.id && Column("action") == action.rawValue)
+        .fetchAll(db)
+      let match =
+        rules.first { parsed != nil && $0.kind == parsed!.kind && $0.pattern == parsed!.pattern }
+        ?? rules.first { String($0.id ?? -1) == text }
+      guard let match else {
+        let known = rules.map { RuleSet.Rule(kind: $0.kind, pattern: $0.pattern, origin: "").text }
+        throw StoreError.notFound(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text, known: known)
+      }
+      _ = try match.delete(db)
+      return match
+    }
+  }
+
+  static func parseRule(_ text: String, action: ProfileRule.Action) throws(StoreError) -> RuleSet.Rule {
+    do {
+      return try RuleSet.rule(text.trimmingCharacters(in: .whitespaces), origin: "rule", deny: action == .deny)
+    } catch {
+      throw .invalid(value: text, reason: Self.ruleReason(error))
+    }
+  }
+
+  private static func ruleReason(_ error: CompileError) -> String {
+    if case .invalidRule(_, _, _, let reason) = error { return reason }
+    return error.localizedDescription
+  }
+}

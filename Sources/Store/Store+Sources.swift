@@ -1,0 +1,161 @@
+import Blocklists
+import Foundation
+import GRDB
+
+extension Store {
+  /// The sources of a profile (the active one when nil), in the order they were added.
+  public func sources(in profile: String? = nil) throws(StoreError) -> [ProfileSource] {
+    try read { db in
+      let profile = try Self.profile(profile, db)
+      return try Self.sources(of: profile, db)
+    }
+  }
+
+  static func sources(of profile: Profile, _ db: Database) throws -> [ProfileSource] {
+    let rows = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT source.*, profileSource.enabled AS profileEnabled FROM source
+        JOIN profileSource ON profileSource.sourceID = source.id
+        WHERE profileSource.profileID = ? ORDER BY profileSource.position
+        """, arguments: [profile.id])
+    return try rows.map { ProfileSource(source: try Source(row: $0), enabled: $0["profileEnabled"]) }
+  }
+
+  /// Every source in the store, whichever profiles use it.
+  public func allSources() throws(StoreError) -> [Source] {
+    try read { try Source.order(Column("key")).fetchAll($0) }
+  }
+
+  /// Adds a source to a profile (the active one when nil). A location already in the store is reused.
+  /// Returns the source and whether it was new to the store.
+  @discardableResult
+  public func addSource(_ new: NewSource, to profile: String? = nil) throws(StoreError) -> (source: Source, isNew: Bool) {
+    try write { db in
+      let profile = try Self.profile(profile, db)
+      return try Self.add(new, to: profile, db)
+    }
+  }
+
+  static func add(_ new: NewSource, to profile: Profile, _ db: Database) throws -> (source: Source, isNew: Bool) {
+    var isNew = false
+    var source: Source
+    if let existing = try Source.filter(Column("location") == new.location.absoluteString).fetchOne(db) {
+      source = existing
+      if let format = new.format, format != existing.format, new.catalogID == nil {
+        source.format = format
+        try source.update(db)
+      }
+    } else {
+      let key = try uniqueKey(new.key ?? NewSource.suggestedKey(for: new.location), explicit: new.key != nil, db)
+      source = Source(
+        key: key, name: new.name ?? key, location: new.location.absoluteString, catalogID: new.catalogID,
+        format: new.format, category: new.category)
+      try source.insert(db)
+      isNew = true
+    }
+    let member = try Bool.fetchOne(
+      db, sql: "SELECT 1 FROM profileSource WHERE profileID = ? AND sourceID = ?", arguments: [profile.id, source.id])
+    if member == true {
+      throw StoreError.alreadyExists(kind: "source in profile “\(profile.name)”", name: source.key)
+    }
+    let position = try Int.fetchOne(db, sql: "SELECT MAX(position) FROM profileSource WHERE profileID = ?", arguments: [profile.id]) ?? 0
+    try db.execute(
+      sql: "INSERT INTO profileSource (profileID, sourceID, enabled, position) VALUES (?, ?, 1, ?)",
+      arguments: [profile.id, source.id, position + 1])
+    return (source, isNew)
+  }
+
+  private static func uniqueKey(_ key: String, explicit: Bool, _ db: Database) throws -> String {
+    let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+    guard !key.isEmpty, key.count <= 64, key.unicodeScalars.allSatisfy(allowed.contains) else {
+      throw StoreError.invalid(value: key, reason: "is not a usable source name: use letters, digits, “-”, “_” or “.”")
+    }
+    func taken(_ candidate: String) throws -> Bool {
+      try Source.filter(Column("key") == candidate).fetchCount(db) > 0
+    }
+    guard try taken(key) else { return key }
+    if explicit { throw StoreError.alreadyExists(kind: "source", name: key) }
+    var number = 2
+    while try taken("\(key)-\(number)") { number += 1 }
+    return "\(key)-\(number)"
+  }
+
+  /// Finds a source of a profile by key, number or location.
+  static func member(_ reference: String, of profile: Profile, _ db: Database) throws -> Source {
+    let sources = try Self.sources(of: profile, db).map(\.source)
+    let match =
+      sources.first { $0.key == reference } ?? sources.first { $0.key.lowercased() == reference.lowercased() }
+      ?? sources.first { String($0.id ?? -1) == reference } ?? sources.first { $0.location == reference }
+      ?? sources.first { $0.location == URL(fileURLWithPath: reference).absoluteString }
+    guard let match else {
+      throw StoreError.notFound(
+        kind: "source in profile “\(profile.name)”", name: reference, known: sources.map(\.key))
+    }
+    return match
+  }
+
+  /// Takes a source out of a profile. A source no profile uses any more is deleted with its copy.
+  @discardableResult
+  public func removeSource(_ reference: String, from profile: String? = nil) throws(StoreError) -> Source {
+    let (source, files): (Source, [String]) = try write { db in
+      let profile = try Self.profile(profile, db)
+      let source = try Self.member(reference, of: profile, db)
+      try db.execute(
+        sql: "DELETE FROM profileSource WHERE profileID = ? AND sourceID = ?", arguments: [profile.id, source.id])
+      return (source, try Self.deleteOrphanSources(db))
+    }
+    removeFiles(files)
+    return source
+  }
+
+  /// Deletes sources that no profile uses; returns their cached copies for removal after the commit.
+  static func deleteOrphanSources(_ db: Database) throws -> [String] {
+    let orphans = try Source.filter(sql: "id NOT IN (SELECT sourceID FROM profileSource)").fetchAll(db)
+    for source in orphans { _ = try source.delete(db) }
+    return orphans.compactMap(\.cacheFile)
+  }
+
+  /// Turns a source on or off in a profile without removing it.
+  @discardableResult
+  public func setEnabled(_ enabled: Bool, source reference: String, in profile: String? = nil) throws(StoreError)
+    -> Source
+  {
+    try write { db in
+      let profile = try Self.profile(profile, db)
+      let source = try Self.member(reference, of: profile, db)
+      try db.execute(
+        sql: "UPDATE profileSource SET enabled = ? WHERE profileID = ? AND sourceID = ?",
+        arguments: [enabled, profile.id, source.id])
+      return source
+    }
+  }
+
+  /// The sources whose last good copy lists a name or, for formats that block subdomains, one of its
+  /// parents; with the name that matched.
+  public func sources(listing name: String) throws(StoreError) -> [(source: Source, matched: String)] {
+    try read { db in
+      var results: [(Source, String)] = []
+      let sources = try Source.fetchAll(db)
+      var candidate = Substring(name.lowercased())
+      var exact = true
+      while !candidate.isEmpty {
+        for source in sources where exact || (source.detectedFormat ?? source.format)?.coversSubdomains == true {
+          let found = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM sourceName WHERE sourceID = ? AND name = ?",
+            arguments: [source.id, String(candidate)])
+          if found == true { results.append((source, String(candidate))) }
+        }
+        guard let dot = candidate.firstIndex(of: ".") else { break }
+        candidate = candidate[candidate.index(after: dot)...]
+        exact = false
+      }
+      return results
+    }
+  }
+
+  /// The names saved for a source, in order.
+  public func names(of source: Source) throws(StoreError) -> [String] {
+    try read { db in try String.fetchAll(db, sql: "SELECT name FROM sourceName WHERE sourceID = ? ORDER BY name", arguments: [source.id]) }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What can go wrong with the data directory and the database, and what to do about it.
+public enum StoreError: Error, Sendable, Hashable {
+  /// The data directory or database cannot be created or opened.
+  case cannotOpen(path: String, detail: String)
+  /// The data directory is not writable.
+  case readOnly(path: String)
+  /// The database was written by a newer SaneHosts.
+  case newerSchema(path: String, migration: String)
+  /// A database operation failed.
+  case database(detail: String)
+  /// No such profile, source or rule.
+  case notFound(kind: String, name: String, known: [String])
+  /// The name is taken.
+  case alreadyExists(kind: String, name: String)
+  /// A value that cannot be used, with the reason.
+  case invalid(value: String, reason: String)
+  /// The active profile cannot be deleted.
+  case deletingActiveProfile(name: String)
+  /// Another update holds the data directory.
+  case updateRunning(pid: Int32?, lockFile: String)
+}
+
+extension StoreError: LocalizedError {
+  public var errorDescription: String? {
+    switch self {
+    case .cannotOpen(let path, let detail):
+      "Cannot open the data directory \(path): \(detail)."
+    case .readOnly(let path):
+      "The data directory \(path) is not writable."
+    case .newerSchema(let path, let migration):
+      "The database \(path) was written by a newer SaneHosts (it has migration “\(migration)”)."
+    case .database(let detail):
+      "The database failed: \(detail)."
+    case .notFound(let kind, let name, _):
+      "There is no \(kind) “\(name)”."
+    case .alreadyExists(let kind, let name):
+      "A \(kind) named “\(name)” already exists."
+    case .invalid(let value, let reason):
+      "“\(value)” \(reason)."
+    case .deletingActiveProfile(let name):
+      "“\(name)” is the active profile and cannot be deleted."
+    case .updateRunning(let pid, _):
+      "Another update is running\(pid.map { " (process \($0))" } ?? "")."
+    }
+  }
+
+  public var recoverySuggestion: String? {
+    switch self {
+    case .cannotOpen:
+      "Check the path and its permissions, or choose another directory with --data-dir or SANEHOSTS_HOME."
+    case .readOnly:
+      "Make it writable by you, or choose another directory with --data-dir or SANEHOSTS_HOME."
+    case .newerSchema:
+      "Upgrade SaneHosts, or use another data directory with --data-dir."
+    case .database:
+      "Check free disk space and permissions of the data directory, then try again."
+    case .notFound(let kind, _, let known):
+      known.isEmpty
+        ? "Nothing of that kind exists yet."
+        : "Known \(kind)s: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : "")."
+    case .alreadyExists:
+      "Choose another name."
+    case .invalid:
+      nil
+    case .deletingActiveProfile:
+      "Switch to another profile first with `sanehosts profile use NAME`."
+    case .updateRunning(_, let lockFile):
+      "Wait for it to finish (or run with --wait). If no update is running, the lock \(lockFile) is stale: it is released when its process exits."
+    }
+  }
+}

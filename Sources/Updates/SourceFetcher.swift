@@ -1,0 +1,195 @@
+import Blocklists
+import Crypto
+import Downloads
+import Foundation
+import Store
+
+/// What fetching one source produced, waiting for the run's commit.
+struct SourceWork: Sendable {
+  var sourceID: Int64
+  var outcome: SourceOutcome
+  var update: SourceUpdate
+  var result: UpdateRun.SourceResult
+  /// The new copy, if the content changed.
+  var copy: SourceUpdate.Copy?
+  /// Files this run wrote into the list cache (relative paths).
+  var createdFiles: [String]
+}
+
+/// Runs one source through connect → download → parse → validate → save.
+struct SourceFetcher: Sendable {
+  let store: Store
+  let client: any DownloadClient
+  let compiler: Compiler
+  let staging: URL
+  let force: Bool
+  let events: @Sendable (UpdateEvent) -> Void
+
+  /// Fetches a source. Every failure becomes a `.failed` outcome; only cancellation throws.
+  func fetch(_ source: Source) async throws -> SourceWork {
+    let started = ContinuousClock.now
+    let attemptedAt = Date()
+    var downloaded: Int64 = 0
+    func emit(_ phase: SourcePhase) { events(.source(key: source.key, phase)) }
+    func finish(_ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = [])
+      -> SourceWork
+    {
+      emit(.done(outcome))
+      let message: String? =
+        switch outcome {
+        case .failed(let failure): failure.text
+        case .unchanged(let reason): reason == .notModified ? "not modified" : "same content"
+        case .updated: nil
+        }
+      let status: Source.Status =
+        switch outcome {
+        case .updated: .updated
+        case .unchanged: .unchanged
+        case .failed: .failed
+        }
+      let seconds = (ContinuousClock.now - started).seconds
+      return SourceWork(
+        sourceID: source.id!, outcome: outcome,
+        update: SourceUpdate(sourceID: source.id!, attemptedAt: attemptedAt, change: change),
+        result: UpdateRun.SourceResult(
+          key: source.key, status: status, message: message, names: copy?.unique ?? source.unique,
+          bytesDownloaded: downloaded, seconds: seconds),
+        copy: copy, createdFiles: created)
+    }
+    func fail(_ kind: SourceFailure.Kind, _ message: String, _ suggestion: String?) -> SourceWork {
+      let failure = SourceFailure(kind: kind, message: message, suggestion: suggestion)
+      return finish(.failed(failure), change: .failed(message: failure.text))
+    }
+
+    try Task.checkCancellation()
+    guard let url = source.url else {
+      return fail(.download, "\(source.key): “\(source.location)” is not a valid URL.", "Remove and add the source again.")
+    }
+    let hasCopy = source.cacheFile.map { FileManager.default.fileExists(atPath: store.directory.file($0).path) } ?? false
+    var request = DownloadRequest(url: url)
+    if !force && hasCopy { request.validators = Validators(etag: source.etag, lastModified: source.lastModified) }
+
+    // Connect and download.
+    var completed: CompletedDownload?
+    for await event in client.download(request) {
+      switch event {
+      case .connecting(let attempt):
+        emit(.connecting(attempt: attempt))
+      case .progress(let progress):
+        downloaded = progress.bytesReceived
+        emit(.downloading(bytes: progress.bytesReceived, total: progress.totalBytes))
+      case .retrying(let attempt, let total, _, let reason):
+        emit(.retrying(attempt: attempt, of: total, reason: reason.localizedDescription))
+      case .completed(let done):
+        completed = done
+        downloaded = done.byteCount
+      case .notModified(let answer):
+        try Task.checkCancellation()
+        return finish(
+          .unchanged(.notModified),
+          change: .unchanged(etag: answer.validators.etag, lastModified: answer.validators.lastModified))
+      case .failed(let error):
+        try Task.checkCancellation()
+        if case .cancelled = error { throw CancellationError() }
+        return fail(
+          .download, "\(source.key): \(error.localizedDescription)",
+          [error.recoverySuggestion, hasCopy ? "The previous copy is kept." : nil].compactMap { $0 }.joined(separator: " "))
+      }
+    }
+    guard let completed else {
+      try Task.checkCancellation()
+      return fail(.download, "\(source.key): the download ended without a result.", "Try again.")
+    }
+    let temporary = completed.fileURL
+    defer { try? FileManager.default.removeItem(at: temporary) }
+    try Task.checkCancellation()
+
+    if !force, hasCopy, completed.sha256 == source.sha256 {
+      return finish(.unchanged(.sameContent), change: .unchanged(etag: completed.etag, lastModified: completed.lastModified))
+    }
+
+    // Parse.
+    emit(.parsing(lines: 0, names: 0))
+    let list: CompiledList
+    do {
+      var listSource = ListSource.file(temporary.path, format: source.format)
+      listSource.name = source.key
+      let events = events
+      let key = source.key
+      list = try await compiler.compile([listSource]) { progress in
+        events(.source(key: key, .parsing(lines: progress.lines, names: progress.uniqueNames)))
+      }
+    } catch {
+      if case .cancelled = error { throw CancellationError() }
+      try Task.checkCancellation()
+      return fail(.unreadable, "\(source.key): \(error.localizedDescription)", error.recoverySuggestion)
+    }
+    try Task.checkCancellation()
+
+    // Validate.
+    emit(.validating)
+    let report = list.sources[0]
+    if let content = report.findings.content {
+      return fail(
+        .notAList, "\(source.key): the download \(content.advice).",
+        hasCopy ? "The previous copy is kept." : "Check that the URL points to the raw list.")
+    }
+    guard list.count > 0 else {
+      let findings = report.findings
+      let reasons = findings.rejected.sorted { $0.value > $1.value }.prefix(3)
+        .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+      return fail(
+        .noEntries,
+        "\(source.key): no valid entries in \(findings.lines) lines\(reasons.isEmpty ? "" : " (rejected: \(reasons))").",
+        "Make sure the URL points to a hosts file or domain list\(hasCopy ? "; the previous copy is kept" : "").")
+    }
+    try Task.checkCancellation()
+
+    // Save: keep the copy under a name of its own and its sorted names for the commit.
+    emit(.saving)
+    let cacheFile = "lists/\(source.key)-\(completed.sha256.prefix(16)).list"
+    let cacheURL = store.directory.file(cacheFile)
+    let namesFile = staging.appendingPathComponent("\(source.id!).names")
+    var created: [String] = []
+    do {
+      if !FileManager.default.fileExists(atPath: cacheURL.path) {
+        try completed.install(at: cacheURL)
+        created.append(cacheFile)
+      }
+      var names = list.allNames
+      names.sort()
+      var text = names.joined(separator: "\n")
+      text.append("\n")
+      try Data(text.utf8).write(to: namesFile)
+    } catch {
+      store.removeFiles(created)
+      return fail(
+        .unreadable, "\(source.key): the copy could not be saved: \(error.localizedDescription)",
+        "Check free space and permissions in \(store.directory.url.path).")
+    }
+    if Task.isCancelled {
+      store.removeFiles(created)
+      throw CancellationError()
+    }
+    let findings = report.findings
+    let copy = SourceUpdate.Copy(
+      etag: completed.etag, lastModified: completed.lastModified, sha256: completed.sha256, cacheFile: cacheFile,
+      namesFile: namesFile, bytes: completed.byteCount, accepted: findings.names, unique: list.count,
+      duplicates: report.duplicates, rejected: findings.totalRejected, detectedFormat: report.format,
+      findings: findings)
+    return finish(
+      .updated(names: list.count, rejected: findings.totalRejected, bytes: completed.byteCount),
+      change: .updated(copy), copy: copy, created: created)
+  }
+
+  /// The SHA-256 of a file, in lowercase hex.
+  static func sha256(of file: URL) throws -> String {
+    let data = try Data(contentsOf: file, options: .alwaysMapped)
+    return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

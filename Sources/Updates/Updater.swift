@@ -1,0 +1,218 @@
+import Blocklists
+import Crypto
+import Downloads
+import Foundation
+import Store
+
+/// Updates a profile: fetches its enabled sources in parallel, each through connect → download → parse →
+/// validate → save, then compiles the profile and saves the whole run in one transaction.
+///
+/// - Unchanged sources cost a conditional request: a 304 (or the same SHA-256) is not parsed again.
+/// - A failing source keeps its previous good copy; the others are still saved.
+/// - Cancelling the calling task at any phase leaves the store exactly as it was: new copies are written
+///   under new names and only referred to by the final transaction; cancelled, they are removed.
+/// - Only one update runs per data directory at a time (`UpdateLock`).
+public struct Updater: Sendable {
+  /// How an update runs.
+  public struct Options: Sendable {
+    /// Download and parse every source even if unchanged.
+    public var force: Bool
+    /// Sources fetched at the same time.
+    public var concurrentSources: Int
+    /// Wait for another running update instead of failing at once.
+    public var waitForLock: Bool
+
+    /// Creates options; by default 4 sources at a time, conditional requests, no waiting.
+    public init(force: Bool = false, concurrentSources: Int = 4, waitForLock: Bool = false) {
+      self.force = force
+      self.concurrentSources = max(1, concurrentSources)
+      self.waitForLock = waitForLock
+    }
+  }
+
+  /// The store to update.
+  public let store: Store
+  /// Fetches the lists; its temporary directory should be in the data directory's `staging` folder so
+  /// keeping a copy is a rename.
+  public let client: any DownloadClient
+  /// Parses the lists.
+  public var compiler: Compiler
+
+  /// Creates an updater.
+  public init(store: Store, client: any DownloadClient, compiler: Compiler = Compiler()) {
+    self.store = store
+    self.client = client
+    self.compiler = compiler
+  }
+
+  /// Changing this re-parses nothing but recompiles every profile once: bump it when the engine's output changes.
+  static let engineVersion = "1"
+
+  /// Updates a profile (the active one when nil), reporting progress to `events` as it goes.
+  public func update(
+    profile name: String? = nil, options: Options = Options(),
+    events: @escaping @Sendable (UpdateEvent) -> Void = { _ in }
+  ) async throws -> UpdateSummary {
+    let started = ContinuousClock.now
+    let startedAt = Date()
+    let lock: UpdateLock
+    let profile: Profile
+    let members: [ProfileSource]
+    do {
+      lock = try UpdateLock.acquire(store.directory, wait: options.waitForLock)
+      store.removeStagingLeftovers()
+      try store.removeUnreferencedFiles()
+      profile = try store.profile(name)
+      members = try store.sources(in: profile.name)
+    } catch {
+      throw UpdateError.store(error)
+    }
+    defer { withExtendedLifetime(lock) {} }
+    let sources = members.filter(\.enabled).map(\.source)
+    guard !sources.isEmpty else { throw UpdateError.noSources(profile: profile.name) }
+    events(.started(profile: profile, sources: sources))
+    for source in sources { events(.source(key: source.key, .waiting)) }
+
+    let staging = store.directory.staging.appendingPathComponent("run-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: staging) }
+
+    var works: [Int64: SourceWork] = [:]
+    var created: [String] = []  // copies written by this run, removed unless the commit succeeds
+    var committed = false
+    defer { if !committed { store.removeFiles(created) } }
+
+    let fetcher = SourceFetcher(
+      store: store, client: client, compiler: compiler, staging: staging, force: options.force, events: events)
+    try await withThrowingTaskGroup(of: SourceWork.self) { group in
+      var pending = sources[...]
+      func startNext() {
+        guard let source = pending.popFirst() else { return }
+        group.addTask { try await fetcher.fetch(source) }
+      }
+      for _ in 0..<options.concurrentSources { startNext() }
+      while let work = try await group.next() {
+        works[work.sourceID] = work
+        created += work.createdFiles
+        startNext()
+      }
+    }
+    try Task.checkCancellation()
+
+    // Compile the profile from every good copy, unless nothing it depends on changed.
+    let rules: RuleSet
+    let previous: CompiledProfile?
+    do {
+      rules = try store.ruleSet(for: profile)
+      previous = try store.compiled(profile)
+    } catch {
+      throw UpdateError.store(error)
+    }
+    let inputs: [(source: Source, file: String)] = sources.compactMap { source in
+      if let copy = works[source.id!]?.copy { return (source, copy.cacheFile) }
+      if let file = source.cacheFile { return (source, file) }
+      return nil
+    }
+    let fingerprint = Self.fingerprint(
+      inputs.map { ($0.source.id!, works[$0.source.id!]?.copy?.sha256 ?? $0.source.sha256 ?? "", $0.source.format) },
+      rules: rules)
+    var compiled = previous
+    var recompiled = false
+    if let previous, previous.fingerprint == fingerprint,
+      FileManager.default.fileExists(atPath: store.directory.file(previous.file).path)
+    {
+      compiled = previous
+    } else if !inputs.isEmpty || previous != nil {
+      events(.compiling(sources: inputs.count))
+      let result = try await compile(inputs, rules: rules, profile: profile, fingerprint: fingerprint)
+      created.append(result.file)
+      compiled = result
+      recompiled = true
+    }
+    try Task.checkCancellation()
+
+    // Save everything in one transaction.
+    events(.saving)
+    let results = sources.map { source in works[source.id!]!.result }
+    let run = UpdateRun(
+      profileID: profile.id, profileName: profile.name, startedAt: startedAt, finishedAt: Date(),
+      forced: options.force, results: results, names: compiled?.names ?? 0)
+    let updates = sources.map { works[$0.id!]!.update }
+    let replaced = try await store.commit(updates, run: run, compiled: recompiled ? compiled : nil)
+    committed = true
+    store.removeFiles(replaced.filter { !created.contains($0) })
+
+    let summary = UpdateSummary(
+      run: (try? store.runs(of: profile, limit: 1).first) ?? run,
+      outcomes: sources.map { ($0.key, works[$0.id!]!.outcome) },
+      compiled: compiled, recompiled: recompiled,
+      missingCopies: sources.filter { $0.cacheFile == nil && works[$0.id!]?.copy == nil }.map(\.key),
+      elapsed: ContinuousClock.now - started)
+    events(.finished(summary))
+    return summary
+  }
+
+  /// Compiles the profile's copies with its rules into a names file in the profiles folder.
+  private func compile(
+    _ inputs: [(source: Source, file: String)], rules: RuleSet, profile: Profile, fingerprint: String
+  ) async throws -> CompiledProfile {
+    let lists = inputs.map { ListSource.file(store.directory.file($0.file).path, format: $0.source.format) }
+      .enumerated().map { index, list in
+        var list = list
+        list.name = inputs[index].source.key
+        return list
+      }
+    let relative = "profiles/\(profile.id!)-\(fingerprint.prefix(16)).domains"
+    let path = store.directory.file(relative).path
+    do {
+      let list = try await compiler.compile(lists, rules: rules)
+      try Task.checkCancellation()
+      let renderer = Renderer(format: .domains, title: "SaneHosts profile \(profile.name)")
+      try await OutputFile.write(path, mode: 0o644) { (sink) async throws(CompileError) in
+        _ = try await renderer.renderConcurrently(list, to: &sink)
+      }
+      var counts: [String: Int] = [:]
+      for report in list.ruleReports { counts[(report.allows ? "allow " : "deny ") + report.rule.text] = report.count }
+      return CompiledProfile(
+        profileID: profile.id!, file: relative, sha256: try SourceFetcher.sha256(of: URL(fileURLWithPath: path)),
+        names: list.count, fingerprint: fingerprint, compiledAt: Date(), ruleCounts: counts)
+    } catch let error as CompileError {
+      if case .cancelled = error { throw CancellationError() }
+      try? FileManager.default.removeItem(atPath: path)
+      throw UpdateError.compile(error)
+    } catch {
+      try? FileManager.default.removeItem(atPath: path)
+      throw error
+    }
+  }
+
+  /// A digest of what a profile compiles from: each source's id, checksum and forced format, and the rules.
+  static func fingerprint(_ inputs: [(Int64, String, ListFormat?)], rules: RuleSet) -> String {
+    var text = "engine \(engineVersion)\n"
+    for (id, sha, format) in inputs { text += "source \(id) \(sha) \(format?.rawValue ?? "auto")\n" }
+    for rule in rules.allow { text += "allow \(rule.kind.rawValue) \(rule.pattern)\n" }
+    for rule in rules.deny { text += "deny \(rule.kind.rawValue) \(rule.pattern)\n" }
+    return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+  }
+}
+
+extension Store {
+  /// Removes what earlier runs left in the staging folder (only while holding the update lock).
+  func removeStagingLeftovers() {
+    let manager = FileManager.default
+    for item in (try? manager.contentsOfDirectory(at: directory.staging, includingPropertiesForKeys: nil)) ?? [] {
+      try? manager.removeItem(at: item)
+    }
+  }
+}
+
+extension Updater {
+  /// Whether a profile's compiled list matches its current sources' copies and rules (false when it
+  /// was never compiled, or a source or rule changed since).
+  public static func isCompiledListCurrent(_ profile: Profile, in store: Store) throws(StoreError) -> Bool {
+    guard let compiled = try store.compiled(profile) else { return false }
+    let sources = try store.sources(in: profile.name).filter(\.enabled).map(\.source).filter { $0.cacheFile != nil }
+    let rules = try store.ruleSet(for: profile)
+    return fingerprint(sources.map { ($0.id!, $0.sha256 ?? "", $0.format) }, rules: rules) == compiled.fingerprint
+  }
+}
