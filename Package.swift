@@ -162,7 +162,10 @@ let package = Package(
     ),
     .testTarget(
       name: "UpdatesTests",
-      dependencies: ["Updates", "Store", "Downloads", "Blocklists", "TestSupport"],
+      dependencies: [
+        "Updates", "Store", "Downloads", "Blocklists", "TestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -77,17 +77,21 @@ struct BlockReader: ~Copyable {
       memoryOffset += take
       bytesRead += take
     } else if descriptor >= 0 {
-      data = carry
-      let start = data.count
-      data.append(contentsOf: repeatElement(0, count: blockSize))
+      // Read straight into uninitialised storage after the carried-over bytes: no zero-filling, no trimming.
       var count = 0
-      while true {
-        count = data.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + start, blockSize) }
-        if count < 0 && errno == EINTR { continue }
-        break
+      let carried = carry
+      let descriptor = descriptor
+      let blockSize = blockSize
+      data = [UInt8](unsafeUninitializedCapacity: carried.count + blockSize) { buffer, initialized in
+        _ = buffer.initialize(from: carried)
+        while true {
+          count = read(descriptor, buffer.baseAddress! + carried.count, blockSize)
+          if count < 0 && errno == EINTR { continue }
+          break
+        }
+        initialized = carried.count + max(0, count)
       }
       guard count >= 0 else { throw .unreadable(path: path, detail: String(cString: strerror(errno))) }
-      data.removeLast(blockSize - count)
       bytesRead += count
       if count == 0 { return finish() }
     } else {

@@ -59,12 +59,12 @@ public struct Updater: Sendable {
     let profile: Profile
     let members: [ProfileSource]
     do {
-      lock = try UpdateLock.acquire(store.directory, wait: options.waitForLock)
+      lock = try await Self.lock(store.directory, wait: options.waitForLock)
       store.removeStagingLeftovers()
       try store.removeUnreferencedFiles()
       profile = try store.profile(name)
       members = try store.sources(in: profile.name)
-    } catch {
+    } catch let error as StoreError {
       throw UpdateError.store(error)
     }
     defer { withExtendedLifetime(lock) {} }
@@ -150,6 +150,20 @@ public struct Updater: Sendable {
       elapsed: ContinuousClock.now - started)
     events(.finished(summary))
     return summary
+  }
+
+  /// Takes the update lock; when asked to wait, polls (cancellably) instead of blocking a thread.
+  static func lock(_ directory: DataDirectory, wait: Bool) async throws -> UpdateLock {
+    while true {
+      let error: StoreError
+      do {
+        return try UpdateLock.acquire(directory)
+      } catch let caught {
+        error = caught
+      }
+      guard wait, case .updateRunning = error else { throw error }
+      try await Task.sleep(for: .milliseconds(100))
+    }
   }
 
   /// Compiles the profile's copies with its rules into a names file in the profiles folder.

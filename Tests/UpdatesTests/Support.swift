@@ -1,0 +1,135 @@
+import Blocklists
+import Downloads
+import Foundation
+import GRDB
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Store
+@testable import Updates
+
+/// The shared test data folder beside the project, if present.
+let sharedData: URL? = {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  let data = root.deletingLastPathComponent().appending(path: "shared/data")
+  return FileManager.default.fileExists(atPath: data.path) ? data : nil
+}()
+
+/// The bytes of a real list from the shared data.
+func realList(_ name: String) throws -> [UInt8] {
+  let data = try #require(sharedData, "the shared data folder is missing")
+  return Array(try Data(contentsOf: data.appending(path: "blocklists/\(name)")))
+}
+
+/// A store in a fresh temporary directory, and an updater on a real download manager.
+struct Harness {
+  let directory: TemporaryDirectory
+  let store: Store
+
+  init() throws {
+    directory = try TemporaryDirectory(prefix: "sanehosts-updates")
+    store = try Store.open(DataDirectory(url: directory.file("data")))
+  }
+
+  /// A download configuration for tests: short timeouts, one quick retry, temp files in staging.
+  func configuration(attempts: Int = 1, maximumBytes: Int64 = 64 << 20) -> DownloadConfiguration {
+    DownloadConfiguration(
+      connectTimeout: .seconds(10), idleTimeout: .seconds(60), totalTimeout: .seconds(180), maximumBytes: maximumBytes,
+      maximumRedirects: 3, retry: RetryPolicy(maximumAttempts: attempts, initialDelay: .milliseconds(10)),
+      progressInterval: .milliseconds(10), temporaryDirectory: store.directory.staging)
+  }
+
+  /// Runs an update with a real download manager, collecting the events.
+  func update(
+    profile: String? = nil, options: Updater.Options = Updater.Options(), attempts: Int = 1,
+    maximumBytes: Int64 = 64 << 20, events: @escaping @Sendable (UpdateEvent) -> Void = { _ in }
+  ) async throws -> UpdateSummary {
+    try await DownloadManager.withManager(configuration: configuration(attempts: attempts, maximumBytes: maximumBytes)) {
+      manager in
+      try await Updater(store: store, client: manager).update(profile: profile, options: options, events: events)
+    }
+  }
+
+  /// Adds a URL source to the active profile.
+  @discardableResult
+  func add(_ url: URL, key: String, format: ListFormat? = nil) throws -> Source {
+    try store.addSource(NewSource(location: url, key: key, format: format)).source
+  }
+
+  /// Everything the store holds: every table's rows, and the files of the list cache and compiled profiles.
+  func snapshot() throws -> String {
+    var text = try store.database.read { db in
+      var text = ""
+      let tables = try String.fetchAll(
+        db,
+        sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      for table in tables {
+        text += "[\(table)]\n"
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"") { text += "\(row)\n" }
+      }
+      return text
+    }
+    for folder in [store.directory.lists, store.directory.profiles] {
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+      for file in files {
+        let size = (try? FileManager.default.attributesOfItem(atPath: folder.appending(path: file).path)[.size]) ?? 0
+        text += "file \(folder.lastPathComponent)/\(file) \(size ?? 0)\n"
+      }
+    }
+    return text
+  }
+
+  /// Whether the staging folder is empty.
+  var stagingIsEmpty: Bool {
+    ((try? FileManager.default.contentsOfDirectory(atPath: store.directory.staging.path)) ?? []).isEmpty
+  }
+
+  func remove() { directory.remove() }
+}
+
+/// Collects events from several tasks.
+final class EventLog: Sendable {
+  private let events = Mutex<[UpdateEvent]>([])
+
+  func append(_ event: UpdateEvent) { events.withLock { $0.append(event) } }
+
+  var all: [UpdateEvent] { events.withLock { $0 } }
+
+  /// The phases reported for a source, by name, without repeats in a row.
+  func phases(of key: String) -> [String] {
+    all.compactMap { event -> String? in
+      guard case .source(let eventKey, let phase) = event, eventKey == key else { return nil }
+      return phase.name
+    }.reduce(into: []) { result, name in
+      if result.last != name { result.append(name) }
+    }
+  }
+}
+
+/// Cancels a task from inside one of its event callbacks.
+final class Canceller: Sendable {
+  private let task = Mutex<Task<UpdateSummary, any Error>?>(nil)
+  private let fired = Mutex(false)
+
+  func set(_ task: Task<UpdateSummary, any Error>) { self.task.withLock { $0 = task } }
+
+  func cancel() {
+    fired.withLock { $0 = true }
+    task.withLock { $0 }?.cancel()
+  }
+
+  var didFire: Bool { fired.withLock { $0 } }
+}
+
+extension SourceOutcome {
+  var failure: SourceFailure? {
+    if case .failed(let failure) = self { return failure }
+    return nil
+  }
+}
+
+extension UpdateSummary {
+  func outcome(_ key: String) -> SourceOutcome? { outcomes.first { $0.key == key }?.outcome }
+}

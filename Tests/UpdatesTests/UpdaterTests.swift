@@ -1,0 +1,288 @@
+import Blocklists
+import Downloads
+import Foundation
+import GRDB
+import Synchronization
+import NIOCore
+import TestSupport
+import Testing
+
+@testable import Store
+@testable import Updates
+
+@Suite("Updater against a real HTTP server", .serialized)
+struct UpdaterTests {
+  /// Three real lists: one with an ETag, one with Last-Modified, one with neither (chunked, no length).
+  static func serveThreeLists(_ server: FixtureServer) throws {
+    server.route("/easylist", .resource(.init(try realList("easylist.hosts.txt"), etag: "\"e1\"")))
+    server.route(
+      "/adguard",
+      .resource(.init(try realList("adguarddns.hosts.txt"), lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")))
+    server.route("/stevenblack", .resource(.init(try realList("stevenblack.domains.txt"), framing: .chunked)))
+  }
+
+  static func addThreeLists(_ harness: Harness, _ server: FixtureServer) throws {
+    try harness.add(server.url("/easylist"), key: "easylist")
+    try harness.add(server.url("/adguard"), key: "adguard")
+    try harness.add(server.url("/stevenblack"), key: "stevenblack")
+  }
+
+  @Test("First update: every source downloaded, parsed, saved with its names; the profile compiled")
+  func firstUpdate() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      try Self.serveThreeLists(server)
+      try Self.addThreeLists(harness, server)
+      let log = EventLog()
+      let summary = try await harness.update(events: log.append)
+
+      #expect(summary.run.outcome == .completed)
+      #expect(summary.run.updated == 3)
+      #expect(summary.recompiled)
+      for key in ["easylist", "adguard", "stevenblack"] {
+        #expect(log.phases(of: key) == ["waiting", "connecting", "downloading", "parsing", "validating", "saving", "updated"])
+      }
+
+      // Each source's names are the same as compiling its file directly.
+      let data = try #require(sharedData)
+      let direct = try await Compiler().compile(
+        ["easylist.hosts.txt", "adguarddns.hosts.txt", "stevenblack.domains.txt"].map {
+          ListSource.file(data.appending(path: "blocklists/\($0)").path)
+        })
+      let sources = try harness.store.sources().map(\.source)
+      for (index, source) in sources.enumerated() {
+        let alone = try await Compiler().compile([
+          ListSource.file(data.appending(path: "blocklists/\(["easylist.hosts.txt", "adguarddns.hosts.txt", "stevenblack.domains.txt"][index])").path)
+        ])
+        #expect(source.status == .updated)
+        #expect(source.unique == alone.count)
+        #expect(source.accepted == direct.sources[index].findings.names)
+        let names = try harness.store.names(of: source)
+        #expect(names.count == source.unique)
+        #expect(source.cacheFile.map { FileManager.default.fileExists(atPath: harness.store.directory.file($0).path) } == true)
+        #expect(source.sha256?.count == 64)
+      }
+      #expect(sources[0].etag == "\"e1\"")
+      #expect(sources[1].lastModified == "Mon, 01 Jan 2024 00:00:00 GMT")
+
+      let compiled = try #require(summary.compiled)
+      #expect(compiled.names == direct.count)
+      let file = try String(contentsOf: harness.store.directory.file(compiled.file), encoding: .utf8)
+      #expect(file.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == direct.count)
+      #expect(harness.stagingIsEmpty)
+      #expect(try harness.store.runs().count == 1)
+    }
+  }
+
+  @Test("Second update: conditional requests, every source unchanged, nothing parsed or recompiled")
+  func secondUpdateUnchanged() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      try Self.serveThreeLists(server)
+      try Self.addThreeLists(harness, server)
+      _ = try await harness.update()
+      let before = try harness.store.database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM sourceName") }
+
+      let log = EventLog()
+      let summary = try await harness.update(events: log.append)
+      #expect(summary.outcome("easylist") == .unchanged(.notModified))
+      #expect(summary.outcome("adguard") == .unchanged(.notModified))
+      // No validators: downloaded again, but the same checksum means no parse.
+      #expect(summary.outcome("stevenblack") == .unchanged(.sameContent))
+      #expect(!log.phases(of: "stevenblack").contains("parsing"))
+      #expect(!summary.recompiled)
+      #expect(summary.run.results.first { $0.key == "easylist" }?.bytesDownloaded == 0)
+      #expect(server.requests(to: "/easylist").last?.header("If-None-Match") == "\"e1\"")
+      #expect(server.requests(to: "/adguard").last?.header("If-Modified-Since") == "Mon, 01 Jan 2024 00:00:00 GMT")
+      let after = try harness.store.database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM sourceName") }
+      #expect(before == after)
+      #expect(try harness.store.sources().allSatisfy { $0.source.status == .unchanged })
+    }
+  }
+
+  @Test("A changed source is parsed again; its old copy is replaced; the others stay unchanged")
+  func changedSource() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      try Self.serveThreeLists(server)
+      try Self.addThreeLists(harness, server)
+      let first = try await harness.update()
+      let oldCopy = try #require(try harness.store.sources().first { $0.source.key == "easylist" }?.source.cacheFile)
+
+      server.route("/easylist", .resource(.init("0.0.0.0 changed.example\n0.0.0.0 new.example\n", etag: "\"e2\"")))
+      let summary = try await harness.update()
+      #expect(summary.outcome("easylist") == .updated(names: 2, rejected: 0, bytes: 45))
+      #expect(summary.outcome("adguard") == .unchanged(.notModified))
+      #expect(summary.recompiled)
+      let source = try #require(try harness.store.sources().first { $0.source.key == "easylist" }?.source)
+      #expect(try harness.store.names(of: source) == ["changed.example", "new.example"])
+      #expect(source.etag == "\"e2\"")
+      #expect(source.cacheFile != oldCopy)
+      #expect(!FileManager.default.fileExists(atPath: harness.store.directory.file(oldCopy).path))
+      #expect(summary.compiled?.names != first.compiled?.names)
+      // The old compiled list was replaced, not left behind.
+      let compiledFiles = try FileManager.default.contentsOfDirectory(atPath: harness.store.directory.profiles.path)
+      #expect(compiledFiles.count == 1)
+    }
+  }
+
+  /// Ways a source can fail on the second update.
+  static let failures: [(String, FixtureServer.Response, SourceFailure.Kind)] = [
+    ("404", .status(404), .download),
+    ("500", .status(500), .download),
+    ("HTML error page", .resource(.init("<!DOCTYPE html>\n<html><body>Rate limited</body></html>\n")), .notAList),
+    ("gzip body", .resource(.init([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03] + Array(repeating: 0x41, count: 100))), .notAList),
+    ("no valid entries", .resource(.init("# nothing here\n127.0.0.1 localhost\nnot a name!\n")), .noEntries),
+    ("dropped mid-body", .drop(body: Array(repeating: UInt8(ascii: "a"), count: 100_000), after: 10_000), .download),
+    ("redirect loop", .redirect(to: "/loop"), .download),
+  ]
+
+  @Test("A failing source keeps its previous good copy and is reported with a reason", arguments: 0..<7)
+  func failingSourceKeepsCopy(_ index: Int) async throws {
+    let (label, response, kind) = Self.failures[index]
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      server.route("/good", .resource(.init("0.0.0.0 keep.example\n", etag: "\"g\"")))
+      server.route("/list", .resource(.init("0.0.0.0 one.example\n0.0.0.0 two.example\n", etag: "\"1\"")))
+      try harness.add(server.url("/good"), key: "good")
+      try harness.add(server.url("/list"), key: "list")
+      let first = try await harness.update()
+      let before = try #require(try harness.store.sources().first { $0.source.key == "list" }?.source)
+
+      server.route("/list", response)
+      server.route("/loop", .redirect(to: "/list"))
+      let summary = try await harness.update(options: Updater.Options(force: true))
+      let failure = try #require(summary.outcome("list")?.failure, "\(label) did not fail")
+      #expect(failure.kind == kind, "\(label): \(failure.message)")
+      #expect(failure.message.hasPrefix("list: "), "\(label): the message names the source")
+      #expect(failure.suggestion?.isEmpty == false, "\(label): a recovery suggestion is given")
+      #expect(summary.run.outcome == .partial)
+
+      let after = try #require(try harness.store.sources().first { $0.source.key == "list" }?.source)
+      #expect(after.status == .failed)
+      #expect(after.message?.isEmpty == false)
+      #expect(after.cacheFile == before.cacheFile)
+      #expect(after.sha256 == before.sha256)
+      #expect(after.unique == 2)
+      #expect(try harness.store.names(of: after) == ["one.example", "two.example"])
+      #expect(FileManager.default.fileExists(atPath: harness.store.directory.file(before.cacheFile!).path))
+      // The profile still blocks what the kept copy lists.
+      #expect(summary.compiled?.names == first.compiled?.names)
+      #expect(harness.stagingIsEmpty)
+    }
+  }
+
+  @Test("Every source failing: the run is recorded as failed; a source never downloaded has no copy")
+  func everySourceFails() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      server.route("/a", .status(404))
+      server.route("/b", .resource(.init("<html><body>nope</body></html>")))
+      try harness.add(server.url("/a"), key: "a")
+      try harness.add(server.url("/b"), key: "b")
+      let summary = try await harness.update()
+      #expect(summary.run.outcome == .failed)
+      #expect(summary.run.failed == 2)
+      #expect(summary.missingCopies == ["a", "b"])
+      #expect(summary.compiled == nil)
+      #expect(try harness.store.sources().allSatisfy { $0.source.cacheFile == nil && $0.source.status == .failed })
+    }
+  }
+
+  @Test("Allow and deny rules of the profile shape the compiled list")
+  func rulesApply() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      server.route("/list", .resource(.init("0.0.0.0 ads.example\n0.0.0.0 cdn.ads.example\n0.0.0.0 keep.example\n")))
+      try harness.add(server.url("/list"), key: "list")
+      try harness.store.addRule("ads.example", action: .allow)
+      try harness.store.addRule("=extra.example", action: .deny)
+      let summary = try await harness.update()
+      let compiled = try #require(summary.compiled)
+      let text = try String(contentsOf: harness.store.directory.file(compiled.file), encoding: .utf8)
+      let names = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+      #expect(names == ["keep.example", "extra.example"])
+      #expect(compiled.ruleCounts["allow ads.example"] == 2)
+
+      // Changing a rule recompiles without downloading anything new.
+      try harness.store.removeRule("ads.example", action: .allow)
+      let again = try await harness.update()
+      #expect(again.recompiled)
+      #expect(again.compiled?.names == 4)
+      #expect(try Updater.isCompiledListCurrent(try harness.store.activeProfile(), in: harness.store))
+    }
+  }
+
+  @Test("A local file source: updated, then unchanged by its modification time")
+  func fileSource() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    let file = harness.directory.file("mine.txt")
+    try "example-ads.com\ntracker.example\n".write(to: file, atomically: true, encoding: .utf8)
+    try harness.store.addSource(NewSource.parse(file.path))
+    let first = try await harness.update()
+    #expect(first.outcomes.first?.outcome == .updated(names: 2, rejected: 0, bytes: 32))
+    let second = try await harness.update()
+    #expect(second.outcomes.first?.outcome == .unchanged(.notModified))
+  }
+
+  @Test("A profile without enabled sources is a named error")
+  func noSources() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    await #expect(throws: UpdateError.self) { try await harness.update() }
+    do {
+      _ = try await harness.update()
+    } catch let error as UpdateError {
+      #expect(error.localizedDescription.contains("default"))
+      #expect(error.recoverySuggestion?.contains("sources add") == true)
+    }
+  }
+
+  @Test("Sources are fetched in parallel, at most `concurrentSources` at a time")
+  func boundedParallelism() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      for index in 0..<6 {
+        let body = Array("0.0.0.0 host\(index).example\n".utf8) + Array(repeating: UInt8(ascii: "\n"), count: 2000)
+        server.route("/l\(index)", .trickle(body: body, chunk: 500, interval: .milliseconds(20)))
+        try harness.add(server.url("/l\(index)"), key: "l\(index)")
+      }
+      let active = ActiveCounter()
+      let summary = try await harness.update(options: Updater.Options(concurrentSources: 2)) { event in
+        if case .source(let key, let phase) = event {
+          switch phase {
+          case .connecting: active.start(key)
+          case .done: active.finish(key)
+          default: break
+          }
+        }
+      }
+      #expect(summary.run.updated == 6)
+      #expect(active.maximum == 2)
+    }
+  }
+}
+
+/// Counts sources between connecting and done.
+final class ActiveCounter: Sendable {
+  private let state = Mutex<(active: Set<String>, maximum: Int)>(([], 0))
+
+  func start(_ key: String) {
+    state.withLock {
+      $0.active.insert(key)
+      $0.maximum = max($0.maximum, $0.active.count)
+    }
+  }
+
+  func finish(_ key: String) { state.withLock { _ = $0.active.remove(key) } }
+
+  var maximum: Int { state.withLock { $0.maximum } }
+}
