@@ -157,7 +157,10 @@ let package = Package(
     ),
     .testTarget(
       name: "StoreTests",
-      dependencies: ["Store", "Catalog", "Blocklists", "TestSupport"],
+      dependencies: [
+        "Store", "Catalog", "Blocklists", "TestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

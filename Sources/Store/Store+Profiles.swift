@@ -24,7 +24,8 @@ extension Store {
       throw StoreError.notFound(kind: "profile", name: "(active)", known: [])
     }
     first.isActive = true
-    try first.update(db)
+    // Readers cannot write: they use the repaired profile, and the next write that looks it up saves it.
+    if !db.configuration.readonly { try first.update(db) }
     return first
   }
 

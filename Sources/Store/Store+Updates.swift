@@ -48,6 +48,8 @@ extension Store {
         try source.update(db)
       }
       var run = run
+      // A profile deleted meanwhile keeps its runs unlinked, as deleting it does to the earlier ones.
+      if let id = run.profileID, try Profile.fetchOne(db, id: id) == nil { run.profileID = nil }
       try run.insert(db)
       if let compiled {
         if let old = try CompiledProfile.fetchOne(db, key: compiled.profileID), old.file != compiled.file {

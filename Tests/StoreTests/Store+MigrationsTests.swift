@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+@testable import Store
+
+@Suite("Schema migrations")
+struct StoreMigrationsTests {
+  @Test("The migrator registers the shipped migrations, in order")
+  func registered() {
+    #expect(
+      Store.migrator.migrations == ["v1: sources, names, profiles, rules, update runs", "v1: the default profile"])
+  }
+
+  @Test("Migrating an empty database creates every table and the default profile")
+  func schema() throws {
+    let queue = try DatabaseQueue()
+    try Store.migrator.migrate(queue)
+    try queue.read { db in
+      for table in ["source", "sourceName", "profile", "profileSource", "rule", "updateRun", "compiledProfile"] {
+        #expect(try db.tableExists(table), "\(table)")
+      }
+      #expect(try db.indexes(on: "profile").contains { $0.name == "profile_one_active" && $0.isUnique })
+      let profiles = try Row.fetchAll(db, sql: "SELECT name, isActive FROM profile")
+      #expect(profiles.count == 1)
+      let name: String? = profiles.first?["name"]
+      let isActive: Bool? = profiles.first?["isActive"]
+      #expect(name == "default")
+      #expect(isActive == true)
+      #expect(try Store.migrator.hasCompletedMigrations(db))
+    }
+  }
+
+  @Test("Migrating twice changes nothing")
+  func idempotent() throws {
+    let queue = try DatabaseQueue()
+    try Store.migrator.migrate(queue)
+    try Store.migrator.migrate(queue)
+    #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM profile") } == 1)
+  }
+
+  @Test("At most one profile can be active")
+  func oneActive() async throws {
+    try await withStore { store, _ throws in
+      #expect(throws: (any Error).self) {
+        try store.execute("INSERT INTO profile (name, isActive, createdAt) VALUES ('second', 1, 0)")
+      }
+      try store.execute("INSERT INTO profile (name, isActive, createdAt) VALUES ('second', 0, 0)")
+      #expect(try store.integer("SELECT COUNT(*) FROM profile WHERE isActive") == 1)
+    }
+  }
+
+  @Test("Profile names are unique ignoring case")
+  func profileNamesNoCase() async throws {
+    try await withStore { store, _ throws in
+      #expect(throws: (any Error).self) {
+        try store.execute("INSERT INTO profile (name, isActive, createdAt) VALUES ('DEFAULT', 0, 0)")
+      }
+      #expect(try store.profiles().map(\.name) == ["default"])
+    }
+  }
+
+  @Test("Rules accept only the known actions and kinds")
+  func ruleChecks() async throws {
+    try await withStore { store, _ throws in
+      let id = try #require(try store.activeProfile().id)
+      let insert = "INSERT INTO rule (profileID, action, kind, pattern, addedAt) VALUES (?, ?, ?, 'a.example', 0)"
+      #expect(throws: (any Error).self) { try store.execute(insert, [id, "block", "exact"]) }
+      #expect(throws: (any Error).self) { try store.execute(insert, [id, "deny", "prefix"]) }
+      try store.execute(insert, [id, "deny", "exact"])
+      #expect(throws: (any Error).self) { try store.execute(insert, [id, "deny", "exact"]) }
+    }
+  }
+
+  @Test("Foreign keys are enforced and deleting a source cascades to its names and memberships")
+  func foreignKeys() async throws {
+    try await withStore { store, _ throws in
+      #expect(throws: (any Error).self) {
+        try store.execute("INSERT INTO sourceName (sourceID, name) VALUES (999, 'x.example')")
+      }
+      let source = try store.addSource(web("cascade")).source
+      try await store.save(["a.example", "b.example"], for: source)
+      #expect(try store.integer("SELECT COUNT(*) FROM sourceName") == 2)
+      try store.execute("DELETE FROM source WHERE id = ?", [source.id])
+      #expect(try store.integer("SELECT COUNT(*) FROM sourceName") == 0)
+      #expect(try store.integer("SELECT COUNT(*) FROM profileSource") == 0)
+    }
+  }
+
+  @Test("Deleting a profile keeps its runs, unlinked")
+  func runsOutliveProfiles() async throws {
+    try await withStore { store, _ throws in
+      let profile = try store.createProfile("gone")
+      let run = UpdateRun(
+        profileID: profile.id, profileName: "gone", startedAt: Date(), finishedAt: Date(), forced: false,
+        results: [], names: 0)
+      _ = try await store.commit([], run: run, compiled: nil)
+      try store.deleteProfile("gone")
+      let runs = try store.runs()
+      #expect(runs.count == 1)
+      #expect(runs.first?.profileID == nil)
+      #expect(runs.first?.profileName == "gone")
+    }
+  }
+}

@@ -1,0 +1,251 @@
+import Blocklists
+import Catalog
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Store
+
+@Suite("Sources")
+struct StoreSourcesTests {
+  @Test("Adding a source stores it with a derived key and puts it in the active profile")
+  func add() async throws {
+    try await withStore { store, _ throws in
+      try store.createProfile("work", activate: true)
+      let (source, isNew) = try store.addSource(web("ads", format: .adblock))
+      #expect(isNew)
+      #expect(source.id != nil)
+      #expect(source.key == "lists-example-ads")
+      #expect(source.name == "lists-example-ads", "the key is the display name when none is given")
+      #expect(source.location == "https://lists.example/ads.txt")
+      #expect(source.format == .adblock)
+      #expect(source.status == .new)
+      #expect(try store.sources(in: "work").map(\.source.id) == [source.id])
+      #expect(try store.sources(in: "default").isEmpty)
+    }
+  }
+
+  @Test("A catalog entry keeps its id as key, its name, format and category")
+  func addCatalogEntry() async throws {
+    try await withStore { store, _ throws in
+      let entry = try #require(Catalog.builtIn.entry(id: "stevenblack-unified"))
+      let source = try store.addSource(NewSource(entry)).source
+      #expect(source.key == "stevenblack-unified")
+      #expect(source.name == entry.name)
+      #expect(source.catalogID == "stevenblack-unified")
+      #expect(source.format == entry.format)
+      #expect(source.category == entry.category)
+      #expect(source.location == entry.url.absoluteString)
+    }
+  }
+
+  @Test("A location already in the store is reused by another profile, not added twice")
+  func reuseByLocation() async throws {
+    try await withStore { store, _ throws in
+      let first = try store.addSource(web("ads"))
+      try store.createProfile("work")
+      let second = try store.addSource(web("ads", key: "other-name"), to: "work")
+      #expect(!second.isNew)
+      #expect(second.source.id == first.source.id)
+      #expect(second.source.key == "lists-example-ads")
+      #expect(try store.allSources().count == 1)
+      #expect(try store.sources(in: "work").map(\.source.id) == [first.source.id])
+    }
+  }
+
+  @Test("Re-adding with a forced format updates the format; a catalog entry's format is not overridden")
+  func reuseUpdatesFormat() async throws {
+    try await withStore { store, _ throws in
+      try store.addSource(web("ads"))
+      try store.createProfile("work")
+      let updated = try store.addSource(web("ads", format: .domains), to: "work")
+      #expect(updated.source.format == .domains)
+      #expect(try store.source(key: "lists-example-ads")?.format == .domains)
+
+      let entry = try #require(Catalog.builtIn.entry(id: "stevenblack-unified"))
+      try store.addSource(NewSource(entry))
+      var relisted = NewSource(entry)
+      relisted.format = .domains
+      let again = try store.addSource(relisted, to: "work")
+      #expect(again.source.format == entry.format)
+      #expect(try store.source(key: "stevenblack-unified")?.format == entry.format)
+    }
+  }
+
+  @Test("A source already in the profile is refused")
+  func addTwice() async throws {
+    try await withStore { store, _ throws in
+      try store.addSource(web("ads"))
+      #expect(throws: StoreError.alreadyExists(kind: "source in profile “default”", name: "lists-example-ads")) {
+        try store.addSource(web("ads"))
+      }
+      #expect(try store.sources().count == 1)
+    }
+  }
+
+  @Test("A derived key that is taken gets -2, -3, …; an explicit one that is taken is refused")
+  func keyCollisions() async throws {
+    try await withStore { store, _ throws in
+      let a = URL(string: "https://one.example/hosts.txt")!
+      let b = URL(string: "https://two.example/x/hosts.txt")!
+      try store.addSource(NewSource(location: a, key: "hosts"))
+      let second = try store.addSource(NewSource(location: URL(string: "https://h.example/a/hosts")!, key: nil))
+      #expect(second.source.key == "h-example-hosts")
+      let derivedTwice = try store.addSource(NewSource(location: URL(string: "https://h.example/b/hosts")!))
+      #expect(derivedTwice.source.key == "h-example-hosts-2")
+      let derivedThrice = try store.addSource(NewSource(location: URL(string: "https://h.example/c/hosts")!))
+      #expect(derivedThrice.source.key == "h-example-hosts-3")
+      #expect(throws: StoreError.alreadyExists(kind: "source", name: "hosts")) {
+        try store.addSource(NewSource(location: b, key: "hosts"))
+      }
+      #expect(try store.allSources().count == 4)
+    }
+  }
+
+  @Test("An explicit key must be a usable name")
+  func badKey() async throws {
+    try await withStore { store, _ throws in
+      for key in ["", "has space", "semi;colon", String(repeating: "k", count: 65)] {
+        let error = #expect(throws: StoreError.self, "\(key)") { try store.addSource(web("x", key: key)) }
+        guard case .invalid(let value, _) = error else {
+          Issue.record("expected invalid for “\(key)”, got \(String(describing: error))")
+          continue
+        }
+        #expect(value == key)
+      }
+      #expect(try store.allSources().isEmpty)
+    }
+  }
+
+  @Test("Sources are found by key (ignoring case), number or location")
+  func lookup() async throws {
+    try await withStore { store, temp throws in
+      let remote = try store.addSource(web("ads")).source
+      let file = temp.file("local.txt")
+      try Data("0.0.0.0 a.example\n".utf8).write(to: file)
+      let local = try store.addSource(NewSource(location: file)).source
+      #expect(try store.setEnabled(false, source: "LISTS-EXAMPLE-ADS").id == remote.id)
+      #expect(try store.setEnabled(false, source: String(local.id!)).id == local.id)
+      #expect(try store.setEnabled(true, source: "https://lists.example/ads.txt").id == remote.id)
+      #expect(try store.setEnabled(true, source: file.path).id == local.id)
+      #expect(try store.sources().map(\.enabled) == [true, true])
+    }
+  }
+
+  @Test("An unknown source reference is reported with the profile's keys")
+  func lookupUnknown() async throws {
+    try await withStore { store, _ throws in
+      try store.addSource(web("ads"))
+      #expect(
+        throws: StoreError.notFound(kind: "source in profile “default”", name: "nope", known: ["lists-example-ads"])
+      ) {
+        try store.removeSource("nope")
+      }
+      #expect(try store.sources().count == 1)
+    }
+  }
+
+  @Test("A source of another profile is not found in this one")
+  func lookupOtherProfile() async throws {
+    try await withStore { store, _ throws in
+      try store.createProfile("work", sources: [web("ads")])
+      #expect(throws: StoreError.self) { try store.setEnabled(false, source: "lists-example-ads") }
+      #expect(try store.setEnabled(false, source: "lists-example-ads", in: "work").key == "lists-example-ads")
+    }
+  }
+
+  @Test("Disabling turns a source off in one profile only")
+  func enableDisable() async throws {
+    try await withStore { store, _ throws in
+      try store.addSource(web("ads"))
+      try store.duplicateProfile("default", as: "work")
+      try store.setEnabled(false, source: "lists-example-ads")
+      #expect(try store.sources().map(\.enabled) == [false])
+      #expect(try store.sources(in: "work").map(\.enabled) == [true])
+      try store.setEnabled(true, source: "lists-example-ads")
+      #expect(try store.sources().map(\.enabled) == [true])
+    }
+  }
+
+  @Test("Removing a source another profile uses keeps it and its copy")
+  func removeShared() async throws {
+    try await withStore { store, _ throws in
+      let source = try store.addSource(web("ads")).source
+      let saved = try await store.save(["a.example"], for: source)
+      try store.duplicateProfile("default", as: "work")
+      let removed = try store.removeSource("lists-example-ads")
+      #expect(removed.id == source.id)
+      #expect(try store.sources().isEmpty)
+      #expect(try store.sources(in: "work").count == 1)
+      #expect(try store.allSources().count == 1)
+      #expect(exists(try #require(saved.cacheFile), in: store))
+    }
+  }
+
+  @Test("Removing the last use of a source deletes it, its names and its copy")
+  func removeLast() async throws {
+    try await withStore { store, _ throws in
+      let keep = try store.addSource(web("keep")).source
+      let source = try store.addSource(web("ads")).source
+      let saved = try await store.save(["a.example", "b.example"], for: source)
+      let kept = try await store.save(["k.example"], for: keep)
+      let cacheFile = try #require(saved.cacheFile)
+      #expect(exists(cacheFile, in: store))
+      try store.removeSource("lists-example-ads")
+      #expect(try store.allSources().map(\.key) == ["lists-example-keep"])
+      #expect(try store.integer("SELECT COUNT(*) FROM sourceName") == 1)
+      #expect(!exists(cacheFile, in: store))
+      #expect(exists(try #require(kept.cacheFile), in: store))
+    }
+  }
+
+  @Test("allSources lists every source of every profile by key")
+  func allSources() async throws {
+    try await withStore { store, _ throws in
+      try store.addSource(web("zeta"))
+      try store.createProfile("work", sources: [web("alpha")])
+      #expect(try store.allSources().map(\.key) == ["lists-example-alpha", "lists-example-zeta"])
+    }
+  }
+
+  @Test("names(of:) returns a source's saved names, sorted")
+  func names() async throws {
+    try await withStore { store, _ throws in
+      let source = try store.addSource(web("ads")).source
+      #expect(try store.names(of: source).isEmpty)
+      try await store.save(["c.example", "a.example", "b.example"], for: source)
+      #expect(try store.names(of: source) == ["a.example", "b.example", "c.example"])
+    }
+  }
+
+  @Test("sources(listing:) matches the name itself in every source, parents only where the format covers subdomains")
+  func listing() async throws {
+    try await withStore { store, _ throws in
+      let hosts = try store.addSource(web("hosts")).source
+      let adblock = try store.addSource(web("adblock")).source
+      let forced = try store.addSource(web("forced", format: .wildcard)).source
+      try await store.save(["ads.example.com", "example.com"], for: hosts, format: .hosts)
+      try await store.save(["example.com"], for: adblock, format: .adblock)
+      try await store.save(["example.com"], for: forced, format: nil)
+
+      func matches(_ name: String) throws -> [String] {
+        try store.sources(listing: name).map { "\($0.source.key)=\($0.matched)" }.sorted()
+      }
+      #expect(
+        try matches("ads.example.com") == [
+          "lists-example-adblock=example.com", "lists-example-forced=example.com",
+          "lists-example-hosts=ads.example.com",
+        ])
+      #expect(
+        try matches("Deep.Ads.Example.COM") == [
+          "lists-example-adblock=example.com", "lists-example-forced=example.com",
+        ])
+      #expect(
+        try matches("example.com") == [
+          "lists-example-adblock=example.com", "lists-example-forced=example.com", "lists-example-hosts=example.com",
+        ])
+      #expect(try matches("example.org").isEmpty)
+      #expect(try matches("other-example.com").isEmpty, "only whole labels are parents")
+    }
+  }
+}
