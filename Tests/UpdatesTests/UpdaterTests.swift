@@ -114,7 +114,7 @@ struct UpdaterTests {
 
       server.route("/easylist", .resource(.init("0.0.0.0 changed.example\n0.0.0.0 new.example\n", etag: "\"e2\"")))
       let summary = try await harness.update()
-      #expect(summary.outcome("easylist") == .updated(names: 2, rejected: 0, bytes: 45))
+      #expect(summary.outcome("easylist") == .updated(names: 2, rejected: 0, bytes: 44))
       #expect(summary.outcome("adguard") == .unchanged(.notModified))
       #expect(summary.recompiled)
       let source = try #require(try harness.store.sources().first { $0.source.key == "easylist" }?.source)
