@@ -173,7 +173,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SaneHostsCLITests",
-      dependencies: ["SaneHostsCLI", "Downloads", "TestSupport"],
+      dependencies: ["SaneHostsCLI", "Downloads", "Store", "Updates", "TestSupport"],
       swiftSettings: swiftSettings
     ),
   ]

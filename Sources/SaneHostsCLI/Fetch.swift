@@ -95,6 +95,8 @@ struct Fetch: AsyncParsableCommand {
         case .failed(let error):
           throw CLIError(error)
         default:
+          // The stream ended without an outcome: the command itself was cancelled by a signal.
+          Terminal.writeError("Cancelled; nothing was written.\n")
           throw ExitCode(130)
         }
       }

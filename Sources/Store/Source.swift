@@ -102,4 +102,10 @@ public struct ProfileSource: Sendable, Hashable {
   public var source: Source
   /// Whether the profile uses it.
   public var enabled: Bool
+
+  /// Creates a membership.
+  public init(source: Source, enabled: Bool) {
+    self.source = source
+    self.enabled = enabled
+  }
 }

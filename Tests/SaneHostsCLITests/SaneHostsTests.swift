@@ -17,7 +17,11 @@ struct SaneHostsTests {
     #expect(result.status == 0)
     #expect(result.standardOutput.contains("fetch"))
     #expect(result.standardOutput.contains("BLOCKLISTS"))
-    for missing in ["serve", "apply", "profile"] {
+    #expect(result.standardOutput.contains("SOURCES AND PROFILES"))
+    for command in ["status", "update", "sources", "profile", "allow", "deny", "catalog", "compile"] {
+      #expect(result.standardOutput.contains("  \(command) "), "\(command) is listed")
+    }
+    for missing in ["serve", "apply", "pihole", "history"] {
       #expect(!result.standardOutput.contains("  \(missing) "), "no placeholder for \(missing)")
     }
   }

@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts profile")
+struct ProfileCommandTests {
+  @Test("A fresh store has the active profile default; create from a preset, duplicate, merge, use, delete")
+  func lifecycle() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let list = try await cli.ok("profile", "list")
+    #expect(list.contains("*  default"))
+
+    let created = try await cli.ok("profile", "create", "family", "--preset", "family-safe")
+    #expect(created.contains("from preset Family Safe (5 sources)"))
+    let family = try #require(try await cli.json("profile", "show", "family", "--json") as? [String: Any])
+    let keys = (family["sources"] as? [[String: Any]])?.compactMap { $0["key"] as? String }
+    #expect(keys == ["stevenblack-unified", "hagezi-light", "peter-lowe", "stevenblack-porn", "stevenblack-gambling"])
+    #expect(family["active"] as? Bool == false)
+
+    try await cli.ok("profile", "duplicate", "family", "family2")
+    try await cli.ok("profile", "create", "work")
+    try await cli.ok("sources", "add", "--profile", "work", "urlhaus-hostfile")
+    let merged = try await cli.ok("profile", "merge", "work", "family2")
+    #expect(merged.contains("1 sources and 0 rules added"))
+
+    try await cli.ok("profile", "use", "family2")
+    let status = try #require(try await cli.json("status", "--json") as? [String: Any])
+    #expect((status["profile"] as? [String: Any])?["name"] as? String == "family2")
+
+    let refused = try await cli.run("profile", "delete", "family2")
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("is the active profile"))
+    try await cli.ok("profile", "delete", "work")
+    let names = try #require(try await cli.json("profile", "list", "--json") as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    #expect(names == ["default", "family", "family2"])
+  }
+
+  @Test("Unknown presets, profiles and bad names are named in the error")
+  func errors() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let preset = try await cli.run("profile", "create", "x", "--preset", "strongest")
+    #expect(preset.standardError.contains("There is no preset “strongest”"))
+    let missing = try await cli.run("profile", "use", "ghost")
+    #expect(missing.status == 1)
+    #expect(missing.standardError.contains("There is no profile “ghost”"))
+    #expect(missing.standardError.contains("default"))
+    let bad = try await cli.run("profile", "create", "has space")
+    #expect(bad.standardError.contains("“has space” is not a usable profile name"))
+    let taken = try await cli.run("profile", "create", "DEFAULT")
+    #expect(taken.standardError.contains("already exists"))
+  }
+}

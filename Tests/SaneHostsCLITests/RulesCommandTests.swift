@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts allow / deny")
+struct RulesCommandTests {
+  @Test("Add every kind of rule, list them, remove them")
+  func rules() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    try await cli.ok("allow", "add", "example.com", "=exact.example", "*.wild.example", "/^ads[0-9]+\\./")
+    try await cli.ok("deny", "add", "tracker.example", "--comment", "seen in logs")
+    let allow = try #require(try await cli.json("allow", "list", "--json") as? [[String: Any]])
+    #expect(allow.map { $0["rule"] as? String } == ["example.com", "=exact.example", "*.wild.example", "/^ads[0-9]+\\./"])
+    #expect(allow.map { $0["kind"] as? String } == ["subdomains", "exact", "wildcard", "regex"])
+    let deny = try #require(try await cli.json("deny", "list", "--json") as? [[String: Any]])
+    #expect(deny.first?["comment"] as? String == "seen in logs")
+
+    try await cli.ok("allow", "remove", "=exact.example")
+    let after = try #require(try await cli.json("allow", "list", "--json") as? [[String: Any]])
+    #expect(after.count == 3)
+  }
+
+  @Test("Invalid rules name the rule and the reason")
+  func invalid() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let regex = try await cli.run("allow", "add", "/([a-z/")
+    #expect(regex.status == 1)
+    #expect(regex.standardError.contains("is not a valid regular expression"))
+    let denyRegex = try await cli.run("deny", "add", "/ads/")
+    #expect(denyRegex.standardError.contains("a deny rule must be a name"))
+    let name = try await cli.run("allow", "add", "bad_name!")
+    #expect(name.standardError.contains("“bad_name!”"))
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts sources")
+struct SourcesCommandTests {
+  @Test("Add by catalog id, URL and file; list; disable and enable; remove")
+  func manage() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let file = cli.directory.file("mine.txt")
+    try "tracker.example\n".write(to: file, atomically: true, encoding: .utf8)
+
+    let added = try await cli.ok(
+      "sources", "add", "peter-lowe", "https://raw.githubusercontent.com/StevenBlack/hosts/master/hosts", file.path)
+    #expect(added.contains("Added peter-lowe"))
+    // A URL that is in the catalog becomes that catalog entry.
+    #expect(added.contains("Added stevenblack-unified"))
+    #expect(added.contains("Added mine"))
+
+    try await cli.ok("sources", "disable", "mine")
+    let sources = try #require(try await cli.json("sources", "list", "--json") as? [[String: Any]])
+    #expect(sources.map { $0["key"] as? String } == ["peter-lowe", "stevenblack-unified", "mine"])
+    #expect(sources.map { $0["enabled"] as? Bool } == [true, true, false])
+    #expect(sources[0]["status"] as? String == "new")
+
+    let table = try await cli.ok("sources", "list")
+    #expect(table.contains("SOURCE"))
+    #expect(table.contains("never"))
+
+    try await cli.ok("sources", "enable", "mine")
+    try await cli.ok("sources", "remove", "peter-lowe")
+    let after = try #require(try await cli.json("sources", "list", "--json") as? [[String: Any]])
+    #expect(after.map { $0["key"] as? String } == ["stevenblack-unified", "mine"])
+  }
+
+  @Test("Bad sources are refused with what to do, and nothing is added")
+  func refused() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let unknown = try await cli.run("sources", "add", "not-a-list")
+    #expect(unknown.status == 1)
+    #expect(unknown.standardError.contains("sanehosts catalog"))
+    let missingFile = try await cli.run("sources", "add", "/nonexistent/list.txt")
+    #expect(missingFile.standardError.contains("is not an existing file"))
+    try await cli.ok("sources", "add", "adaway")
+    let twice = try await cli.run("sources", "add", "adaway")
+    #expect(twice.standardError.contains("already exists"))
+    let remove = try await cli.run("sources", "remove", "ghost")
+    #expect(remove.standardError.contains("Known source in profile “default”s: adaway") || remove.standardError.contains("adaway"))
+    let sources = try #require(try await cli.json("sources", "list", "--json") as? [[String: Any]])
+    #expect(sources.count == 1)
+  }
+}
