@@ -9,6 +9,7 @@ import Foundation
 /// Each input is compiled to a hosts file by the release `sanehosts` binary in a child process, so
 /// wall time and peak memory (`ru_maxrss`) are those of the whole program. The naive
 /// `awk … | LC_ALL=C sort -u` pipeline, which validates nothing, runs on the same input for scale.
+/// Then `sanehosts update` of 10 sources from a local HTTP server: first run and unchanged run.
 /// Usage: `swift run -c release sanehosts-bench [--shared PATH] [--runs N] [--quick]`.
 @main
 struct Benchmark {
@@ -98,6 +99,97 @@ struct Benchmark {
           format: "cost per line: %.0f ns at 1M, %.0f ns at 5M (linear growth keeps these close)", perLine1, perLine5))
     }
     print("median of \(runs) runs; \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    print("")
+    try updateBenchmark(sanehosts: sanehosts, lists: lists, work: work, runs: max(runs, 5))
+  }
+
+  /// `sanehosts update` of a profile with 10 real lists served by a local HTTP server (Python's
+  /// `http.server`, which sends Last-Modified and answers If-Modified-Since with 304): the first run
+  /// (download, parse, save every name), then unchanged runs (ten conditional requests).
+  static func updateBenchmark(sanehosts: String, lists: URL, work: URL, runs: Int) throws {
+    let files = [
+      "stevenblack.domains.txt", "adguarddns.hosts.txt", "easylist.hosts.txt", "someonewhocares.hosts.txt",
+      "anudeep-adservers.hosts.txt", "hagezi-personal.hosts.txt", "hagezi-light.wildcard.txt",
+      "ultimatehosts.adblock.txt", "easylist.dnsmasq.txt", "easylist.unbound.conf",
+    ]
+    let port = freePort()
+    var server: pid_t = 0
+    let words: [String] = [
+      "python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", lists.path,
+    ]
+    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard posix_spawnp(&server, "python3", &actions, nil, argv, environ) == 0 else { fail("cannot start python3") }
+    defer {
+      kill(server, SIGTERM)
+      waitpid(server, nil, 0)
+    }
+    for _ in 0..<100 where !accepts(port) { usleep(50_000) }
+
+    let home = work.appending(path: "update-bench")
+    try? FileManager.default.removeItem(at: home)
+    setenv("SANEHOSTS_HOME", home.path, 1)
+    let urls = files.map { "http://127.0.0.1:\(port)/\($0)" }
+    guard run([sanehosts, "sources", "add"] + urls).status == 0 else { fail("sources add failed") }
+    let bytes = files.reduce(0) { total, file in
+      total
+        + ((try? FileManager.default.attributesOfItem(atPath: lists.appending(path: file).path)[.size]) as? Int ?? 0)
+    }
+    let first = run([sanehosts, "update", "--quiet"])
+    guard first.status == 0 else { fail("first update exited \(first.status)") }
+    let parse = median(
+      (0..<3).map { _ in
+        run([sanehosts, "compile", "--quiet", "-o", "/dev/null"] + files.map { lists.appending(path: $0).path })
+      })
+    let unchanged = median((0..<runs).map { _ in run([sanehosts, "update", "--quiet"]) })
+    print("update: 10 sources (\(String(format: "%.1f", Double(bytes) / 1e6)) MB) from a local HTTP server")
+    print(
+      String(
+        format: "  first run      %.2f s  peak %.0f MiB  (compiling the same files alone: %.2f s)", first.seconds,
+        first.peakMiB, parse.seconds))
+    print(
+      String(
+        format: "  unchanged run  %.3f s  peak %.0f MiB  (median of %d; target < 0.3 s)", unchanged.seconds,
+        unchanged.peakMiB, runs))
+    unsetenv("SANEHOSTS_HOME")
+  }
+
+  /// A TCP port nobody listens on now.
+  static func freePort() -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+    }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Whether something accepts connections on a loopback port.
+  static func accepts(_ port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    } == 0
   }
 
   /// Runs a command, returning wall time, peak resident memory and exit status.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole SaneHosts test suite on a Debian 12 machine with the Swift toolchain.
-# First installs what the tests need from Debian (the real DNS servers whose configuration checkers
-# validate our outputs), then builds and runs every test target. Tests start their own servers on
+# First installs what the build and tests need from Debian (SQLite's headers for GRDB, the real DNS
+# servers whose configuration checkers validate our outputs), then builds and runs every test target.
+# Tests start their own servers on
 # 127.0.0.1 and never touch the internet or this machine's /etc/hosts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-packages=(unbound dnsmasq-base bind9-utils openssl)
+packages=(libsqlite3-dev unbound dnsmasq-base bind9-utils openssl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,5 +1,5 @@
-import Blocklists
 import ArgumentParser
+import Blocklists
 import Catalog
 import Foundation
 
@@ -55,7 +55,9 @@ struct CatalogCommand: ParsableCommand {
         let size = Text.approximate(entries.map(\.estimatedNames).reduce(0, +))
         out += "\(preset.id) — \(preset.name): \(preset.description)\n"
         out += "  \(entries.count) lists, up to \(size) names (before overlap is removed)"
-        out += preset.extends.map { ": everything in \($0), plus \(preset.adds.joined(separator: ", "))\n" } ?? ": \(preset.adds.joined(separator: ", "))\n"
+        out +=
+          preset.extends.map { ": everything in \($0), plus \(preset.adds.joined(separator: ", "))\n" }
+          ?? ": \(preset.adds.joined(separator: ", "))\n"
       }
       Terminal.writeOutput(out)
       return
@@ -72,7 +74,10 @@ struct CatalogCommand: ParsableCommand {
       out += "\(category.name) (\(category.id)): \(category.description)\n"
       out += Text.table(
         members.map { entry in
-          ["  " + entry.id, entry.format.rawValue, "~" + Text.approximate(entry.estimatedNames), entry.licence, entry.name]
+          [
+            "  " + entry.id, entry.format.rawValue, "~" + Text.approximate(entry.estimatedNames), entry.licence,
+            entry.name,
+          ]
         })
       out += "\n"
     }

@@ -105,7 +105,8 @@ struct Compile: AsyncParsableCommand {
       rules.allow = profileRules.allow + rules.allow
       rules.deny = profileRules.deny + rules.deny
     }
-    let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("sanehosts-compile-\(UUID().uuidString)")
+    let downloads = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sanehosts-compile-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: downloads) }
     for input in inputs {
       if input == "-" {

@@ -1,5 +1,5 @@
-import Blocklists
 import ArgumentParser
+import Blocklists
 import Foundation
 import Store
 
@@ -108,7 +108,10 @@ struct RuleListOptions: ParsableArguments {
         var addedAt: Date
       }
       Terminal.writeOutput(
-        Text.json(rules.map { RuleJSON(id: $0.id, rule: $0.text, kind: $0.kind.rawValue, comment: $0.comment, addedAt: $0.addedAt) }))
+        Text.json(
+          rules.map {
+            RuleJSON(id: $0.id, rule: $0.text, kind: $0.kind.rawValue, comment: $0.comment, addedAt: $0.addedAt)
+          }))
       return
     }
     guard !rules.isEmpty else {

@@ -121,7 +121,8 @@ struct SourcesCommand: ParsableCommand {
       }
       guard !members.isEmpty else {
         Terminal.writeOutput(
-          "Profile \(profile.name) has no sources. Add one: sanehosts sources add ID|URL|FILE (ids: sanehosts catalog)\n")
+          "Profile \(profile.name) has no sources. Add one: sanehosts sources add ID|URL|FILE (ids: sanehosts catalog)\n"
+        )
         return
       }
       Terminal.writeOutput(SourceJSON.table(members))

@@ -1,5 +1,5 @@
-import Blocklists
 import ArgumentParser
+import Blocklists
 import Foundation
 import Store
 import Updates

@@ -176,7 +176,8 @@ final class UpdateRenderer: Sendable {
       switch phase {
       case .waiting, .downloading, .parsing: text = nil
       case .connecting(let attempt): text = attempt > 1 ? "connecting (attempt \(attempt))" : "connecting"
-      case .retrying(let attempt, let total, let reason): text = "retrying (attempt \(attempt + 1) of \(total)): \(reason)"
+      case .retrying(let attempt, let total, let reason):
+        text = "retrying (attempt \(attempt + 1) of \(total)): \(reason)"
       case .validating: text = "parsed, validating"
       case .saving: text = "saving"
       case .done(let outcome): text = Self.outcomeText(outcome)
@@ -242,7 +243,8 @@ final class UpdateRenderer: Sendable {
       ]
       if let run = summary.run.id { object["run"] = run }
     }
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self)
   }
 }

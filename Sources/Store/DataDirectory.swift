@@ -66,7 +66,9 @@ public struct DataDirectory: Sendable, Hashable {
 
   static func describe(_ error: any Error) -> String {
     let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-    if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+    if let underlying, underlying.domain == NSPOSIXErrorDomain,
+      let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+    {
       return String(cString: strerror(code.rawValue))
     }
     return (error as NSError).localizedDescription

@@ -18,7 +18,9 @@ public struct Profile: Sendable, Hashable, Codable, Identifiable {
   public var createdAt: Date
 
   /// Creates a profile.
-  public init(name: String, summary: String? = nil, preset: String? = nil, isActive: Bool = false, createdAt: Date = Date()) {
+  public init(
+    name: String, summary: String? = nil, preset: String? = nil, isActive: Bool = false, createdAt: Date = Date()
+  ) {
     self.name = name
     self.summary = summary
     self.preset = preset

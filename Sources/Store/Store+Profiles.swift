@@ -104,7 +104,9 @@ extension Store {
 
   @discardableResult
   static func merge(from: Profile, into: Profile, _ db: Database) throws -> (sources: Int, rules: Int) {
-    let position = try Int.fetchOne(db, sql: "SELECT MAX(position) FROM profileSource WHERE profileID = ?", arguments: [into.id]) ?? 0
+    let position =
+      try Int.fetchOne(db, sql: "SELECT MAX(position) FROM profileSource WHERE profileID = ?", arguments: [into.id])
+      ?? 0
     try db.execute(
       sql: """
         INSERT OR IGNORE INTO profileSource (profileID, sourceID, enabled, position)
@@ -124,7 +126,8 @@ extension Store {
     let orphans: [String] = try write { db in
       let profile = try Self.profile(name, db)
       if profile.isActive { throw StoreError.deletingActiveProfile(name: profile.name) }
-      let compiled = try String.fetchAll(db, sql: "SELECT file FROM compiledProfile WHERE profileID = ?", arguments: [profile.id])
+      let compiled = try String.fetchAll(
+        db, sql: "SELECT file FROM compiledProfile WHERE profileID = ?", arguments: [profile.id])
       _ = try profile.delete(db)
       return try Self.deleteOrphanSources(db) + compiled
     }

@@ -15,14 +15,17 @@ extension Store {
 
   /// A profile's rules as the engine takes them.
   public func ruleSet(for profile: Profile) throws(StoreError) -> RuleSet {
-    let rules = try read { db in try ProfileRule.filter(Column("profileID") == profile.id).order(Column("id")).fetchAll(db) }
+    let rules = try read { db in
+      try ProfileRule.filter(Column("profileID") == profile.id).order(Column("id")).fetchAll(db)
+    }
     return Self.ruleSet(rules, profile: profile.name)
   }
 
   static func ruleSet(_ rules: [ProfileRule], profile: String) -> RuleSet {
     var set = RuleSet()
     for rule in rules {
-      let converted = RuleSet.Rule(kind: rule.kind, pattern: rule.pattern, origin: "profile \(profile), rule \(rule.id ?? 0)")
+      let converted = RuleSet.Rule(
+        kind: rule.kind, pattern: rule.pattern, origin: "profile \(profile), rule \(rule.id ?? 0)")
       switch rule.action {
       case .allow: set.allow.append(converted)
       case .deny: set.deny.append(converted)
@@ -43,7 +46,9 @@ extension Store {
         Column("profileID") == profile.id && Column("action") == action.rawValue
           && Column("kind") == parsed.kind.rawValue && Column("pattern") == parsed.pattern
       ).fetchCount(db)
-      if existing > 0 { throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text) }
+      if existing > 0 {
+        throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text)
+      }
       var rule = ProfileRule(
         profileID: profile.id!, action: action, kind: parsed.kind, pattern: parsed.pattern, comment: comment)
       try rule.insert(db)

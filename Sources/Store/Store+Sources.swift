@@ -30,7 +30,8 @@ extension Store {
   /// Adds a source to a profile (the active one when nil). A location already in the store is reused.
   /// Returns the source and whether it was new to the store.
   @discardableResult
-  public func addSource(_ new: NewSource, to profile: String? = nil) throws(StoreError) -> (source: Source, isNew: Bool) {
+  public func addSource(_ new: NewSource, to profile: String? = nil) throws(StoreError) -> (source: Source, isNew: Bool)
+  {
     try write { db in
       let profile = try Self.profile(profile, db)
       return try Self.add(new, to: profile, db)
@@ -59,7 +60,9 @@ extension Store {
     if member == true {
       throw StoreError.alreadyExists(kind: "source in profile “\(profile.name)”", name: source.key)
     }
-    let position = try Int.fetchOne(db, sql: "SELECT MAX(position) FROM profileSource WHERE profileID = ?", arguments: [profile.id]) ?? 0
+    let position =
+      try Int.fetchOne(db, sql: "SELECT MAX(position) FROM profileSource WHERE profileID = ?", arguments: [profile.id])
+      ?? 0
     try db.execute(
       sql: "INSERT INTO profileSource (profileID, sourceID, enabled, position) VALUES (?, ?, 1, ?)",
       arguments: [profile.id, source.id, position + 1])
@@ -156,6 +159,9 @@ extension Store {
 
   /// The names saved for a source, in order.
   public func names(of source: Source) throws(StoreError) -> [String] {
-    try read { db in try String.fetchAll(db, sql: "SELECT name FROM sourceName WHERE sourceID = ? ORDER BY name", arguments: [source.id]) }
+    try read { db in
+      try String.fetchAll(
+        db, sql: "SELECT name FROM sourceName WHERE sourceID = ? ORDER BY name", arguments: [source.id])
+    }
   }
 }

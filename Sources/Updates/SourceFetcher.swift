@@ -31,7 +31,9 @@ struct SourceFetcher: Sendable {
     let attemptedAt = Date()
     var downloaded: Int64 = 0
     func emit(_ phase: SourcePhase) { events(.source(key: source.key, phase)) }
-    func finish(_ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = [])
+    func finish(
+      _ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = []
+    )
       -> SourceWork
     {
       emit(.done(outcome))
@@ -63,9 +65,11 @@ struct SourceFetcher: Sendable {
 
     try Task.checkCancellation()
     guard let url = source.url else {
-      return fail(.download, "\(source.key): “\(source.location)” is not a valid URL.", "Remove and add the source again.")
+      return fail(
+        .download, "\(source.key): “\(source.location)” is not a valid URL.", "Remove and add the source again.")
     }
-    let hasCopy = source.cacheFile.map { FileManager.default.fileExists(atPath: store.directory.file($0).path) } ?? false
+    let hasCopy =
+      source.cacheFile.map { FileManager.default.fileExists(atPath: store.directory.file($0).path) } ?? false
     var request = DownloadRequest(url: url)
     if !force && hasCopy { request.validators = Validators(etag: source.etag, lastModified: source.lastModified) }
 
@@ -93,7 +97,8 @@ struct SourceFetcher: Sendable {
         if case .cancelled = error { throw CancellationError() }
         return fail(
           .download, "\(source.key): \(error.localizedDescription)",
-          [error.recoverySuggestion, hasCopy ? "The previous copy is kept." : nil].compactMap { $0 }.joined(separator: " "))
+          [error.recoverySuggestion, hasCopy ? "The previous copy is kept." : nil].compactMap { $0 }.joined(
+            separator: " "))
       }
     }
     guard let completed else {
@@ -105,7 +110,8 @@ struct SourceFetcher: Sendable {
     try Task.checkCancellation()
 
     if !force, hasCopy, completed.sha256 == source.sha256 {
-      return finish(.unchanged(.sameContent), change: .unchanged(etag: completed.etag, lastModified: completed.lastModified))
+      return finish(
+        .unchanged(.sameContent), change: .unchanged(etag: completed.etag, lastModified: completed.lastModified))
     }
 
     // Parse.

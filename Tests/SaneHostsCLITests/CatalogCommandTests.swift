@@ -24,7 +24,10 @@ struct CatalogCommandTests {
 
     let entries = try #require(try await cli.json("catalog", "--json", "--category", "ads") as? [[String: Any]])
     #expect(entries.count >= 5)
-    #expect(entries.allSatisfy { ($0["category"] as? String) == "ads" && ($0["url"] as? String)?.hasPrefix("https://") == true })
+    #expect(
+      entries.allSatisfy {
+        ($0["category"] as? String) == "ads" && ($0["url"] as? String)?.hasPrefix("https://") == true
+      })
   }
 
   @Test("An unknown category is refused with the list of categories")

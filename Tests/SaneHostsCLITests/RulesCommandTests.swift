@@ -11,7 +11,8 @@ struct RulesCommandTests {
     try await cli.ok("allow", "add", "example.com", "=exact.example", "*.wild.example", "/^ads[0-9]+\\./")
     try await cli.ok("deny", "add", "tracker.example", "--comment", "seen in logs")
     let allow = try #require(try await cli.json("allow", "list", "--json") as? [[String: Any]])
-    #expect(allow.map { $0["rule"] as? String } == ["example.com", "=exact.example", "*.wild.example", "/^ads[0-9]+\\./"])
+    #expect(
+      allow.map { $0["rule"] as? String } == ["example.com", "=exact.example", "*.wild.example", "/^ads[0-9]+\\./"])
     #expect(allow.map { $0["kind"] as? String } == ["subdomains", "exact", "wildcard", "regex"])
     let deny = try #require(try await cli.json("deny", "list", "--json") as? [[String: Any]])
     #expect(deny.first?["comment"] as? String == "seen in logs")

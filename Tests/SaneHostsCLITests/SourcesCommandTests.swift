@@ -47,7 +47,9 @@ struct SourcesCommandTests {
     let twice = try await cli.run("sources", "add", "adaway")
     #expect(twice.standardError.contains("already exists"))
     let remove = try await cli.run("sources", "remove", "ghost")
-    #expect(remove.standardError.contains("Known source in profile “default”s: adaway") || remove.standardError.contains("adaway"))
+    #expect(
+      remove.standardError.contains("Known source in profile “default”s: adaway")
+        || remove.standardError.contains("adaway"))
     let sources = try #require(try await cli.json("sources", "list", "--json") as? [[String: Any]])
     #expect(sources.count == 1)
   }

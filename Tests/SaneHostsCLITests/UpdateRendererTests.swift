@@ -33,7 +33,9 @@ struct UpdateRendererTests {
     #expect(text.contains("[########################] 100%  2 of 2 sources"))
     #expect(text.contains("\u{1B}[3A"), "the second frame moves up over the first")
     // Every line fits the width, so redraws never wrap.
-    for line in text.split(separator: "\n") { #expect(line.replacingOccurrences(of: "\u{1B}[3A", with: "").count <= 100 + 5) }
+    for line in text.split(separator: "\n") {
+      #expect(line.replacingOccurrences(of: "\u{1B}[3A", with: "").count <= 100 + 5)
+    }
   }
 
   @Test("Live redraws are throttled to about ten a second")
@@ -50,7 +52,9 @@ struct UpdateRendererTests {
 
   @Test("Phases are described with bytes, percent and counts")
   func describe() {
-    #expect(UpdateRenderer.describe(.downloading(bytes: 1_500_000, total: 3_000_000)) == "| downloading 1.5 MB of 3.0 MB (50%)")
+    #expect(
+      UpdateRenderer.describe(.downloading(bytes: 1_500_000, total: 3_000_000))
+        == "| downloading 1.5 MB of 3.0 MB (50%)")
     #expect(UpdateRenderer.describe(.downloading(bytes: 2_000, total: nil), frame: 1) == "/ downloading 2.0 kB")
     #expect(UpdateRenderer.describe(.parsing(lines: 12_345, names: 12_000)) == "| parsing 12,345 lines, 12,000 names")
     #expect(UpdateRenderer.fraction(.downloading(bytes: 50, total: 100)) == 0.35)
@@ -65,7 +69,10 @@ struct UpdateRendererTests {
     renderer.handle(.started(profile: Self.profile, sources: Self.sources))
     renderer.handle(.source(key: "one", .connecting(attempt: 1)))
     for bytes in 0..<50 { renderer.handle(.source(key: "one", .downloading(bytes: Int64(bytes), total: nil))) }
-    renderer.handle(.source(key: "one", .done(.failed(SourceFailure(kind: .download, message: "one: HTTP 404.", suggestion: "Check the URL.")))))
+    renderer.handle(
+      .source(
+        key: "one",
+        .done(.failed(SourceFailure(kind: .download, message: "one: HTTP 404.", suggestion: "Check the URL.")))))
     #expect(output.value == "Updating profile default: 2 sources\none: connecting\none: ✗ failed: one: HTTP 404.\n")
   }
 

@@ -134,7 +134,9 @@ struct UpdateTests {
       try await cli.ok("sources", "add", server.url("/a").absoluteString, "--name", "a")
       let lock = cli.dataDirectory.appending(path: "update.lock")
       _ = try await cli.run("update") { process in
-        let locked = await eventually { ((try? String(contentsOf: lock, encoding: .utf8)) ?? "").contains("\(process.processIdentifier)") }
+        let locked = await eventually {
+          ((try? String(contentsOf: lock, encoding: .utf8)) ?? "").contains("\(process.processIdentifier)")
+        }
         #expect(locked)
         let second = try await cli.run("update")
         #expect(second.status == 75)

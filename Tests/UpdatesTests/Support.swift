@@ -46,7 +46,8 @@ struct Harness {
     profile: String? = nil, options: Updater.Options = Updater.Options(), attempts: Int = 1,
     maximumBytes: Int64 = 64 << 20, events: @escaping @Sendable (UpdateEvent) -> Void = { _ in }
   ) async throws -> UpdateSummary {
-    try await DownloadManager.withManager(configuration: configuration(attempts: attempts, maximumBytes: maximumBytes)) {
+    try await DownloadManager.withManager(configuration: configuration(attempts: attempts, maximumBytes: maximumBytes))
+    {
       manager in
       try await Updater(store: store, client: manager).update(profile: profile, options: options, events: events)
     }

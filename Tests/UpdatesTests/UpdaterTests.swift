@@ -2,8 +2,8 @@ import Blocklists
 import Downloads
 import Foundation
 import GRDB
-import Synchronization
 import NIOCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -41,7 +41,8 @@ struct UpdaterTests {
       #expect(summary.run.updated == 3)
       #expect(summary.recompiled)
       for key in ["easylist", "adguard", "stevenblack"] {
-        #expect(log.phases(of: key) == ["waiting", "connecting", "downloading", "parsing", "validating", "saving", "updated"])
+        #expect(
+          log.phases(of: key) == ["waiting", "connecting", "downloading", "parsing", "validating", "saving", "updated"])
       }
 
       // Each source's names are the same as compiling its file directly.
@@ -53,14 +54,19 @@ struct UpdaterTests {
       let sources = try harness.store.sources().map(\.source)
       for (index, source) in sources.enumerated() {
         let alone = try await Compiler().compile([
-          ListSource.file(data.appending(path: "blocklists/\(["easylist.hosts.txt", "adguarddns.hosts.txt", "stevenblack.domains.txt"][index])").path)
+          ListSource.file(
+            data.appending(
+              path: "blocklists/\(["easylist.hosts.txt", "adguarddns.hosts.txt", "stevenblack.domains.txt"][index])"
+            ).path)
         ])
         #expect(source.status == .updated)
         #expect(source.unique == alone.count)
         #expect(source.accepted == direct.sources[index].findings.names)
         let names = try harness.store.names(of: source)
         #expect(names.count == source.unique)
-        #expect(source.cacheFile.map { FileManager.default.fileExists(atPath: harness.store.directory.file($0).path) } == true)
+        #expect(
+          source.cacheFile.map { FileManager.default.fileExists(atPath: harness.store.directory.file($0).path) } == true
+        )
         #expect(source.sha256?.count == 64)
       }
       #expect(sources[0].etag == "\"e1\"")
@@ -134,7 +140,12 @@ struct UpdaterTests {
     ("404", .status(404), .download),
     ("500", .status(500), .download),
     ("HTML error page", .resource(.init("<!DOCTYPE html>\n<html><body>Rate limited</body></html>\n")), .notAList),
-    ("gzip body", .resource(.init([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03] + Array(repeating: 0x41, count: 100))), .notAList),
+    (
+      "gzip body",
+      .resource(
+        .init([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03] + Array(repeating: 0x41, count: 100))),
+      .notAList
+    ),
     ("no valid entries", .resource(.init("# nothing here\n127.0.0.1 localhost\nnot a name!\n")), .noEntries),
     ("dropped mid-body", .drop(body: Array(repeating: UInt8(ascii: "a"), count: 100_000), after: 10_000), .download),
     ("redirect loop", .redirect(to: "/loop"), .download),
