@@ -144,7 +144,9 @@ struct Benchmark {
     guard first.status == 0 else { fail("first update exited \(first.status)") }
     let parse = median(
       (0..<3).map { _ in
-        run([sanehosts, "compile", "--quiet", "-o", "/dev/null"] + files.map { lists.appending(path: $0).path })
+        run(
+          [sanehosts, "compile", "--quiet", "-o", work.appending(path: "update-bench.out").path]
+            + files.map { lists.appending(path: $0).path })
       })
     let unchanged = median((0..<runs).map { _ in run([sanehosts, "update", "--quiet"]) })
     print("update: 10 sources (\(String(format: "%.1f", Double(bytes) / 1e6)) MB) from a local HTTP server")

@@ -9,7 +9,8 @@
 /// Writes a file atomically: a temporary file beside it is filled, flushed, then renamed over it.
 ///
 /// Readers see the old file or the new one, never a part; if writing fails the old file is untouched
-/// and the temporary file is removed.
+/// and the temporary file is removed. A destination that exists and is not a regular file (`/dev/null`,
+/// `/dev/stdout`, a FIFO) is written to directly: renaming over it would replace the device itself.
 public enum OutputFile {
   /// Writes `path` through `body`, replacing any file there only when `body` succeeds.
   public static func write<R>(
@@ -49,8 +50,22 @@ public enum OutputFile {
     let directory: String
     let temporary: String
     let descriptor: Int32
+    /// Whether the destination is a device or pipe, written in place.
+    let direct: Bool
 
     init(_ path: String, mode: mode_t) throws(CompileError) {
+      var status = stat()
+      if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unwritable(path: path, detail: String(cString: strerror(errno))) }
+        self.path = path
+        self.directory = ""
+        self.temporary = ""
+        self.descriptor = descriptor
+        self.direct = true
+        return
+      }
+      direct = false
       let slash = path.lastIndex(of: "/")
       let directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
       let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -72,6 +87,10 @@ public enum OutputFile {
         abandon()
         throw error
       }
+      if direct {
+        close(descriptor)
+        return
+      }
       guard fsync(descriptor) == 0, rename(temporary, path) == 0 else {
         let detail = String(cString: strerror(errno))
         abandon()
@@ -88,7 +107,7 @@ public enum OutputFile {
     /// Closes and removes the temporary file.
     func abandon() {
       close(descriptor)
-      unlink(temporary)
+      if !direct { unlink(temporary) }
     }
   }
 }

@@ -13,8 +13,14 @@ extension CompletedDownload {
   ///
   /// Readers of `destination` see either the old file or the new one, never a mix. Across file
   /// systems the document is first copied next to the destination, flushed, then renamed over it.
+  /// A destination that exists and is not a regular file (`/dev/null`, a FIFO) is written to in place:
+  /// renaming over it would replace the device itself.
   public func install(at destination: URL) throws(DownloadError) {
     let target = destination.path
+    var status = stat()
+    if stat(target, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+      return try writeInPlace(target)
+    }
     if rename(fileURL.path, target) == 0 {
       Self.syncDirectory(of: destination)
       return
@@ -52,6 +58,35 @@ extension CompletedDownload {
     }
     unlink(fileURL.path)
     Self.syncDirectory(of: destination)
+  }
+
+  /// Copies the document into a device or pipe, then removes the temporary file.
+  private func writeInPlace(_ target: String) throws(DownloadError) {
+    defer { unlink(fileURL.path) }
+    let output = open(target, O_WRONLY | O_CLOEXEC)
+    guard output >= 0 else { throw .fileSystem(path: target, detail: String(cString: strerror(errno))) }
+    defer { close(output) }
+    let input = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw .fileSystem(path: fileURL.path, detail: String(cString: strerror(errno))) }
+    defer { close(input) }
+    var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count == 0 { return }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .fileSystem(path: fileURL.path, detail: String(cString: strerror(errno)))
+      }
+      var written = 0
+      while written < count {
+        let result = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+        if result < 0 {
+          if errno == EINTR { continue }
+          throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
+        }
+        written += result
+      }
+    }
   }
 
   /// Flushes a directory entry change to disk.
