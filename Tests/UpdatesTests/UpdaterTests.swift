@@ -187,6 +187,26 @@ struct UpdaterTests {
     }
   }
 
+  @Test("A source over the size cap fails with the limit named and keeps its copy")
+  func overSizeCap() async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      server.route("/list", .resource(.init("0.0.0.0 small.example\n", etag: "\"1\"")))
+      try harness.add(server.url("/list"), key: "list")
+      _ = try await harness.update(maximumBytes: 1000)
+      let big = Array(String(repeating: "0.0.0.0 big.example\n", count: 200).utf8)
+      server.route("/list", .resource(.init(big, etag: "\"2\"", framing: .chunked)))
+      let summary = try await harness.update(maximumBytes: 1000)
+      let failure = try #require(summary.outcome("list")?.failure)
+      #expect(failure.kind == .download)
+      #expect(
+        failure.message.contains("1000") || failure.message.contains("1.0 kB") || failure.message.contains("KiB"),
+        "\(failure.message)")
+      #expect(try harness.store.names(of: try #require(try harness.store.sources().first?.source)) == ["small.example"])
+    }
+  }
+
   @Test("Every source failing: the run is recorded as failed; a source never downloaded has no copy")
   func everySourceFails() async throws {
     let harness = try Harness()
