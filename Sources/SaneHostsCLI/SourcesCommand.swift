@@ -54,15 +54,11 @@ struct SourcesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Remove sources from a profile (a source no profile uses is deleted with its copy).")
 
-    @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).") var profile: String?
-    @Argument(help: "Source names (as `sources list` shows them), numbers or URLs.") var sources: [String]
+    @OptionGroup var target: SourceReferences
 
     func run() throws {
-      let store = try store.open()
-      for reference in sources {
-        let source = try storeCall { () throws(StoreError) in try store.removeSource(reference, from: profile) }
-        Terminal.writeOutput("Removed \(source.key).\n")
+      try target.each("Removed") { store, reference, profile throws(StoreError) in
+        try store.removeSource(reference, from: profile)
       }
     }
   }
@@ -70,17 +66,11 @@ struct SourcesCommand: ParsableCommand {
   struct Enable: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Use sources again in a profile.")
 
-    @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).") var profile: String?
-    @Argument(help: "Source names, numbers or URLs.") var sources: [String]
+    @OptionGroup var target: SourceReferences
 
     func run() throws {
-      let store = try store.open()
-      for reference in sources {
-        let source = try storeCall { () throws(StoreError) in
-          try store.setEnabled(true, source: reference, in: profile)
-        }
-        Terminal.writeOutput("Enabled \(source.key).\n")
+      try target.each("Enabled") { store, reference, profile throws(StoreError) in
+        try store.setEnabled(true, source: reference, in: profile)
       }
     }
   }
@@ -89,17 +79,11 @@ struct SourcesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Stop using sources in a profile without removing them.")
 
-    @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).") var profile: String?
-    @Argument(help: "Source names, numbers or URLs.") var sources: [String]
+    @OptionGroup var target: SourceReferences
 
     func run() throws {
-      let store = try store.open()
-      for reference in sources {
-        let source = try storeCall { () throws(StoreError) in
-          try store.setEnabled(false, source: reference, in: profile)
-        }
-        Terminal.writeOutput("Disabled \(source.key).\n")
+      try target.each("Disabled") { store, reference, profile throws(StoreError) in
+        try store.setEnabled(false, source: reference, in: profile)
       }
     }
   }
@@ -126,6 +110,26 @@ struct SourcesCommand: ParsableCommand {
         return
       }
       Terminal.writeOutput(SourceJSON.table(members))
+    }
+  }
+}
+
+/// The arguments of `sources remove|enable|disable`: sources of a profile.
+struct SourceReferences: ParsableArguments {
+  @OptionGroup var store: StoreOptions
+  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Argument(help: "Source names (as `sources list` shows them), numbers or URLs.") var sources: [String]
+
+  func validate() throws {
+    if sources.isEmpty { throw ValidationError("Name at least one source (see `sanehosts sources list`).") }
+  }
+
+  /// Applies a change to each source in turn, printing “<verb> <key>.” for each.
+  func each(_ verb: String, _ change: (Store, String, String?) throws(StoreError) -> Source) throws {
+    let store = try store.open()
+    for reference in sources {
+      let source = try storeCall { () throws(StoreError) in try change(store, reference, profile) }
+      Terminal.writeOutput("\(verb) \(source.key).\n")
     }
   }
 }

@@ -13,7 +13,7 @@ struct Update: AsyncParsableCommand {
       costs one conditional request (ETag / Last-Modified) and is not parsed again; --force downloads and \
       parses everything. A source that fails (network, HTTP error, a web page instead of a list, no valid \
       entries, over the size limit) keeps its previous good copy; the others are still saved. The profile \
-      is then compiled from every good copy with its allow and deny rules, ready for `apply` and `compile`.
+      is then compiled from every good copy with its allow and deny rules, ready for `sanehosts compile`.
 
       Ctrl-C or SIGTERM cancels at any phase: transfers stop, temporary files are removed and the store \
       is left exactly as it was. Only one update runs per data directory at a time.
