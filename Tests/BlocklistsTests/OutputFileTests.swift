@@ -27,24 +27,13 @@ struct OutputFileTests {
   func device() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let fifo = directory.file("pipe").path
-    #expect(mkfifo(fifo, 0o600) == 0)
-    let reader = Process()
-    reader.executableURL = URL(fileURLWithPath: "/bin/cat")
-    reader.arguments = [fifo]
-    let received = directory.file("received")
-    FileManager.default.createFile(atPath: received.path, contents: nil)
-    reader.standardOutput = try FileHandle(forWritingTo: received)
-    try reader.run()
-    try OutputFile.write(fifo) { (sink: inout ByteSink) throws(CompileError) in
+    let fifo = try FIFOReader(in: directory)
+    try OutputFile.write(fifo.path) { (sink: inout ByteSink) throws(CompileError) in
       try sink.write("through the pipe\n")
     }
-    reader.waitUntilExit()
-    #expect(try String(contentsOf: received, encoding: .utf8) == "through the pipe\n")
-    var status = stat()
-    #expect(stat(fifo, &status) == 0)
-    #expect(status.st_mode & S_IFMT == S_IFIFO, "the FIFO is still a FIFO")
-    #expect(directory.contents() == ["pipe", "received"], "no temporary file left")
+    #expect(try fifo.finish() == "through the pipe\n")
+    #expect(fifo.isStillFIFO)
+    #expect(directory.contents() == ["pipe", "pipe.received"], "no temporary file left")
   }
 
   @Test("An unwritable place is a named error")

@@ -34,21 +34,10 @@ struct CompletedDownloadInstallTests {
     try await withFixture { server, manager, directory in
       server.route("/list", .resource(.init("0.0.0.0 new.example\n")))
       let done = try #require(await collectEvents(manager.download(server.url("/list"))).completed)
-      let fifo = directory.file("pipe").path
-      #expect(mkfifo(fifo, 0o600) == 0)
-      let reader = Process()
-      reader.executableURL = URL(fileURLWithPath: "/bin/cat")
-      reader.arguments = [fifo]
-      let received = directory.file("received")
-      FileManager.default.createFile(atPath: received.path, contents: nil)
-      reader.standardOutput = try FileHandle(forWritingTo: received)
-      try reader.run()
-      try done.install(at: URL(fileURLWithPath: fifo))
-      reader.waitUntilExit()
-      #expect(try String(contentsOf: received, encoding: .utf8) == "0.0.0.0 new.example\n")
-      var status = stat()
-      #expect(stat(fifo, &status) == 0)
-      #expect(status.st_mode & S_IFMT == S_IFIFO)
+      let fifo = try FIFOReader(in: directory)
+      try done.install(at: URL(fileURLWithPath: fifo.path))
+      #expect(try fifo.finish() == "0.0.0.0 new.example\n")
+      #expect(fifo.isStillFIFO)
       #expect(!FileManager.default.fileExists(atPath: done.fileURL.path), "the temporary file is removed")
     }
   }
