@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "Catalog", targets: ["Catalog"]),
     .library(name: "Store", targets: ["Store"]),
     .library(name: "Updates", targets: ["Updates"]),
+    .library(name: "Apply", targets: ["Apply"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -87,6 +88,12 @@ let package = Package(
         "Store",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
+      swiftSettings: swiftSettings
+    ),
+
+    /// Applying a profile: the managed section of a hosts file (more of issue 5 lands here).
+    .target(
+      name: "Apply",
       swiftSettings: swiftSettings
     ),
 
@@ -169,6 +176,11 @@ let package = Package(
         "Updates", "Store", "Downloads", "Blocklists", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ApplyTests",
+      dependencies: ["Apply", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
