@@ -1,0 +1,52 @@
+import Apply
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Replacing a file atomically")
+struct AtomicFileTests {
+  @Test("The content is replaced; owner, group and mode are kept; no temporary file is left")
+  func keepsOwnerAndMode() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("hosts").path
+    try Data("127.0.0.1 localhost\n".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(chmod(path, 0o640) == 0)
+    let owner: uid_t = geteuid() == 0 ? 65534 : geteuid()  // as root, prove the owner is carried over
+    #expect(chown(path, owner, getegid()) == 0)
+
+    try AtomicFile.replace(path, with: Array("new content\n".utf8))
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "new content\n")
+    var status = stat()
+    #expect(stat(path, &status) == 0)
+    #expect(status.st_mode & 0o7777 == 0o640)
+    #expect(status.st_uid == owner)
+    #expect(directory.contents() == ["hosts"])
+  }
+
+  @Test("A new file gets the given mode")
+  func newFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("new").path
+    try AtomicFile.replace(path, with: [], mode: 0o600)
+    var status = stat()
+    #expect(stat(path, &status) == 0)
+    #expect(status.st_mode & 0o7777 == 0o600)
+    #expect(status.st_size == 0)
+  }
+
+  @Test("A directory that does not exist is a failure naming the file")
+  func missingDirectory() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("no/such/hosts").path
+    #expect(throws: AtomicFile.Failure.self) { try AtomicFile.replace(path, with: [1]) }
+    do {
+      try AtomicFile.replace(path, with: [1])
+    } catch {
+      #expect(error.path == path)
+      #expect(error.detail.contains("No such file"))
+    }
+  }
+}
