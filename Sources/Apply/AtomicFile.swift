@@ -18,13 +18,17 @@ public enum AtomicFile {
     public var detail: String
   }
 
-  /// Replaces `path` with `bytes`. A missing file is created with `mode`.
+  /// Replaces `path` with `bytes`. A missing file is created with `mode`; a device, pipe or directory
+  /// at `path` is refused, never replaced.
   public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(Failure) {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
     let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
     var existing = stat()
     let exists = stat(path, &existing) == 0
+    if exists && (existing.st_mode & S_IFMT) != S_IFREG {
+      throw Failure(path: path, detail: "is not a regular file (a device, pipe or directory is never replaced)")
+    }
     var template = Array("\(directory)/.\(base).sanehosts-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw Failure(path: path, detail: String(cString: strerror(errno))) }

@@ -49,4 +49,17 @@ struct AtomicFileTests {
       #expect(error.detail.contains("No such file"))
     }
   }
+
+  @Test("A device, pipe or directory is refused and left as it is")
+  func notRegular() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let fifo = directory.file("pipe").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    #expect(throws: AtomicFile.Failure.self) { try AtomicFile.replace(fifo, with: [1]) }
+    #expect(throws: AtomicFile.Failure.self) { try AtomicFile.replace(directory.url.path, with: [1]) }
+    var status = stat()
+    #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    #expect(directory.contents() == ["pipe"])
+  }
 }
