@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "Store", targets: ["Store"]),
     .library(name: "Updates", targets: ["Updates"]),
     .library(name: "Apply", targets: ["Apply"]),
+    .library(name: "Files", targets: ["Files"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,6 +35,11 @@ let package = Package(
   targets: [
     // MARK: Libraries
 
+    /// Atomic file replacement shared by every module that writes files.
+    .target(
+      name: "Files",
+      swiftSettings: swiftSettings
+    ),
     /// Loading states, a replaying state relay, retrying and debouncing loaders.
     .target(
       name: "Loading",
@@ -43,6 +49,7 @@ let package = Package(
     .target(
       name: "Downloads",
       dependencies: [
+        "Files",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
@@ -57,6 +64,7 @@ let package = Package(
     /// The blocklist engine: streaming parser, validation, merge, allow/deny rules, renderers.
     .target(
       name: "Blocklists",
+      dependencies: ["Files"],
       swiftSettings: swiftSettings
     ),
 
@@ -94,6 +102,7 @@ let package = Package(
     /// Applying a profile: the managed section of a hosts file (more of issue 5 lands here).
     .target(
       name: "Apply",
+      dependencies: ["Files"],
       swiftSettings: swiftSettings
     ),
 
@@ -176,6 +185,11 @@ let package = Package(
         "Updates", "Store", "Downloads", "Blocklists", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FilesTests",
+      dependencies: ["Files", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// Copies of a file taken before each change, newest first, keeping a bounded number.
@@ -43,7 +44,7 @@ public struct Backups: Sendable {
     let id = "\(name)-\(stamp)-\(sequence)"
     let url = directory.appendingPathComponent(id)
     do {
-      try AtomicFile.replace(url.path, with: bytes, mode: 0o600)
+      try StagedFile.replace(url.path, with: bytes, mode: 0o600)
     } catch {
       throw CocoaError(
         .fileWriteUnknown, userInfo: [NSFilePathErrorKey: error.path, NSLocalizedDescriptionKey: error.detail])

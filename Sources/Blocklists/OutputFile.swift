@@ -1,3 +1,5 @@
+import Files
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,7 +8,8 @@
   import Darwin
 #endif
 
-/// Writes a file atomically: a temporary file beside it is filled, flushed, then renamed over it.
+/// Writes a file atomically through a `StagedFile`: a temporary file beside it is filled, flushed, then
+/// renamed over it, keeping an existing file's owner and mode.
 ///
 /// Readers see the old file or the new one, never a part; if writing fails the old file is untouched
 /// and the temporary file is removed. A destination that exists and is not a regular file (`/dev/null`,
@@ -44,70 +47,53 @@ public enum OutputFile {
     }
   }
 
-  /// A temporary file beside the destination, renamed over it on commit.
-  private struct Target {
-    let path: String
-    let directory: String
-    let temporary: String
-    let descriptor: Int32
-    /// Whether the destination is a device or pipe, written in place.
-    let direct: Bool
+  /// A staged file, or a device written in place.
+  private enum Target {
+    case staged(StagedFile)
+    case device(Int32)
 
     init(_ path: String, mode: mode_t) throws(CompileError) {
-      var status = stat()
-      if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+      if StagedFile.isSpecial(path) {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unwritable(path: path, detail: String(cString: strerror(errno))) }
-        self.path = path
-        self.directory = ""
-        self.temporary = ""
-        self.descriptor = descriptor
-        self.direct = true
+        self = .device(descriptor)
         return
       }
-      direct = false
-      let slash = path.lastIndex(of: "/")
-      let directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
-      let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-      var template = Array("\(directory)/.\(base).XXXXXX".utf8CString)
-      let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-      guard descriptor >= 0 else { throw .unwritable(path: path, detail: String(cString: strerror(errno))) }
-      fchmod(descriptor, mode)
-      self.path = path
-      self.directory = directory
-      self.descriptor = descriptor
-      temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Flushes the sink and the file, renames it into place and syncs the directory.
-    func commit(_ sink: inout ByteSink) throws(CompileError) {
       do {
-        try sink.flush()
+        self = .staged(try StagedFile(replacing: path, mode: mode))
       } catch {
-        abandon()
-        throw error
-      }
-      if direct {
-        close(descriptor)
-        return
-      }
-      guard fsync(descriptor) == 0, rename(temporary, path) == 0 else {
-        let detail = String(cString: strerror(errno))
-        abandon()
-        throw .unwritable(path: path, detail: detail)
-      }
-      close(descriptor)
-      let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      if directoryDescriptor >= 0 {
-        fsync(directoryDescriptor)
-        close(directoryDescriptor)
+        throw .unwritable(path: path, detail: error.detail)
       }
     }
 
-    /// Closes and removes the temporary file.
+    var descriptor: Int32 {
+      switch self {
+      case .staged(let file): file.descriptor
+      case .device(let descriptor): descriptor
+      }
+    }
+
+    /// Flushes the sink, then renames the staged file into place (or closes the device).
+    func commit(_ sink: inout ByteSink) throws(CompileError) {
+      try sink.flush()
+      switch self {
+      case .staged(let file):
+        do {
+          try file.commit()
+        } catch {
+          throw .unwritable(path: file.path, detail: error.detail)
+        }
+      case .device(let descriptor):
+        close(descriptor)
+      }
+    }
+
+    /// Removes the staged file (or closes the device).
     func abandon() {
-      close(descriptor)
-      if !direct { unlink(temporary) }
+      switch self {
+      case .staged(let file): file.abandon()
+      case .device(let descriptor): close(descriptor)
+      }
     }
   }
 }

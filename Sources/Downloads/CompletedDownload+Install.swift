@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 #if canImport(Glibc)
@@ -22,15 +23,19 @@ extension CompletedDownload {
       return try writeInPlace(target)
     }
     if rename(fileURL.path, target) == 0 {
-      Self.syncDirectory(of: destination)
+      StagedFile.syncDirectory(destination.deletingLastPathComponent().path)
       return
     }
     guard errno == EXDEV else { throw .fileSystem(path: target, detail: String(cString: strerror(errno))) }
 
-    let staging = destination.deletingLastPathComponent()
-      .appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+    // Another file system: copy into a staged file beside the destination, then rename it into place.
+    let staged: StagedFile
     do {
-      let copy = try PartialFile(at: staging)
+      staged = try StagedFile(replacing: target)
+    } catch {
+      throw .fileSystem(path: target, detail: error.detail)
+    }
+    do {
       let source = open(fileURL.path, O_RDONLY | O_CLOEXEC)
       guard source >= 0 else {
         throw DownloadError.fileSystem(path: fileURL.path, detail: String(cString: strerror(errno)))
@@ -43,21 +48,20 @@ extension CompletedDownload {
           if errno == EINTR { continue }
           throw DownloadError.fileSystem(path: fileURL.path, detail: String(cString: strerror(errno)))
         }
-        try copy.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        try staged.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       }
-      _ = try copy.finish()
-      guard rename(staging.path, target) == 0 else {
-        throw DownloadError.fileSystem(path: target, detail: String(cString: strerror(errno)))
-      }
+      try staged.commit()
     } catch let error as DownloadError {
-      unlink(staging.path)
+      staged.abandon()
       throw error
+    } catch let error as StagedFile.Failure {
+      staged.abandon()
+      throw .fileSystem(path: target, detail: error.detail)
     } catch {
-      unlink(staging.path)
+      staged.abandon()
       throw .fileSystem(path: target, detail: String(describing: error))
     }
     unlink(fileURL.path)
-    Self.syncDirectory(of: destination)
   }
 
   /// Copies the document into a device or pipe, then removes the temporary file.
@@ -89,11 +93,4 @@ extension CompletedDownload {
     }
   }
 
-  /// Flushes a directory entry change to disk.
-  private static func syncDirectory(of file: URL) {
-    let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard directory >= 0 else { return }
-    fsync(directory)
-    close(directory)
-  }
 }

@@ -1,10 +1,10 @@
-import Apply
+import Files
 import Foundation
 import TestSupport
 import Testing
 
-@Suite("Replacing a file atomically")
-struct AtomicFileTests {
+@Suite("Staged files: replacing a file atomically")
+struct StagedFileTests {
   @Test("The content is replaced; owner, group and mode are kept; no temporary file is left")
   func keepsOwnerAndMode() throws {
     let directory = try TemporaryDirectory()
@@ -15,7 +15,7 @@ struct AtomicFileTests {
     let owner: uid_t = geteuid() == 0 ? 65534 : geteuid()  // as root, prove the owner is carried over
     #expect(chown(path, owner, getegid()) == 0)
 
-    try AtomicFile.replace(path, with: Array("new content\n".utf8))
+    try StagedFile.replace(path, with: Array("new content\n".utf8))
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "new content\n")
     var status = stat()
     #expect(stat(path, &status) == 0)
@@ -29,7 +29,7 @@ struct AtomicFileTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("new").path
-    try AtomicFile.replace(path, with: [], mode: 0o600)
+    try StagedFile.replace(path, with: [], mode: 0o600)
     var status = stat()
     #expect(stat(path, &status) == 0)
     #expect(status.st_mode & 0o7777 == 0o600)
@@ -41,9 +41,9 @@ struct AtomicFileTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("no/such/hosts").path
-    #expect(throws: AtomicFile.Failure.self) { try AtomicFile.replace(path, with: [1]) }
+    #expect(throws: StagedFile.Failure.self) { try StagedFile.replace(path, with: [1]) }
     do {
-      try AtomicFile.replace(path, with: [1])
+      try StagedFile.replace(path, with: [1])
     } catch {
       #expect(error.path == path)
       #expect(error.detail.contains("No such file"))
@@ -56,10 +56,27 @@ struct AtomicFileTests {
     defer { directory.remove() }
     let fifo = directory.file("pipe").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    #expect(throws: AtomicFile.Failure.self) { try AtomicFile.replace(fifo, with: [1]) }
-    #expect(throws: AtomicFile.Failure.self) { try AtomicFile.replace(directory.url.path, with: [1]) }
+    #expect(throws: StagedFile.Failure.self) { try StagedFile.replace(fifo, with: [1]) }
+    #expect(throws: StagedFile.Failure.self) { try StagedFile.replace(directory.url.path, with: [1]) }
     var status = stat()
     #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
     #expect(directory.contents() == ["pipe"])
+  }
+
+  @Test("Abandoning a staged file leaves the target as it was and no temporary file")
+  func abandon() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("hosts").path
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: path))
+    let staged = try StagedFile(replacing: path)
+    try Array("half of the new".utf8).withUnsafeBytes { try staged.append($0) }
+    #expect(directory.contents().count == 2, "the temporary file sits beside the target")
+    staged.abandon()
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
+    #expect(directory.contents() == ["hosts"])
+    #expect(StagedFile.isSpecial("/dev/null"))
+    #expect(!StagedFile.isSpecial(path))
+    #expect(!StagedFile.isSpecial(directory.url.path))
   }
 }
