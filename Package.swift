@@ -93,6 +93,7 @@ let package = Package(
       dependencies: [
         "Blocklists",
         "Downloads",
+        "Loading",
         "Store",
         .product(name: "Crypto", package: "swift-crypto"),
       ],

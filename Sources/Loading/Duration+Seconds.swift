@@ -1,6 +1,6 @@
 extension Duration {
   /// The duration as a number of seconds, including the fractional part.
-  var secondsValue: Double {
+  public var secondsValue: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) / 1e18
   }

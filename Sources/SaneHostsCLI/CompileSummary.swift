@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import Loading
 
 /// The summary of a compile, as text for people or JSON for machines.
 struct CompileSummary {
@@ -8,7 +9,7 @@ struct CompileSummary {
   let format: ListFormat
   let elapsed: Duration
 
-  var seconds: Double { Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 }
+  var seconds: Double { elapsed.secondsValue }
 
   /// Lines like `easylist.txt (hosts): 86,674 names, 86,674 unique, 0 duplicates, 12 rejected`.
   func text() -> String {

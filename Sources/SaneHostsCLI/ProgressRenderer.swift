@@ -1,5 +1,6 @@
 import Downloads
 import Foundation
+import Loading
 
 /// Shows download events: a live bar on a terminal, plain lines in a pipe, or JSON lines for machines.
 struct ProgressRenderer {
@@ -139,7 +140,7 @@ struct ProgressRenderer {
     case .retrying(let attempt, let of, let delay, let reason):
       object = [
         "event": "retrying", "attempt": attempt, "of": of,
-        "delaySeconds": Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18,
+        "delaySeconds": delay.secondsValue,
         "reason": reason.errorDescription ?? "",
       ]
     case .completed(let done):

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Downloads
 import Foundation
+import Loading
 import Store
 import Updates
 
@@ -99,7 +100,7 @@ struct Update: AsyncParsableCommand {
 
   static func text(_ summary: UpdateSummary) -> String {
     let run = summary.run
-    var out = "Profile \(run.profileName) updated in \(String(format: "%.2f", summary.elapsed.seconds)) s: "
+    var out = "Profile \(run.profileName) updated in \(String(format: "%.2f", summary.elapsed.secondsValue)) s: "
     out += "\(run.updated) updated, \(run.unchanged) unchanged, \(run.failed) failed. "
     if let compiled = summary.compiled {
       out += "\(compiled.names.grouped) names blocked\(summary.recompiled ? "" : " (unchanged)").\n"

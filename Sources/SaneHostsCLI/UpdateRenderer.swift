@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import Loading
 import Store
 import Synchronization
 import Updates
@@ -239,7 +240,7 @@ final class UpdateRenderer: Sendable {
         "event": "finished", "profile": summary.run.profileName, "outcome": summary.run.outcome.rawValue,
         "updated": summary.run.updated, "unchanged": summary.run.unchanged, "failed": summary.run.failed,
         "names": summary.compiled?.names ?? 0, "recompiled": summary.recompiled,
-        "seconds": (summary.elapsed.seconds * 1000).rounded() / 1000,
+        "seconds": (summary.elapsed.secondsValue * 1000).rounded() / 1000,
       ]
       if let run = summary.run.id { object["run"] = run }
     }
@@ -247,8 +248,4 @@ final class UpdateRenderer: Sendable {
       (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self)
   }
-}
-
-extension Duration {
-  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

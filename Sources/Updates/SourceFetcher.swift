@@ -2,6 +2,7 @@ import Blocklists
 import Crypto
 import Downloads
 import Foundation
+import Loading
 import Store
 
 /// What fetching one source produced, waiting for the run's commit.
@@ -49,7 +50,7 @@ struct SourceFetcher: Sendable {
         case .unchanged: .unchanged
         case .failed: .failed
         }
-      let seconds = (ContinuousClock.now - started).seconds
+      let seconds = (ContinuousClock.now - started).secondsValue
       return SourceWork(
         sourceID: source.id!, outcome: outcome,
         update: SourceUpdate(sourceID: source.id!, attemptedAt: attemptedAt, change: change),
@@ -188,14 +189,12 @@ struct SourceFetcher: Sendable {
       change: .updated(copy), copy: copy, created: created)
   }
 
+  /// A digest in lowercase hex.
+  static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }
+
   /// The SHA-256 of a file, in lowercase hex.
   static func sha256(of file: URL) throws -> String {
     let data = try Data(contentsOf: file, options: .alwaysMapped)
-    return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    return hex(SHA256.hash(data: data))
   }
-}
-
-extension Duration {
-  /// The duration in seconds.
-  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

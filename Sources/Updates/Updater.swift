@@ -206,7 +206,7 @@ public struct Updater: Sendable {
     for (id, sha, format) in inputs { text += "source \(id) \(sha) \(format?.rawValue ?? "auto")\n" }
     for rule in rules.allow { text += "allow \(rule.kind.rawValue) \(rule.pattern)\n" }
     for rule in rules.deny { text += "deny \(rule.kind.rawValue) \(rule.pattern)\n" }
-    return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    return SourceFetcher.hex(SHA256.hash(data: Data(text.utf8)))
   }
 }
 

@@ -71,18 +71,24 @@ struct UpdaterCancellationTests {
     }
   }
 
+  /// Starts an update and returns once its first source is downloading (so it holds the lock).
+  static func startedUpdate(_ harness: Harness) async -> Task<UpdateSummary, any Error> {
+    let downloading = AsyncStream.makeStream(of: Void.self)
+    let task = Task {
+      try await harness.update { event in
+        if case .source("a", .downloading) = event { downloading.continuation.yield() }
+      }
+    }
+    for await _ in downloading.stream { break }
+    return task
+  }
+
   @Test("A second update while one runs is refused with the owner's process id; nothing is corrupted")
   func concurrentUpdateRefused() async throws {
     try await FixtureServer.with { server in
       let harness = try await Self.prepared(server)
       defer { harness.remove() }
-      let downloading = AsyncStream.makeStream(of: Void.self)
-      let first = Task {
-        try await harness.update { event in
-          if case .source("a", .downloading) = event { downloading.continuation.yield() }
-        }
-      }
-      for await _ in downloading.stream { break }
+      let first = await Self.startedUpdate(harness)
       do {
         _ = try await harness.update()
         Issue.record("the second update ran")
@@ -100,13 +106,7 @@ struct UpdaterCancellationTests {
     try await FixtureServer.with { server in
       let harness = try await Self.prepared(server)
       defer { harness.remove() }
-      let downloading = AsyncStream.makeStream(of: Void.self)
-      let first = Task {
-        try await harness.update { event in
-          if case .source("a", .downloading) = event { downloading.continuation.yield() }
-        }
-      }
-      for await _ in downloading.stream { break }
+      let first = await Self.startedUpdate(harness)
       let second = try await Task.detached {
         try await harness.update(options: Updater.Options(waitForLock: true))
       }.value
