@@ -100,10 +100,10 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
-    /// Applying a profile: the managed section of a hosts file (more of issue 5 lands here).
+    /// Applying a profile: the managed section of a hosts file, DNS server drop-ins, backups, cache flush, schedules.
     .target(
       name: "Apply",
-      dependencies: ["Files"],
+      dependencies: ["Files", "Blocklists", "Store"],
       swiftSettings: swiftSettings
     ),
 
@@ -118,6 +118,7 @@ let package = Package(
         "Loading",
         "Store",
         "Updates",
+        "Apply",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -195,7 +196,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ApplyTests",
-      dependencies: ["Apply", "TestSupport"],
+      dependencies: ["Apply", "Blocklists", "Store", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

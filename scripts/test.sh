@@ -12,7 +12,7 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-packages=(libsqlite3-dev unbound dnsmasq-base bind9-utils openssl)
+packages=(libsqlite3-dev unbound dnsmasq-base bind9-utils bind9-dnsutils openssl util-linux)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
