@@ -35,9 +35,12 @@ let package = Package(
   targets: [
     // MARK: Libraries
 
+    /// System headers Swift's Glibc module leaves out (extended attributes, for SELinux labels).
+    .target(name: "SystemExtras"),
     /// Atomic file replacement shared by every module that writes files.
     .target(
       name: "Files",
+      dependencies: ["SystemExtras"],
       swiftSettings: swiftSettings
     ),
     /// Loading states, a replaying state relay, retrying and debouncing loaders.
@@ -103,7 +106,10 @@ let package = Package(
     /// Applying a profile: the managed section of a hosts file, DNS server drop-ins, backups, cache flush, schedules.
     .target(
       name: "Apply",
-      dependencies: ["Files", "Blocklists", "Store"],
+      dependencies: [
+        "Files", "Blocklists", "Store",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
       swiftSettings: swiftSettings
     ),
 

@@ -1,3 +1,5 @@
+import SystemExtras
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -20,12 +22,19 @@ public struct StagedFile: Sendable {
     public var path: String
     /// What went wrong, with the system's words.
     public var detail: String
+    /// The system's error number (`errno`), 0 when none applies.
+    public var code: Int32
 
     /// Creates a failure.
-    public init(path: String, detail: String) {
+    public init(path: String, detail: String, code: Int32 = 0) {
       self.path = path
       self.detail = detail
+      self.code = code
     }
+
+    /// Whether the target could not be replaced because it is a mount point (`EBUSY`), as `/etc/hosts`
+    /// is in most containers: only an in-place rewrite can change it.
+    public var isMountPoint: Bool { code == EBUSY }
   }
 
   /// The file being replaced.
@@ -56,7 +65,7 @@ public struct StagedFile: Sendable {
     }
     var template = Array("\(directory)/.\(base).sanehosts-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw Failure(path: path, detail: String(cString: strerror(errno))) }
+    guard descriptor >= 0 else { throw Failure(path: path, detail: String(cString: strerror(errno)), code: errno) }
     self.path = path
     self.descriptor = descriptor
     temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -67,6 +76,8 @@ public struct StagedFile: Sendable {
         problem = "keeping the owner"
       } else if fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
         problem = "keeping the mode"
+      } else if !Self.copySecurityLabel(from: path, to: descriptor) {
+        problem = "keeping the SELinux label"
       }
     } else if fchmod(descriptor, mode) != 0 {
       problem = "setting the mode"
@@ -121,6 +132,63 @@ public struct StagedFile: Sendable {
     }
   }
 
+  /// The extended attribute holding a file's SELinux label.
+  public static let securityLabelAttribute = "security.selinux"
+
+  /// Gives the temporary file the original's SELinux label, if it has one. False when a label exists
+  /// but could not be copied (a file without one, or a system without labels, is fine).
+  static func copySecurityLabel(from path: String, to descriptor: Int32) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    let size = getxattr(path, securityLabelAttribute, &buffer, buffer.count)
+    guard size > 0 else { return true }
+    return fsetxattr(descriptor, securityLabelAttribute, buffer, size, 0) == 0
+  }
+
+  /// Rewrites a file in place: for a target that cannot be renamed over (a mount point).
+  ///
+  /// Not atomic: a crash part-way leaves a mix, so callers take a backup first. The file keeps its
+  /// inode, owner, mode and label; the new bytes are written, the rest cut off, then flushed.
+  public static func rewriteInPlace(_ path: String, with bytes: [UInt8]) throws(Failure) {
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else {
+      throw Failure(path: path, detail: "opening: \(String(cString: strerror(errno)))", code: errno)
+    }
+    defer { close(descriptor) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes {
+        pwrite(descriptor, $0.baseAddress! + written, bytes.count - written, off_t(written))
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw Failure(path: path, detail: "writing: \(String(cString: strerror(errno)))", code: errno)
+      }
+      written += count
+    }
+    guard ftruncate(descriptor, off_t(bytes.count)) == 0, fsync(descriptor) == 0 else {
+      throw Failure(path: path, detail: "finishing: \(String(cString: strerror(errno)))", code: errno)
+    }
+  }
+
+  /// Removes temporary files a killed writer left beside `path`. Call it only while holding a lock that
+  /// every writer of `path` takes, or a live writer's file could go.
+  public static func removeLeftovers(of path: String) {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let prefix = ".\(base).sanehosts-"
+    guard let stream = opendir(directory) else { return }
+    defer { closedir(stream) }
+    var leftovers: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 { leftovers.append(name) }
+    }
+    for name in leftovers { unlink("\(directory)/\(name)") }
+  }
+
   /// Flushes a directory, so a rename in it survives a crash.
   public static func syncDirectory(_ path: String) {
     let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -131,6 +199,6 @@ public struct StagedFile: Sendable {
 
   /// A failure naming what was being done, with the system's reason.
   private func failure(_ what: String) -> Failure {
-    Failure(path: path, detail: "\(what): \(String(cString: strerror(errno)))")
+    Failure(path: path, detail: "\(what): \(String(cString: strerror(errno)))", code: errno)
   }
 }

@@ -20,6 +20,7 @@ struct SaneHosts: AsyncParsableCommand {
           Status.self, Update.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self, DenyCommand.self,
           CatalogCommand.self,
         ]),
+      CommandGroup(name: "Applying", subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self]),
       CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
     ]
   )

@@ -1,0 +1,335 @@
+import Crypto
+import Files
+import Foundation
+
+/// A file SaneHosts changes safely: validated first, backed up, replaced atomically, recorded.
+///
+/// Either only its marked section is ours (a hosts file: every byte outside the markers is kept) or the
+/// whole file is (a DNS server drop-in). Every change goes `prepare…` → `commit`: preparing reads and
+/// checks the file and builds the new bytes without writing anything, so `--dry-run` and `--diff` show
+/// exactly what `commit` would write.
+public struct ManagedFile: Sendable {
+  /// How much of the file SaneHosts owns.
+  public enum Ownership: String, Sendable, Hashable, Codable {
+    /// The lines between the markers (`ManagedSection`).
+    case section
+    /// All of it.
+    case whole
+  }
+
+  /// A change someone else made since SaneHosts last wrote the file.
+  public enum Drift: Sendable, Hashable {
+    /// Lines outside the section changed; they are kept as they are now.
+    case outsideSection(since: Date)
+    /// The section itself (or, for a drop-in, the file) was edited: writing would undo those edits.
+    case insideSection(since: Date)
+  }
+
+  /// A prepared change: what is there, what would be written, and what differs.
+  public struct Change: Sendable {
+    /// The file.
+    public var path: String
+    /// The bytes now (nil when the file does not exist).
+    public var before: [UInt8]?
+    /// The bytes to write (nil: remove the file; only for drop-ins being disabled).
+    public var after: [UInt8]?
+    /// A change by someone else since our last write.
+    public var drift: Drift?
+    /// Lines of our part that would be added (comments left out).
+    public var added: [String]
+    /// Lines of our part that would be removed (comments left out).
+    public var removed: [String]
+    /// Whether writing would change nothing.
+    public var isNoOp: Bool { before == after }
+  }
+
+  /// What a commit did.
+  public struct Outcome: Sendable, Hashable {
+    /// The backup of the previous content (nil when there was no file, or nothing changed).
+    public var backup: Backups.Backup?
+    /// Whether the file had to be rewritten in place (it is a mount point), which is not atomic.
+    public var inPlace: Bool
+    /// Whether anything was written.
+    public var wrote: Bool
+
+    /// Creates an outcome.
+    public init(backup: Backups.Backup? = nil, inPlace: Bool = false, wrote: Bool = false) {
+      self.backup = backup
+      self.inPlace = inPlace
+      self.wrote = wrote
+    }
+  }
+
+  /// The file.
+  public let path: String
+  /// How much of it is ours.
+  public let ownership: Ownership
+  /// Where its backups go.
+  public let backups: Backups
+  /// Our record of what we last wrote.
+  public let ledger: Ledger
+  /// The largest file written or read (a hosts file beyond this is surely a mistake).
+  public var maximumSize: Int
+
+  /// Creates a managed file whose backups are kept in `backupDirectory`, named after its path.
+  public init(
+    path: String, ownership: Ownership, backupDirectory: URL, keepBackups: Int = 10, ledger: Ledger,
+    maximumSize: Int = 1 << 30
+  ) {
+    self.path = path
+    self.ownership = ownership
+    self.backups = Backups(directory: backupDirectory, name: Self.backupName(for: path), keep: keepBackups)
+    self.ledger = ledger
+    self.maximumSize = maximumSize
+  }
+
+  /// The backup name for a path: `/etc/hosts` → `etc_hosts`.
+  public static func backupName(for path: String) -> String {
+    let key = Ledger.key(path)
+    let name = key.split(separator: "/").joined(separator: "_")
+    return name.isEmpty ? "root" : name
+  }
+
+  // MARK: Reading and preparing
+
+  /// The file's bytes, or nil when it does not exist.
+  public func read() throws(ApplyError) -> [UInt8]? {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      if errno == ENOENT { return nil }
+      throw .unreadable(path: path, detail: String(cString: strerror(errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
+    guard Int(status.st_size) <= maximumSize else {
+      throw .invalidContent(path: path, reason: "it is \(status.st_size) bytes, more than the \(maximumSize) allowed")
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw .unreadable(path: path, detail: String(cString: strerror(errno)))
+    }
+    defer { try? handle.close() }
+    do {
+      return Array(try handle.readToEnd() ?? Data())
+    } catch {
+      throw .unreadable(path: path, detail: error.localizedDescription)
+    }
+  }
+
+  /// Prepares putting `lines` in the section (ownership `.section`) or as the whole file (`.whole`).
+  public func prepare(lines: [String]) throws(ApplyError) -> Change {
+    let before = try read()
+    let after: [UInt8]
+    switch ownership {
+    case .section:
+      if let nul = before?.firstIndex(of: 0) {
+        throw .invalidContent(path: path, reason: "it already holds a NUL byte at offset \(nul)")
+      }
+      do throws(ManagedSection.Problem) {
+        after = try ManagedSection.apply(lines, to: before ?? [])
+      } catch {
+        throw error.isBody
+          ? .invalidContent(path: path, reason: error.description) : .brokenSection(path: path, problem: error)
+      }
+    case .whole:
+      after = lines.isEmpty ? [] : Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+    return try change(before: before, after: after)
+  }
+
+  /// Prepares writing `bytes` as the whole file (ownership `.whole`).
+  public func prepare(contents bytes: [UInt8]) throws(ApplyError) -> Change {
+    try change(before: try read(), after: bytes)
+  }
+
+  /// Prepares taking our part out: the section from a hosts file, or a drop-in file altogether.
+  public func prepareRemoval() throws(ApplyError) -> Change {
+    let before = try read()
+    guard let before else { return try change(before: nil, after: nil) }
+    switch ownership {
+    case .section:
+      let after: [UInt8]
+      do throws(ManagedSection.Problem) {
+        after = try ManagedSection.remove(from: before)
+      } catch {
+        throw .brokenSection(path: path, problem: error)
+      }
+      return try change(before: before, after: after)
+    case .whole:
+      return try change(before: before, after: nil)
+    }
+  }
+
+  private func change(before: [UInt8]?, after: [UInt8]?) throws(ApplyError) -> Change {
+    if let after {
+      if after.count > maximumSize {
+        throw .invalidContent(
+          path: path, reason: "the new file would be \(after.count) bytes, more than \(maximumSize)")
+      }
+      if let nul = after.firstIndex(of: 0) {
+        throw .invalidContent(path: path, reason: "the new file would hold a NUL byte at offset \(nul)")
+      }
+    }
+    let old = ours(before)
+    let new = ours(after)
+    let oldSet = Set(old)
+    let newSet = Set(new)
+    return Change(
+      path: path, before: before, after: after, drift: drift(before),
+      added: new.filter { !oldSet.contains($0) }, removed: old.filter { !newSet.contains($0) })
+  }
+
+  /// Our lines of some content, comments and blank lines left out.
+  private func ours(_ bytes: [UInt8]?) -> [String] {
+    guard let bytes else { return [] }
+    let lines: [String]
+    switch ownership {
+    case .section: lines = (try? ManagedSection.lines(in: bytes)) ?? nil ?? []
+    case .whole:
+      lines = bytes.split(separator: 10).map {
+        String(decoding: $0.last == 13 ? $0.dropLast() : $0[...], as: UTF8.self)
+      }
+    }
+    return lines.filter { line in
+      let trimmed = line.drop { $0 == " " || $0 == "\t" }
+      return !trimmed.isEmpty && !trimmed.hasPrefix("#") && !trimmed.hasPrefix(";")
+    }
+  }
+
+  /// How the file differs from what we last wrote, if it does.
+  private func drift(_ bytes: [UInt8]?) -> Drift? {
+    guard let entry = ledger.entry(for: path) else { return nil }
+    let current = bytes ?? []
+    let whole = Self.sha256(current)
+    guard whole != entry.sha256 && whole != entry.pendingSHA256 else { return nil }
+    let section = Self.sha256(ourBytes(current))
+    return section == entry.sectionSHA256 || section == entry.pendingSectionSHA256
+      ? .outsideSection(since: entry.date) : .insideSection(since: entry.date)
+  }
+
+  /// The bytes that are ours in some content: the section's range, or everything.
+  func ourBytes(_ bytes: [UInt8]) -> [UInt8] {
+    switch ownership {
+    case .whole: return bytes
+    case .section:
+      guard let location = try? ManagedSection.locate(in: bytes) else { return [] }
+      return Array(bytes[location.range])
+    }
+  }
+
+  // MARK: Writing
+
+  /// Checks, before any work, that this user can replace the file: a clear error instead of a late failure.
+  public func checkWritable() throws(ApplyError) {
+    let directory = (Ledger.key(path) as NSString).deletingLastPathComponent
+    let isRoot = geteuid() == 0
+    if access(directory, W_OK) != 0 {
+      throw .notPermitted(
+        path: path, detail: "its directory \(directory): \(String(cString: strerror(errno)))", isRoot: isRoot)
+    }
+    if access(path, F_OK) == 0 && access(path, W_OK) != 0 {
+      throw .notPermitted(path: path, detail: String(cString: strerror(errno)), isRoot: isRoot)
+    }
+  }
+
+  /// Writes a prepared change: backs up the current file, replaces it atomically (in place when it is a
+  /// mount point) and records the write. Refuses when the file changed since `prepare`, or when our part
+  /// was edited by someone else and `force` is false.
+  @discardableResult
+  public func commit(_ change: Change, profile: String?, names: Int, target: String, force: Bool = false)
+    throws(ApplyError) -> Outcome
+  {
+    if case .insideSection(let since) = change.drift, !force {
+      throw .sectionEdited(path: path, since: since)
+    }
+    if change.isNoOp {
+      try record(change.after, profile: profile, names: names, target: target)
+      return Outcome(backup: nil, inPlace: false, wrote: false)
+    }
+    try checkWritable()
+    let lock = try ApplyLock.acquire(ledger.url.deletingLastPathComponent().appendingPathComponent("apply.lock"))
+    defer { lock.release() }
+    StagedFile.removeLeftovers(of: path)
+    guard try read() == change.before else { throw .changedMeanwhile(path: path) }
+    // Recorded first, so a process killed after the rename does not mistake its own write for someone else's.
+    try record(change.before, profile: profile, names: names, target: target, pending: change.after)
+    var backup: Backups.Backup?
+    if let before = change.before {
+      do {
+        backup = try backups.save(before)
+      } catch {
+        throw .writeFailed(path: backups.directory.path, detail: "backing up first: \(error.localizedDescription)")
+      }
+    }
+    var inPlace = false
+    if let after = change.after {
+      do throws(StagedFile.Failure) {
+        try StagedFile.replace(path, with: after)
+      } catch  where error.isMountPoint {
+        do throws(StagedFile.Failure) {
+          try StagedFile.rewriteInPlace(path, with: after)
+          inPlace = true
+        } catch {
+          throw ApplyError.from(error)
+        }
+      } catch {
+        throw ApplyError.from(error)
+      }
+    } else if unlink(path) != 0 && errno != ENOENT {
+      throw ApplyError.from(StagedFile.Failure(path: path, detail: String(cString: strerror(errno)), code: errno))
+    }
+    try record(change.after, profile: profile, names: names, target: target)
+    return Outcome(backup: backup, inPlace: inPlace, wrote: true)
+  }
+
+  /// Puts a backup back (after backing up the current file). The restored file is recorded as ours.
+  @discardableResult
+  public func restore(_ id: String, force: Bool = true) throws(ApplyError) -> (Change, Outcome) {
+    guard let backup = backups.backup(id: id) else {
+      throw .noSuchBackup(id: id, known: backups.list().map(\.id))
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = Array(try Data(contentsOf: backup.url))
+    } catch {
+      throw .unreadable(path: backup.url.path, detail: error.localizedDescription)
+    }
+    let change = try prepare(contents: bytes)
+    let outcome = try commit(change, profile: nil, names: 0, target: "restore", force: force)
+    return (change, outcome)
+  }
+
+  private func record(
+    _ after: [UInt8]?, profile: String?, names: Int, target: String, pending: [UInt8]? = nil
+  ) throws(ApplyError) {
+    var entry = after.map { bytes in
+      Ledger.Entry(
+        sha256: Self.sha256(bytes), sectionSHA256: Self.sha256(ourBytes(bytes)), date: Date(), profile: profile,
+        names: names, target: target)
+    }
+    if let pending {
+      if pending.isEmpty && entry == nil { return }
+      entry =
+        entry ?? ledger.entry(for: path)
+        ?? Ledger.Entry(
+          sha256: "", sectionSHA256: "", date: Date(), profile: profile, names: names, target: target)
+      entry?.pendingSHA256 = Self.sha256(pending)
+      entry?.pendingSectionSHA256 = Self.sha256(ourBytes(pending))
+    }
+    do {
+      try ledger.record(entry, for: path)
+    } catch {
+      throw .writeFailed(path: ledger.url.path, detail: "recording the write: \(error.detail)")
+    }
+  }
+
+  /// The hex SHA-256 of some bytes.
+  public static func sha256(_ bytes: [UInt8]) -> String {
+    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+  }
+}
+
+extension ManagedSection.Problem {
+  var isBody: Bool {
+    if case .invalidBody = self { return true }
+    return false
+  }
+}

@@ -1,0 +1,2 @@
+// Intentionally empty: the module only exports SystemExtras.h.
+#include "SystemExtras.h"

@@ -1,0 +1,38 @@
+import Apply
+import Blocklists
+import Testing
+
+@Suite("The hosts section's lines")
+struct HostsSectionTests {
+  static func list(_ text: String) async throws -> CompiledList {
+    try await Compiler().compile([.text(text, name: "test")], rules: RuleSet())
+  }
+
+  @Test("One line per name after a dated-free header; same names give the same lines")
+  func lines() async throws {
+    let list = try await Self.list("ads.example\ntracker.example\nads.example\n")
+    let lines = try await HostsSection.lines(for: list, profile: "default")
+    #expect(
+      lines == ["# Profile default: 2 names from 1 source(s): test", "0.0.0.0 ads.example", "0.0.0.0 tracker.example"])
+    #expect(try await HostsSection.lines(for: list, profile: "default") == lines)
+    #expect(HostsSection.firstInvalidLine(lines) == nil)
+  }
+
+  @Test("Both families, and several names per line")
+  func addressesAndGrouping() async throws {
+    let list = try await Self.list("a.example\nb.example\nc.example\n")
+    let both = try await HostsSection.lines(for: list, profile: "p", address: .both)
+    #expect(both.filter { $0.hasPrefix("0.0.0.0 ") }.count == 3)
+    #expect(both.filter { $0.hasPrefix(":: ") }.count == 3)
+    let grouped = try await HostsSection.lines(for: list, profile: "p", namesPerLine: 2)
+    #expect(grouped.dropFirst() == ["0.0.0.0 a.example b.example", "0.0.0.0 c.example"])
+  }
+
+  @Test("Validation names the first line that would not parse")
+  func validation() {
+    #expect(HostsSection.firstInvalidLine(["# c", "0.0.0.0 ok.example", "0.0.0.0"])?.line == 3)
+    #expect(HostsSection.firstInvalidLine(["nonsense ok.example"])?.line == 1)
+    #expect(HostsSection.firstInvalidLine(["0.0.0.0 bad name!"])?.line == 1)
+    #expect(HostsSection.firstInvalidLine([":: a.example b_c.example"]) == nil)
+  }
+}

@@ -1,0 +1,204 @@
+import Apply
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("A managed file: prepare, back up, replace, record")
+struct ManagedFileTests {
+  /// A managed hosts file in a fresh directory, with its backups and ledger beside it.
+  struct Fixture {
+    let directory: TemporaryDirectory
+    let file: ManagedFile
+
+    init(ownership: ManagedFile.Ownership = .section, contents: [UInt8]? = nil, keep: Int = 10) throws {
+      directory = try TemporaryDirectory()
+      let path = directory.file("hosts").path
+      if let contents { try Data(contents).write(to: URL(fileURLWithPath: path)) }
+      file = ManagedFile(
+        path: path, ownership: ownership, backupDirectory: directory.file("backups"), keepBackups: keep,
+        ledger: Ledger(url: directory.file("applied.json")))
+    }
+
+    func contents() throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file.path))) }
+    func write(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: file.path)) }
+  }
+
+  @Test(
+    "Property: through the disk, apply keeps every byte outside the section and applying twice writes once",
+    arguments: 0..<4)
+  func propertyOnDisk(_ seed: UInt64) throws {
+    var random = SplitMix(state: seed &+ 77)
+    for _ in 0..<40 {
+      let (original, _) = ManagedSectionTests.randomFile(&random)
+      let fixture = try Fixture(contents: original)
+      defer { fixture.directory.remove() }
+      let lines = ManagedSectionTests.body(&random)
+      let first = try fixture.file.commit(
+        try fixture.file.prepare(lines: lines), profile: "p", names: lines.count, target: "hosts")
+      let once = try fixture.contents()
+      #expect(try ManagedSection.remove(from: once) == ManagedSection.remove(from: original), "seed \(seed)")
+      #expect(try ManagedSection.lines(in: once) == lines)
+      let again = try fixture.file.prepare(lines: lines)
+      #expect(again.isNoOp)
+      let second = try fixture.file.commit(again, profile: "p", names: lines.count, target: "hosts")
+      #expect(!second.wrote && second.backup == nil)
+      #expect(try fixture.contents() == once)
+      // The backup holds the original exactly (when something was written).
+      if first.wrote, let backup = first.backup {
+        #expect(Array(try Data(contentsOf: backup.url)) == original)
+      }
+      // Removing gives back the file without a section.
+      try fixture.file.commit(try fixture.file.prepareRemoval(), profile: nil, names: 0, target: "hosts")
+      #expect(try fixture.contents() == ManagedSection.remove(from: original))
+    }
+  }
+
+  @Test("A new file is created; the diff lists added and removed lines, comments left out")
+  func diffAndCreate() throws {
+    let fixture = try Fixture()
+    defer { fixture.directory.remove() }
+    let change = try fixture.file.prepare(lines: ["# header", "0.0.0.0 a.example", "0.0.0.0 b.example"])
+    #expect(change.before == nil)
+    #expect(change.added == ["0.0.0.0 a.example", "0.0.0.0 b.example"])
+    let outcome = try fixture.file.commit(change, profile: "p", names: 2, target: "hosts")
+    #expect(outcome.wrote && outcome.backup == nil)
+    let next = try fixture.file.prepare(lines: ["# other header", "0.0.0.0 b.example", "0.0.0.0 c.example"])
+    #expect(next.added == ["0.0.0.0 c.example"])
+    #expect(next.removed == ["0.0.0.0 a.example"])
+    let written = try fixture.file.commit(next, profile: "p", names: 2, target: "hosts")
+    #expect(written.backup != nil)
+    #expect(fixture.file.ledger.entry(for: fixture.file.path)?.names == 2)
+  }
+
+  @Test("Lines added outside the section by someone else are noticed and kept")
+  func driftOutside() throws {
+    let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { fixture.directory.remove() }
+    try fixture.file.commit(
+      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+    try fixture.write(try fixture.contents() + Array("10.0.0.5 printer.lan\n".utf8))
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 b.example"])
+    guard case .outsideSection = change.drift else {
+      Issue.record("expected drift outside the section, got \(String(describing: change.drift))")
+      return
+    }
+    try fixture.file.commit(change, profile: "p", names: 1, target: "hosts")
+    let text = String(decoding: try fixture.contents(), as: UTF8.self)
+    #expect(text.hasSuffix("10.0.0.5 printer.lan\n"))
+    #expect(text.contains("0.0.0.0 b.example") && !text.contains("a.example"))
+    // After our write, the ledger matches again.
+    #expect(try fixture.file.prepare(lines: ["0.0.0.0 b.example"]).drift == nil)
+  }
+
+  @Test("A hand edit inside the section is refused unless forced, and nothing is written")
+  func driftInside() throws {
+    let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { fixture.directory.remove() }
+    try fixture.file.commit(
+      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+    let edited = String(decoding: try fixture.contents(), as: UTF8.self)
+      .replacingOccurrences(of: "0.0.0.0 a.example", with: "0.0.0.0 a.example\n192.168.1.2 mine.lan")
+    try fixture.write(Array(edited.utf8))
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 b.example"])
+    #expect(throws: ApplyError.self) {
+      try fixture.file.commit(change, profile: "p", names: 1, target: "hosts")
+    }
+    #expect(String(decoding: try fixture.contents(), as: UTF8.self) == edited)
+    #expect(fixture.file.backups.list().count == 1)  // only the first apply's
+    let forced = try fixture.file.commit(change, profile: "p", names: 1, target: "hosts", force: true)
+    #expect(forced.wrote)
+    #expect(Array(try Data(contentsOf: forced.backup!.url)) == Array(edited.utf8))
+  }
+
+  @Test("A file changed between prepare and commit is not overwritten")
+  func changedMeanwhile() throws {
+    let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { fixture.directory.remove() }
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 a.example"])
+    try fixture.write(Array("127.0.0.1 localhost\n::1 localhost\n".utf8))
+    #expect(throws: ApplyError.changedMeanwhile(path: fixture.file.path)) {
+      try fixture.file.commit(change, profile: "p", names: 1, target: "hosts")
+    }
+    #expect(String(decoding: try fixture.contents(), as: UTF8.self) == "127.0.0.1 localhost\n::1 localhost\n")
+  }
+
+  @Test("Broken markers and NUL bytes are named errors; nothing is written")
+  func badFiles() throws {
+    let broken = try Fixture(contents: Array("\(ManagedSection.beginMarker)\n0.0.0.0 x\n".utf8))
+    defer { broken.directory.remove() }
+    #expect(throws: ApplyError.brokenSection(path: broken.file.path, problem: .unterminated(beginLine: 1))) {
+      try broken.file.prepare(lines: ["0.0.0.0 a.example"])
+    }
+    let nul = try Fixture(contents: Array("127.0.0.1 local\0host\n".utf8))
+    defer { nul.directory.remove() }
+    #expect(throws: ApplyError.self) { try nul.file.prepare(lines: ["0.0.0.0 a.example"]) }
+    #expect(throws: ApplyError.self) { try nul.file.prepare(lines: ["0.0.0.0 a\0b"]) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let notFile = ManagedFile(
+      path: directory.url.path, ownership: .section, backupDirectory: directory.file("b"),
+      ledger: Ledger(url: directory.file("l.json")))
+    #expect(throws: ApplyError.notRegularFile(path: directory.url.path)) { try notFile.read() }
+  }
+
+  @Test("The new file keeps the old one's mode, and a size cap is enforced")
+  func modeAndSize() throws {
+    let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { fixture.directory.remove() }
+    chmod(fixture.file.path, 0o640)
+    try fixture.file.commit(
+      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+    var status = stat()
+    stat(fixture.file.path, &status)
+    #expect(status.st_mode & 0o777 == 0o640)
+    var small = fixture.file
+    small.maximumSize = 100
+    #expect(throws: ApplyError.self) {
+      try small.prepare(lines: Array(repeating: "0.0.0.0 long-name.example", count: 10))
+    }
+  }
+
+  @Test("Restore puts a backup back and backs up what it replaces; an unknown id lists the known ones")
+  func restore() throws {
+    let original = Array("127.0.0.1 localhost\n".utf8)
+    let fixture = try Fixture(contents: original)
+    defer { fixture.directory.remove() }
+    try fixture.file.commit(
+      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+    let applied = try fixture.contents()
+    let backup = try #require(fixture.file.backups.list().first)
+    let (_, outcome) = try fixture.file.restore(backup.id)
+    #expect(try fixture.contents() == original)
+    #expect(Array(try Data(contentsOf: outcome.backup!.url)) == applied)
+    do {
+      try fixture.file.restore("hosts-nope")
+      Issue.record("restoring an unknown id succeeded")
+    } catch {
+      guard case .noSuchBackup(_, let known) = error else { throw error }
+      #expect(known.count == 2)
+    }
+  }
+
+  @Test("Whole-file ownership: a drop-in is written, replaced and removed")
+  func wholeFile() throws {
+    let fixture = try Fixture(ownership: .whole)
+    defer { fixture.directory.remove() }
+    try fixture.file.commit(
+      try fixture.file.prepare(contents: Array("address=/a.example/#\n".utf8)), profile: "p", names: 1,
+      target: "dnsmasq")
+    let change = try fixture.file.prepare(contents: Array("address=/b.example/#\n".utf8))
+    #expect(change.added == ["address=/b.example/#"] && change.removed == ["address=/a.example/#"])
+    try fixture.file.commit(change, profile: "p", names: 1, target: "dnsmasq")
+    let removal = try fixture.file.prepareRemoval()
+    #expect(removal.after == nil)
+    try fixture.file.commit(removal, profile: nil, names: 0, target: "dnsmasq")
+    #expect(!FileManager.default.fileExists(atPath: fixture.file.path))
+    #expect(fixture.file.backups.list().count == 2)
+  }
+
+  @Test("Backup names come from the whole path, so two files called hosts never share backups")
+  func backupNames() {
+    #expect(ManagedFile.backupName(for: "/etc/hosts") == "etc_hosts")
+    #expect(ManagedFile.backupName(for: "/srv/a/hosts") != ManagedFile.backupName(for: "/srv/b/hosts"))
+  }
+}

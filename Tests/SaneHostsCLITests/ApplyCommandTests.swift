@@ -1,0 +1,140 @@
+import Apply
+import Foundation
+import TestSupport
+import Testing
+
+/// A data directory with one local list source, updated, and a hosts file to apply to.
+struct ApplyFixture {
+  let cli: StoreCLI
+  var hosts: URL { cli.directory.file("hosts") }
+  var list: URL { cli.directory.file("list.txt") }
+  static let userPart = "127.0.0.1\tlocalhost\r\n::1 localhost ip6-localhost\r\n# my printer\r\n10.0.0.5 printer.lan"
+
+  static func make(names: [String] = ["ads.example", "tracker.example", "metrics.example"]) async throws -> ApplyFixture
+  {
+    let fixture = ApplyFixture(cli: try StoreCLI())
+    try Data((names.joined(separator: "\n") + "\n").utf8).write(to: fixture.list)
+    try Data(userPart.utf8).write(to: fixture.hosts)
+    try await fixture.cli.ok("sources", "add", fixture.list.path, "--name", "local")
+    try await fixture.cli.ok("update", "--quiet")
+    return fixture
+  }
+
+  func hostsText() throws -> String { try String(contentsOf: hosts, encoding: .utf8) }
+}
+
+@Suite("sanehosts apply, disable and restore")
+struct ApplyCommandTests {
+  @Test(
+    "apply writes the section and keeps the user's lines byte for byte; again writes nothing; disable gives the file back"
+  )
+  func applyAndDisable() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    let first = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
+    #expect(first.status == 0, "\(first.standardError)")
+    #expect(first.standardError.contains("Applied profile default"))
+    #expect(first.standardError.contains("3 names (+3 −0)"))
+    let text = try fixture.hostsText()
+    #expect(text.hasPrefix(ApplyFixture.userPart + "\n" + ManagedSection.beginMarker + "\r\n"))
+    #expect(text.contains("0.0.0.0 tracker.example\r\n"))
+    let second = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
+    #expect(second.standardError.contains("nothing to write"))
+    #expect(try fixture.hostsText() == text)
+    try await fixture.cli.ok("disable", "--hosts-file", fixture.hosts.path)
+    #expect(try fixture.hostsText() == ApplyFixture.userPart)
+    let again = try await fixture.cli.run("disable", "--hosts-file", fixture.hosts.path)
+    #expect(again.status == 0 && again.standardError.contains("no SaneHosts section"))
+  }
+
+  @Test("--dry-run and --diff show the change and write nothing; --json reports it")
+  func dryRunDiffJSON() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    let dry = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--dry-run", "--diff")
+    #expect(dry.status == 0)
+    #expect(dry.standardOutput.contains("+ 0.0.0.0 ads.example\n"))
+    #expect(dry.standardError.contains("nothing written (--dry-run)"))
+    #expect(try fixture.hostsText() == ApplyFixture.userPart)
+    let object = try await fixture.cli.json("apply", "--hosts-file", fixture.hosts.path, "--json")
+    let result = try #require(object as? [String: Any])
+    #expect(result["names"] as? Int == 3)
+    #expect(result["added"] as? Int == 3)
+    #expect(result["wrote"] as? Bool == true)
+    #expect((result["backup"] as? String)?.isEmpty == false)
+    try await fixture.cli.ok("deny", "add", "new.example")
+    let diff = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--diff")
+    #expect(diff.standardOutput == "+ 0.0.0.0 new.example\n")
+  }
+
+  @Test("restore --list shows the backups; restore puts the newest back")
+  func restore() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let list = try await fixture.cli.ok("restore", "--list", "--hosts-file", fixture.hosts.path)
+    #expect(list.hasPrefix("ID"))
+    #expect(list.split(separator: "\n").count == 2)
+    let restored = try await fixture.cli.run("restore", "--hosts-file", fixture.hosts.path)
+    #expect(restored.status == 0, "\(restored.standardError)")
+    #expect(try fixture.hostsText() == ApplyFixture.userPart)
+    let unknown = try await fixture.cli.run("restore", "nope", "--hosts-file", fixture.hosts.path)
+    #expect(unknown.status == 1)
+    #expect(unknown.standardError.contains("There is no backup “nope”"))
+    #expect(unknown.standardError.contains("Backups, newest first:"))
+  }
+
+  @Test("A hand edit inside the section stops apply until --force")
+  func editedSection() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let edited = try fixture.hostsText().replacingOccurrences(
+      of: "0.0.0.0 ads.example", with: "192.168.1.9 ads.example")
+    try Data(edited.utf8).write(to: fixture.hosts)
+    try await fixture.cli.ok("deny", "add", "new.example")
+    let refused = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("was edited by someone else"))
+    #expect(refused.standardError.contains("--force"))
+    #expect(try fixture.hostsText() == edited)
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path, "--force")
+    #expect(try fixture.hostsText().contains("0.0.0.0 ads.example"))
+  }
+
+  @Test("Above the size threshold apply advises a DNS server target")
+  func sizeAdvice() async throws {
+    let fixture = try await ApplyFixture.make(names: (0..<(HostsSection.adviceThreshold + 1)).map { "n\($0).example" })
+    defer { fixture.cli.remove() }
+    let result = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
+    #expect(result.status == 0)
+    #expect(result.standardError.contains("every lookup scans the whole hosts file"))
+  }
+
+  @Test("Not allowed to write: a clear message saying to use sudo or --hosts-file, and nothing written")
+  func notRoot() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    let setpriv = "/usr/bin/setpriv"
+    try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) is needed")
+    let executable = try CommandRunner().executable.path
+    // Let the unprivileged user reach the data (the store is read before anything is written).
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: setpriv)
+    process.arguments = [
+      "--reuid=65534", "--regid=65534", "--clear-groups", executable, "apply", "--hosts-file", fixture.hosts.path,
+    ]
+    process.environment = ["SANEHOSTS_HOME": fixture.cli.dataDirectory.path, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
+    let error = Pipe()
+    process.standardError = error
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(message.contains("Cannot write \(fixture.hosts.path)"), "\(message)")
+    #expect(message.contains("sudo"))
+    #expect(message.contains("--hosts-file"))
+    #expect(try fixture.hostsText() == ApplyFixture.userPart)
+  }
+}
