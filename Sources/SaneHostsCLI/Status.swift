@@ -1,3 +1,4 @@
+import Apply
 import ArgumentParser
 import Blocklists
 import Foundation
@@ -19,7 +20,45 @@ struct Status: ParsableCommand {
     var profile: ProfileJSON
     var compiledListCurrent: Bool
     var lastUpdate: UpdateRun?
+    var applied: [AppliedJSON]
     var warnings: [String]
+  }
+
+  /// A file SaneHosts last wrote, from the ledger, and whether it still holds what was written.
+  struct AppliedJSON: Encodable {
+    var path: String
+    var target: String
+    var profile: String?
+    var names: Int
+    var date: Date
+    var unchanged: Bool
+    var lookupMicroseconds: Int?
+
+    static func all(_ data: DataDirectory) -> [AppliedJSON] {
+      Ledger(url: data.ledger).entries().sorted { $0.key < $1.key }.map { path, entry in
+        let bytes = FileManager.default.contents(atPath: path).map(Array.init) ?? []
+        var latency: Int?
+        // The system file is what the resolver reads: time a lookup of the section's last name.
+        if path == "/etc/hosts", entry.profile != nil,
+          let last = (try? ManagedSection.lines(in: bytes))??.last?.split(separator: " ").last,
+          let measured = LookupLatency.measure(String(last))
+        {
+          latency = Int(Double(measured.components.attoseconds) / 1e12 + Double(measured.components.seconds) * 1e6)
+        }
+        return AppliedJSON(
+          path: path, target: entry.target, profile: entry.profile, names: entry.names, date: entry.date,
+          unchanged: ManagedFile.sha256(bytes) == entry.sha256, lookupMicroseconds: latency)
+      }
+    }
+
+    var line: String {
+      var text = "\(path): "
+      text += profile.map { "profile \($0), \(names.grouped) names" } ?? "no section"
+      text += ", written \(Text.age(date))"
+      text += unchanged ? "" : " (changed since by someone else)"
+      if let lookupMicroseconds { text += "; a lookup takes \(lookupMicroseconds) µs" }
+      return text
+    }
   }
 
   func run() throws {
@@ -30,13 +69,14 @@ struct Status: ParsableCommand {
     let lastRun = try storeCall { () throws(StoreError) in try store.runs(of: profile, limit: 1).first }
     let current = try storeCall { () throws(StoreError) in try Updater.isCompiledListCurrent(profile, in: store) }
     let warnings = Self.warnings(members: members, compiledNames: object.names, current: current, staleDays: staleDays)
+    let applied = AppliedJSON.all(store.directory)
 
     if json {
       Terminal.writeOutput(
         Text.json(
           StatusJSON(
             dataDirectory: store.directory.url.path, profile: object, compiledListCurrent: current,
-            lastUpdate: lastRun, warnings: warnings)))
+            lastUpdate: lastRun, applied: applied, warnings: warnings)))
       return
     }
     var out = "Profile: \(profile.name)\(profile.isActive ? " (active)" : "")\n"
@@ -51,6 +91,11 @@ struct Status: ParsableCommand {
       out += "\(run.unchanged) unchanged, \(run.failed) failed\n"
     } else {
       out += "Last update: never\n"
+    }
+    if applied.isEmpty {
+      out += "Applied: nowhere yet (`sanehosts apply`)\n"
+    } else {
+      out += "Applied:\n" + applied.map { "  \($0.line)\n" }.joined()
     }
     out += "\n" + (members.isEmpty ? "No sources.\n" : SourceJSON.table(members))
     if !warnings.isEmpty {

@@ -84,6 +84,23 @@ struct ApplyCommandTests {
     #expect(unknown.standardError.contains("Backups, newest first:"))
   }
 
+  @Test("status lists where the profile was applied, and notices a file changed since")
+  func status() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    #expect(try await fixture.cli.ok("status").contains("Applied: nowhere yet"))
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let shown = try await fixture.cli.ok("status")
+    #expect(
+      shown.contains("\(fixture.hosts.resolvingSymlinksInPath().path): profile default, 3 names, written just now\n"),
+      "\(shown)")
+    try Data((try fixture.hostsText() + "\n10.1.1.1 x.lan\n").utf8).write(to: fixture.hosts)
+    #expect(try await fixture.cli.ok("status").contains("(changed since by someone else)"))
+    let object = try #require(try await fixture.cli.json("status", "--json") as? [String: Any])
+    let applied = try #require(object["applied"] as? [[String: Any]])
+    #expect(applied.first?["unchanged"] as? Bool == false)
+  }
+
   @Test("A hand edit inside the section stops apply until --force")
   func editedSection() async throws {
     let fixture = try await ApplyFixture.make()

@@ -29,7 +29,8 @@ struct SystemResolverTests {
     SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))).description
   }
 
-  @Test("After apply, getent answers 0.0.0.0 for a blocked name and the real address for the user's own; disable undoes it")
+  @Test(
+    "After apply, getent answers 0.0.0.0 for a blocked name and the real address for the user's own; disable undoes it")
   func getentAfterApply() async throws {
     let fixture = try await ApplyFixture.make(names: ["ads.example", "tracker.example"])
     defer { fixture.cli.remove() }
