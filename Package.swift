@@ -197,7 +197,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FilesTests",
-      dependencies: ["Files", "TestSupport"],
+      dependencies: ["Files", "SystemExtras", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

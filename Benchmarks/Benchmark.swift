@@ -158,7 +158,31 @@ struct Benchmark {
       String(
         format: "  unchanged run  %.3f s  peak %.0f MiB  (median of %d; target < 0.3 s)", unchanged.seconds,
         unchanged.peakMiB, runs))
+    try applyBenchmark(sanehosts: sanehosts, work: work, runs: runs)
     unsetenv("SANEHOSTS_HOME")
+  }
+
+  /// `sanehosts apply` of that profile to a scratch hosts file: the first apply (compile, write the
+  /// section, back up), a repeated apply (nothing to write), and an apply whose section changes by one
+  /// rule. Needs `SANEHOSTS_HOME` pointing at the updated profile.
+  static func applyBenchmark(sanehosts: String, work: URL, runs: Int) throws {
+    let hosts = work.appending(path: "apply-bench.hosts")
+    try Data("127.0.0.1 localhost\n::1 localhost\n".utf8).write(to: hosts)
+    let first = run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path])
+    guard first.status == 0 else { fail("first apply exited \(first.status)") }
+    let size = (try? FileManager.default.attributesOfItem(atPath: hosts.path)[.size] as? Int) ?? 0
+    let again = median((0..<runs).map { _ in run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path]) })
+    var changed: [Measurement] = []
+    for index in 0..<runs {
+      _ = run([sanehosts, "deny", "add", "bench-\(index).example"])
+      changed.append(run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path]))
+      _ = run([sanehosts, "deny", "remove", "bench-\(index).example"])
+    }
+    let change = median(changed)
+    print(String(format: "apply: that profile to a hosts file (%.1f MB written)", Double(size) / 1e6))
+    print(String(format: "  first apply    %.2f s  peak %.0f MiB", first.seconds, first.peakMiB))
+    print(String(format: "  same again     %.2f s  peak %.0f MiB  (nothing written)", again.seconds, again.peakMiB))
+    print(String(format: "  one rule more  %.2f s  peak %.0f MiB", change.seconds, change.peakMiB))
   }
 
   /// A TCP port nobody listens on now.

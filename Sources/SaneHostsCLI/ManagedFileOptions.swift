@@ -38,11 +38,11 @@ extension DataDirectory {
 /// Printing a prepared change: the `--diff` lines and the one-line summary.
 enum ChangeText {
   /// `+ line` and `- line` for every line of ours added or removed.
-  static func diff(_ change: ManagedFile.Change) -> String {
+  static func diff(_ change: ManagedFile.Change, skipping skip: (String) -> Bool = { _ in false }) -> String {
     var out = ""
     out.reserveCapacity((change.added.count + change.removed.count) * 24)
-    for line in change.removed { out += "- \(line)\n" }
-    for line in change.added { out += "+ \(line)\n" }
+    for line in change.removed where !skip(line) { out += "- \(line)\n" }
+    for line in change.added where !skip(line) { out += "+ \(line)\n" }
     return out
   }
 

@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import SystemExtras
 import TestSupport
 import Testing
 
@@ -78,5 +79,57 @@ struct StagedFileTests {
     #expect(StagedFile.isSpecial("/dev/null"))
     #expect(!StagedFile.isSpecial(path))
     #expect(!StagedFile.isSpecial(directory.url.path))
+  }
+
+  @Test("The original's SELinux label goes to the new file (security.selinux, set here without SELinux by root)")
+  func securityLabel() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("hosts").path
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: path))
+    let label = Array("system_u:object_r:net_conf_t:s0\0".utf8)
+    guard setxattr(path, StagedFile.securityLabelAttribute, label, label.count, 0) == 0 else {
+      // Only where the file system refuses security attributes altogether (not root, or no xattrs).
+      #expect(geteuid() != 0, "root could not set security.selinux: \(String(cString: strerror(errno)))")
+      return
+    }
+    try StagedFile.replace(path, with: Array("new\n".utf8))
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let size = getxattr(path, StagedFile.securityLabelAttribute, &buffer, buffer.count)
+    #expect(size == label.count)
+    #expect(Array(buffer.prefix(max(0, size))) == label)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+  }
+
+  @Test("An in-place rewrite keeps the inode and mode, and cuts off what was longer")
+  func inPlace() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("hosts").path
+    try Data("a much longer old content\n".utf8).write(to: URL(fileURLWithPath: path))
+    chmod(path, 0o640)
+    var before = stat()
+    stat(path, &before)
+    try StagedFile.rewriteInPlace(path, with: Array("short\n".utf8))
+    var after = stat()
+    stat(path, &after)
+    #expect(after.st_ino == before.st_ino)
+    #expect(after.st_mode & 0o777 == 0o640)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "short\n")
+    #expect(throws: StagedFile.Failure.self) {
+      try StagedFile.rewriteInPlace(directory.file("missing").path, with: [1])
+    }
+  }
+
+  @Test("Leftovers of a killed writer are removed; other files stay")
+  func leftovers() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("hosts").path
+    for name in ["hosts", ".hosts.sanehosts-AbC123", ".hosts.sanehosts-zz", ".other.sanehosts-AbC123", "notes"] {
+      try Data("x".utf8).write(to: directory.file(name))
+    }
+    StagedFile.removeLeftovers(of: path)
+    #expect(directory.contents() == [".hosts.sanehosts-zz", ".other.sanehosts-AbC123", "hosts", "notes"])
   }
 }
