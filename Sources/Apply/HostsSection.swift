@@ -31,18 +31,22 @@ public enum HostsSection {
   /// Returns the 1-based number and text of the first bad line.
   public static func firstInvalidLine(_ lines: [String]) -> (line: Int, text: String)? {
     for (index, line) in lines.enumerated() {
-      if line.hasPrefix("#") { continue }
-      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-      guard fields.count >= 2, Address.classify(String(fields[0])) != .none,
-        fields.dropFirst().allSatisfy(isHostname)
-      else { return (index + 1, line) }
+      var line = line
+      let valid = line.withUTF8 { bytes -> Bool in
+        if bytes.first == UInt8(ascii: "#") { return true }
+        let fields = bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+        guard fields.count >= 2 else { return false }
+        let address = UnsafeBufferPointer(rebasing: fields[0])
+        return Address.classify(address) != .none && fields.dropFirst().allSatisfy(isHostname)
+      }
+      if !valid { return (index + 1, line) }
     }
     return nil
   }
 
-  private static func isHostname(_ name: Substring) -> Bool {
-    guard !name.isEmpty, name.utf8.count <= 253, name.first != ".", name.first != "-" else { return false }
-    return name.utf8.allSatisfy { byte in
+  private static func isHostname(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    guard !name.isEmpty, name.count <= 253, name.first != 0x2E, name.first != 0x2D else { return false }
+    return name.allSatisfy { byte in
       (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D
         || byte == 0x5F
     }

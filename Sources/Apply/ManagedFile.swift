@@ -168,30 +168,52 @@ public struct ManagedFile: Sendable {
         throw .invalidContent(path: path, reason: "the new file would hold a NUL byte at offset \(nul)")
       }
     }
-    let old = ours(before)
-    let new = ours(after)
-    let oldSet = Set(old)
-    let newSet = Set(new)
-    return Change(
-      path: path, before: before, after: after, drift: drift(before),
-      added: new.filter { !oldSet.contains($0) }, removed: old.filter { !newSet.contains($0) })
+    let (added, removed) = Self.difference(before.map { ($0, ours($0)) }, after.map { ($0, ours($0)) })
+    return Change(path: path, before: before, after: after, drift: drift(before), added: added, removed: removed)
   }
 
-  /// Our lines of some content, comments and blank lines left out.
-  private func ours(_ bytes: [UInt8]?) -> [String] {
-    guard let bytes else { return [] }
-    let lines: [String]
-    switch ownership {
-    case .section: lines = (try? ManagedSection.lines(in: bytes)) ?? nil ?? []
-    case .whole:
-      lines = bytes.split(separator: 10).map {
-        String(decoding: $0.last == 13 ? $0.dropLast() : $0[...], as: UTF8.self)
+  /// The byte ranges of our lines in some content (comments, blank lines and a CR before LF left out).
+  private func ours(_ bytes: [UInt8]) -> [Range<Int>] {
+    var region = 0..<bytes.count
+    if ownership == .section {
+      guard let location = try? ManagedSection.locate(in: bytes) else { return [] }
+      region = location.body
+    }
+    var lines: [Range<Int>] = []
+    var start = region.lowerBound
+    while start < region.upperBound {
+      var end = start
+      while end < region.upperBound && bytes[end] != 10 { end += 1 }
+      var last = end
+      if last > start && bytes[last - 1] == 13 { last -= 1 }
+      var first = start
+      while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+      if first < last && bytes[first] != UInt8(ascii: "#") && bytes[first] != UInt8(ascii: ";") {
+        lines.append(start..<last)
       }
+      start = end + 1
     }
-    return lines.filter { line in
-      let trimmed = line.drop { $0 == " " || $0 == "\t" }
-      return !trimmed.isEmpty && !trimmed.hasPrefix("#") && !trimmed.hasPrefix(";")
+    return lines
+  }
+
+  /// Lines only in the new content (added) and only in the old (removed), each in its file's order.
+  /// Lines are compared by a 64-bit hash of their bytes: no string is made for a line both sides share.
+  static func difference(_ old: ([UInt8], [Range<Int>])?, _ new: ([UInt8], [Range<Int>])?) -> ([String], [String]) {
+    func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
+      var value: UInt64 = 0xcbf2_9ce4_8422_2325
+      for index in range {
+        value = (value ^ UInt64(bytes[index])) &* 0x100_0000_01b3
+      }
+      return value
     }
+    func text(_ bytes: [UInt8], _ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+    let oldHashes = old.map { bytes, lines in Set(lines.map { hash(bytes, $0) }) } ?? []
+    let newHashes = new.map { bytes, lines in Set(lines.map { hash(bytes, $0) }) } ?? []
+    let added =
+      new.map { bytes, lines in lines.filter { !oldHashes.contains(hash(bytes, $0)) }.map { text(bytes, $0) } } ?? []
+    let removed =
+      old.map { bytes, lines in lines.filter { !newHashes.contains(hash(bytes, $0)) }.map { text(bytes, $0) } } ?? []
+    return (added, removed)
   }
 
   /// How the file differs from what we last wrote, if it does.

@@ -73,7 +73,10 @@ public enum ManagedSection {
   /// The file with its section holding `lines` (replacing any section it had).
   public static func apply(_ lines: [String], to file: [UInt8]) throws(Problem) -> [UInt8] {
     for (index, line) in lines.enumerated() {
-      if line == beginMarker || line == endMarker || line.utf8.contains(0) || line.contains("\n") {
+      let bytes = line.utf8
+      if bytes.contains(where: { $0 == 0 || $0 == 10 })
+        || (bytes.first == UInt8(ascii: "#") && (line == beginMarker || line == endMarker))
+      {
         throw .invalidBody(line: index + 1)
       }
     }
