@@ -138,6 +138,7 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
+        "Apply",
         "Downloads",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
