@@ -1,4 +1,5 @@
 import Apply
+import Blocklists
 import Foundation
 import Synchronization
 
@@ -28,4 +29,23 @@ final class RecordingRunner: ProcessRunning {
     case .failure(let error): throw error
     }
   }
+}
+
+/// Names blocked by the sample list: `metrics.example` itself is not blocked, only its `x.` subdomain.
+let sampleNames = ["ads.example", "tracker.test", "x.metrics.example"]
+
+/// A small compiled list of `sampleNames`.
+func sampleList() async throws -> CompiledList {
+  try await Compiler().compile([.text(sampleNames.joined(separator: "\n") + "\n", name: "t")], rules: RuleSet())
+}
+
+/// A fixed date, so rendered files are the same on every run.
+let sampleDate = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// Renders `target` for the sample list into `directory` and returns the file's path.
+func writeSample(_ target: ServerTarget, in directory: URL, name: String? = nil) async throws -> String {
+  let bytes = try await target.render(try await sampleList(), title: "Test list", date: sampleDate)
+  let url = directory.appending(path: name ?? "sanehosts-\(target.rawValue)")
+  try Data(bytes).write(to: url)
+  return url.path
 }
