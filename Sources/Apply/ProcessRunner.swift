@@ -137,6 +137,7 @@ public struct ProcessRunner: ProcessRunning {
 }
 
 extension ProcessRunner.Error: LocalizedError {
+  /// What went wrong, naming the value concerned.
   public var errorDescription: String? {
     switch self {
     case .notFound(let name):
@@ -146,6 +147,7 @@ extension ProcessRunner.Error: LocalizedError {
     }
   }
 
+  /// What to do about it.
   public var recoverySuggestion: String? {
     switch self {
     case .notFound(let name):

@@ -229,6 +229,7 @@ public enum ScheduleError: Error, Sendable, Hashable {
 }
 
 extension ScheduleError: LocalizedError {
+  /// What went wrong, naming the value concerned.
   public var errorDescription: String? {
     switch self {
     case .relativeExecutable(let path):
@@ -242,6 +243,7 @@ extension ScheduleError: LocalizedError {
     }
   }
 
+  /// What to do about it.
   public var recoverySuggestion: String? {
     switch self {
     case .relativeExecutable:

@@ -85,6 +85,7 @@ public enum ReloadError: Error, Sendable, Hashable {
 }
 
 extension ReloadError: LocalizedError {
+  /// What went wrong, naming the value concerned.
   public var errorDescription: String? {
     switch self {
     case .failed(let command, let status, let output):
@@ -98,6 +99,7 @@ extension ReloadError: LocalizedError {
     }
   }
 
+  /// What to do about it.
   public var recoverySuggestion: String? {
     switch self {
     case .failed(let command, _, _):

@@ -87,6 +87,7 @@ public final class DNSServerProcess: Sendable {
     public var detail: String
     /// The server's log.
     public var log: String
+    /// The message shown when a test fails with it.
     public var description: String { "The DNS server \(detail). Its log:\n\(log)" }
   }
 }

@@ -32,10 +32,15 @@ public struct Dig: Sendable {
 
   /// The server did not answer a query.
   public struct NoAnswer: Error, CustomStringConvertible {
+    /// The name asked for.
     public var name: String
+    /// The record type asked for.
     public var type: String
+    /// The server's port.
     public var port: UInt16
+    /// What dig printed.
     public var output: String
+    /// The message shown when a test fails with it.
     public var description: String { "No answer from 127.0.0.1:\(port) for \(name) \(type): \(output)" }
   }
 }

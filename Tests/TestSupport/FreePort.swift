@@ -55,6 +55,7 @@ public enum FreePort {
   public struct PortError: Error, CustomStringConvertible {
     /// What failed.
     public var detail: String
+    /// The message shown when a test fails with it.
     public var description: String { "Cannot find a free port on 127.0.0.1: \(detail)" }
   }
 }

@@ -21,6 +21,7 @@ public enum RequiredTool {
     public var name: String
     /// The Debian package providing it.
     public var package: String
+    /// The message shown when a test fails with it.
     public var description: String {
       "\(name) is not installed: install the Debian package \(package) (apt-get install \(package)), as scripts/test.sh does."
     }
