@@ -7,7 +7,8 @@ import Testing
 struct ChildProcessTests {
   @Test("A program starts with no signal blocked or ignored, even from a concurrency thread that blocks them")
   func signalsReset() async throws {
-    let output = try await ProcessRunner().run("/bin/sh", ["-c", "grep -E '^Sig(Blk|Ign):' /proc/$$/status"])
+    // grep reads its own masks (a shell reading its own would race with it blocking signals to fork).
+    let output = try await ProcessRunner().run("grep", ["-E", "^Sig(Blk|Ign):", "/proc/self/status"])
     let masks = output.standardOutput.split(separator: "\n").compactMap { line in
       line.split(separator: "\t").last.flatMap { UInt64($0, radix: 16) }
     }

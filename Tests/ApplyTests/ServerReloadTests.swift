@@ -85,10 +85,8 @@ struct ServerReloadTests {
   func signalDnsmasq() async throws {
     try await TemporaryDirectory.with { directory in
       let hosts = try await writeSample(.dnsmasqHosts, in: directory.url)
-      let port = try FreePort.forDNS()
-      try await DNSServerProcess.withDnsmasq(port: port, arguments: ["--addn-hosts=\(hosts)"], directory: directory.url)
-      { server in
-        let dig = try Dig(port: port)
+      try await DNSServerProcess.withDnsmasq(arguments: ["--addn-hosts=\(hosts)"], directory: directory.url) { server in
+        let dig = try Dig(port: server.port)
         #expect(try await dig.query("ads.example") == ["0.0.0.0"], "\(server.log())")
         #expect(try await dig.query("new.example") == [])
         try Data("0.0.0.0 new.example\n".utf8).write(to: URL(fileURLWithPath: hosts))

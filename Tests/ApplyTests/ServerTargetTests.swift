@@ -79,11 +79,10 @@ struct RealServerTests {
   func dnsmasq() async throws {
     try await TemporaryDirectory.with { directory in
       let dropIn = try await writeSample(.dnsmasq, in: directory.url)
-      let port = try FreePort.forDNS()
       try await DNSServerProcess.withDnsmasq(
-        port: port, arguments: ["--conf-file=\(dropIn)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
+        arguments: ["--conf-file=\(dropIn)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
       ) { server in
-        let dig = try Dig(port: port)
+        let dig = try Dig(port: server.port)
         for name in ["ads.example", "x.ads.example", "tracker.test", "deep.x.metrics.example"] {
           #expect(try await dig.query(name, "A") == ["0.0.0.0"], "\(name) A\n\(server.log())")
           #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")
@@ -99,11 +98,10 @@ struct RealServerTests {
   func dnsmasqHosts() async throws {
     try await TemporaryDirectory.with { directory in
       let hosts = try await writeSample(.dnsmasqHosts, in: directory.url)
-      let port = try FreePort.forDNS()
       try await DNSServerProcess.withDnsmasq(
-        port: port, arguments: ["--addn-hosts=\(hosts)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
+        arguments: ["--addn-hosts=\(hosts)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
       ) { server in
-        let dig = try Dig(port: port)
+        let dig = try Dig(port: server.port)
         for name in sampleNames {
           #expect(try await dig.query(name, "A") == ["0.0.0.0"], "\(name) A\n\(server.log())")
           #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")
@@ -120,12 +118,11 @@ struct RealServerTests {
   func unbound() async throws {
     try await TemporaryDirectory.with { directory in
       let dropIn = try await writeSample(.unbound, in: directory.url)
-      let port = try FreePort.forDNS()
       try await DNSServerProcess.withUnbound(
-        port: port, serverLines: [#"local-data: "allowed.test. A 192.0.2.7""#, #"include: "\#(dropIn)""#],
+        serverLines: [#"local-data: "allowed.test. A 192.0.2.7""#, #"include: "\#(dropIn)""#],
         directory: directory.url
       ) { server in
-        let dig = try Dig(port: port)
+        let dig = try Dig(port: server.port)
         for name in ["ads.example", "x.ads.example", "tracker.test", "deep.x.metrics.example"] {
           #expect(try await dig.query(name, "A") == ["0.0.0.0"], "\(name) A\n\(server.log())")
           #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")

@@ -64,20 +64,35 @@ public final class DNSServerProcess: Sendable {
     _ = await child.status()
   }
 
-  /// Starts a server, waits until it answers, runs `body` with it, and stops it however `body` ends.
+  /// Starts a server on a free port, waits until it answers, runs `body` with it, and stops it however
+  /// `body` ends. `arguments` and `logFile` get the port; a server that finds its port taken after all
+  /// is started again on another, up to five times.
   public static func with<R>(
-    _ executable: String, _ arguments: [String], port: UInt16, logFile: URL,
+    _ executable: String, arguments: (UInt16) throws -> [String], logFile: (UInt16) -> URL,
     _ body: (DNSServerProcess) async throws -> R
   ) async throws -> R {
-    let server = try DNSServerProcess(executable, arguments, port: port, logFile: logFile)
-    do {
-      try await server.waitUntilAnswering()
-      let result = try await body(server)
-      await server.stop()
-      return result
-    } catch {
-      await server.stop()
-      throw error
+    var attempt = 0
+    while true {
+      attempt += 1
+      let port = try FreePort.forDNS()
+      let server = try DNSServerProcess(executable, try arguments(port), port: port, logFile: logFile(port))
+      do {
+        try await server.waitUntilAnswering()
+      } catch let failure as StartFailure where failure.log.contains("Address already in use") && attempt < 5 {
+        await server.stop()
+        continue
+      } catch {
+        await server.stop()
+        throw error
+      }
+      do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+      } catch {
+        await server.stop()
+        throw error
+      }
     }
   }
 

@@ -10,14 +10,18 @@
 public enum FreePort {
   /// A port free for both UDP and TCP on 127.0.0.1 (a DNS server binds both).
   ///
-  /// The kernel picks a UDP port, which is closed again before returning: another process could take it
-  /// in between, which is unlikely enough for tests.
+  /// Ports are drawn below the kernel's ephemeral range (32768 and up on Linux), where the source ports of
+  /// `dig` and of every other client come from, so a query in flight never holds the server's port. The
+  /// port is closed again before returning: `DNSServerProcess` starts again on another when one was taken
+  /// in between.
   public static func forDNS() throws -> UInt16 {
-    for _ in 0..<20 {
-      let port = try probe(type: datagram, port: 0)
-      if (try? probe(type: stream, port: port)) != nil { return port }
+    for _ in 0..<100 {
+      let port = UInt16.random(in: 20_000..<32_000)
+      if (try? probe(type: datagram, port: port)) != nil, (try? probe(type: stream, port: port)) != nil {
+        return port
+      }
     }
-    throw PortError(detail: "no port free for both UDP and TCP after 20 tries")
+    throw PortError(detail: "no port between 20000 and 32000 free for both UDP and TCP after 100 tries")
   }
 
   /// Binds a socket of `type` to 127.0.0.1:`port` (0: any), closes it, and returns the port it had.
