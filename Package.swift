@@ -144,6 +144,7 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
+        "Apply",
         "Downloads",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,0 +1,130 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How a running DNS server is told to load its drop-in again.
+public enum ReloadMethod: Sendable, Hashable {
+  /// `systemctl reload UNIT`.
+  case systemd(unit: String)
+  /// `systemctl restart UNIT`: for dnsmasq's `conf-file` drop-in, which a reload (SIGHUP) does not read again.
+  case systemdRestart(unit: String)
+  /// `unbound-control reload`.
+  case unboundControl
+  /// `rndc reload [ZONE]`: one zone, or every zone when nil.
+  case rndc(zone: String?)
+  /// `SIGHUP` to a process: dnsmasq then reads its hosts files again (not its configuration files).
+  case signal(pid: Int32)
+
+  /// The command it runs, for messages.
+  public var command: String {
+    switch self {
+    case .systemd(let unit): "systemctl reload \(unit)"
+    case .systemdRestart(let unit): "systemctl restart \(unit)"
+    case .unboundControl: "unbound-control reload"
+    case .rndc(let zone): zone.map { "rndc reload \($0)" } ?? "rndc reload"
+    case .signal(let pid): "kill -HUP \(pid)"
+    }
+  }
+
+  /// Reloads the server and says in one line what was done.
+  public func perform(runner: any ProcessRunning) async throws -> String {
+    let (tool, arguments, done): (String, [String], String)
+    switch self {
+    case .systemd(let unit):
+      (tool, arguments, done) = ("systemctl", ["reload", unit], "reloaded \(unit)")
+    case .systemdRestart(let unit):
+      (tool, arguments, done) = ("systemctl", ["restart", unit], "restarted \(unit)")
+    case .unboundControl:
+      (tool, arguments, done) = ("unbound-control", ["reload"], "reloaded unbound")
+    case .rndc(let zone):
+      (tool, arguments, done) = ("rndc", ["reload"] + (zone.map { [$0] } ?? []), "reloaded \(zone ?? "every zone")")
+    case .signal(let pid):
+      try Self.hangUp(pid)
+      return "sent SIGHUP to process \(pid)"
+    }
+    let output: ProcessOutput
+    do {
+      output = try await runner.run(tool, arguments)
+    } catch ProcessRunner.Error.notFound(let name) {
+      throw ReloadError.toolMissing(tool: name, command: command)
+    } catch {
+      throw ReloadError.failed(command: command, status: nil, output: error.localizedDescription)
+    }
+    guard output.status == 0 else {
+      throw ReloadError.failed(command: command, status: output.status, output: output.combined)
+    }
+    return "\(done) with \(command)"
+  }
+
+  private static func hangUp(_ pid: Int32) throws(ReloadError) {
+    // 0 and negative ids name process groups (-1: every process we may signal): never send those.
+    guard pid > 0 else { throw .invalidProcess(pid: pid) }
+    guard kill(pid, SIGHUP) == 0 else {
+      if errno == ESRCH { throw .noSuchProcess(pid: pid) }
+      throw .failed(command: "kill -HUP \(pid)", status: nil, output: String(cString: strerror(errno)))
+    }
+  }
+}
+
+/// Why a server could not be reloaded.
+public enum ReloadError: Error, Sendable, Hashable {
+  /// The command ran and failed (`status` is nil when it could not be run at all).
+  case failed(command: String, status: Int32?, output: String)
+  /// The program the method needs is not installed.
+  case toolMissing(tool: String, command: String)
+  /// No process has this id.
+  case noSuchProcess(pid: Int32)
+  /// Not a process id (zero or negative ids name groups of processes).
+  case invalidProcess(pid: Int32)
+}
+
+extension ReloadError: LocalizedError {
+  /// What went wrong, naming the value concerned.
+  public var errorDescription: String? {
+    switch self {
+    case .failed(let command, let status, let output):
+      "“\(command)” failed\(status.map { " with status \($0)" } ?? "")\(output.isEmpty ? "." : ": \(output)")"
+    case .toolMissing(let tool, let command):
+      "Cannot run “\(command)”: \(tool) is not installed."
+    case .noSuchProcess(let pid):
+      "There is no process \(pid) to send SIGHUP to."
+    case .invalidProcess(let pid):
+      "\(pid) is not a process id."
+    }
+  }
+
+  /// What to do about it.
+  public var recoverySuggestion: String? {
+    switch self {
+    case .failed(let command, _, _):
+      "Check the service's log (journalctl -u SERVICE, or the server's own log file) for why “\(command)” failed, then reload it yourself."
+    case .toolMissing(let tool, _):
+      "Install the package that provides \(tool), or reload the server another way."
+    case .noSuchProcess:
+      "Check that the server is running (its pid file may be stale) and pass its current process id."
+    case .invalidProcess:
+      "Pass the server's process id, a positive number."
+    }
+  }
+}
+
+extension ServerTarget {
+  /// How the server is usually reloaded when it runs as its distribution's service.
+  ///
+  /// dnsmasq reads its hosts files again on a reload (SIGHUP) but not its configuration files, so the
+  /// `address=` drop-in needs a restart.
+  public var defaultReload: ReloadMethod {
+    switch self {
+    case .dnsmasq: .systemdRestart(unit: "dnsmasq")
+    case .dnsmasqHosts: .systemd(unit: "dnsmasq")
+    case .unbound: .unboundControl
+    case .bind: .rndc(zone: Self.rpzZone)
+    }
+  }
+}

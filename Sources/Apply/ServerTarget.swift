@@ -1,0 +1,74 @@
+import Blocklists
+import Foundation
+
+/// A local DNS server that loads SaneHosts' list as a drop-in file, and the format that file is in.
+public enum ServerTarget: String, CaseIterable, Sendable, Codable {
+  /// dnsmasq, a `conf-file` of `address=/name/#` lines: the name and its subdomains answer 0.0.0.0 and ::.
+  case dnsmasq
+  /// dnsmasq, an `addn-hosts` file with `0.0.0.0 name` and `:: name`: exactly the names listed.
+  case dnsmasqHosts = "dnsmasq-hosts"
+  /// Unbound, `server:` then `local-zone: "name." always_null`: the name and its subdomains.
+  case unbound
+  /// BIND, a response-policy zone: `name CNAME .` and `*.name CNAME .` (NXDOMAIN for both).
+  case bind
+
+  /// The server program, for messages.
+  public var server: String {
+    switch self {
+    case .dnsmasq, .dnsmasqHosts: "dnsmasq"
+    case .unbound: "unbound"
+    case .bind: "BIND"
+    }
+  }
+
+  /// Where the drop-in goes unless the user chooses otherwise.
+  public var defaultOutput: String {
+    switch self {
+    case .dnsmasq: "/etc/dnsmasq.d/sanehosts.conf"
+    // Not in /etc/dnsmasq.d: Debian's dnsmasq reads every file there as configuration, and a hosts line
+    // is a bad option there that stops dnsmasq from starting.
+    case .dnsmasqHosts: "/etc/sanehosts/dnsmasq.hosts"
+    case .unbound: "/etc/unbound/unbound.conf.d/sanehosts.conf"
+    case .bind: "/var/lib/bind/db.sanehosts.rpz"
+    }
+  }
+
+  /// The name of the response-policy zone the BIND target writes.
+  public static let rpzZone = "sanehosts.rpz"
+
+  /// The renderer that writes this target's file.
+  public func renderer(title: String, date: Date) -> Renderer {
+    switch self {
+    case .dnsmasq: Renderer(format: .dnsmasq, title: title, date: date)
+    case .dnsmasqHosts: Renderer(format: .hosts, hostsAddress: .both, title: title, date: date)
+    case .unbound: Renderer(format: .unbound, title: title, date: date)
+    case .bind: Renderer(format: .rpz, title: title, date: date)
+    }
+  }
+
+  /// The drop-in file's bytes for `list`.
+  public func render(_ list: CompiledList, title: String, date: Date) async throws -> [UInt8] {
+    var sink = ByteSink()
+    try await renderer(title: title, date: date).renderConcurrently(list, to: &sink)
+    return sink.memory
+  }
+
+  /// The configuration lines a user adds to the server's own configuration so it loads the drop-in at
+  /// `output` (Debian's packages already read `/etc/dnsmasq.d` and `/etc/unbound/unbound.conf.d`).
+  public func instructions(output: String) -> String {
+    switch self {
+    case .dnsmasq:
+      output.hasPrefix("/etc/dnsmasq.d/") && output.hasSuffix(".conf") && !output.dropFirst(15).contains("/")
+        ? "conf-dir=/etc/dnsmasq.d/,*.conf" : "conf-file=\(output)"
+    case .dnsmasqHosts:
+      "addn-hosts=\(output)"
+    case .unbound:
+      "include: \"\(output)\""
+    case .bind:
+      """
+      response-policy { zone "\(Self.rpzZone)"; };  // inside the options { } block
+      zone "\(Self.rpzZone)" { type master; file "\(output)"; };
+      """
+    }
+  }
+}

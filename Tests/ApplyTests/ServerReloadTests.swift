@@ -1,0 +1,104 @@
+import Apply
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Reloading DNS servers")
+struct ServerReloadTests {
+  @Test("Each method runs its command and says what it did")
+  func commands() async throws {
+    let cases: [(ReloadMethod, [String], String)] = [
+      (
+        .systemd(unit: "dnsmasq"), ["systemctl", "reload", "dnsmasq"], "reloaded dnsmasq with systemctl reload dnsmasq"
+      ),
+      (
+        .systemdRestart(unit: "dnsmasq"), ["systemctl", "restart", "dnsmasq"],
+        "restarted dnsmasq with systemctl restart dnsmasq"
+      ),
+      (.unboundControl, ["unbound-control", "reload"], "reloaded unbound with unbound-control reload"),
+      (
+        .rndc(zone: "sanehosts.rpz"), ["rndc", "reload", "sanehosts.rpz"],
+        "reloaded sanehosts.rpz with rndc reload sanehosts.rpz"
+      ),
+      (.rndc(zone: nil), ["rndc", "reload"], "reloaded every zone with rndc reload"),
+    ]
+    for (method, call, description) in cases {
+      let runner = RecordingRunner()
+      #expect(try await method.perform(runner: runner) == description)
+      #expect(runner.calls == [call])
+      #expect(method.command == call.joined(separator: " "))
+    }
+  }
+
+  @Test("Each target's usual reload; dnsmasq's conf-file needs a restart, its hosts file only a reload")
+  func defaults() {
+    #expect(ServerTarget.dnsmasq.defaultReload == .systemdRestart(unit: "dnsmasq"))
+    #expect(ServerTarget.dnsmasqHosts.defaultReload == .systemd(unit: "dnsmasq"))
+    #expect(ServerTarget.unbound.defaultReload == .unboundControl)
+    #expect(ServerTarget.bind.defaultReload == .rndc(zone: "sanehosts.rpz"))
+  }
+
+  @Test("A failed command names the command and its output and points to the service's log")
+  func failure() async throws {
+    let runner = RecordingRunner { _, _ in
+      .output(ProcessOutput(status: 1, standardError: "Job for dnsmasq.service failed.\n"))
+    }
+    let error = await #expect(throws: ReloadError.self) {
+      try await ReloadMethod.systemd(unit: "dnsmasq").perform(runner: runner)
+    }
+    #expect(
+      error == .failed(command: "systemctl reload dnsmasq", status: 1, output: "Job for dnsmasq.service failed."))
+    let message = try #require(error?.errorDescription)
+    #expect(message.contains("systemctl reload dnsmasq") && message.contains("Job for dnsmasq.service failed."))
+    #expect(error?.recoverySuggestion?.contains("log") == true)
+  }
+
+  @Test("A missing tool is a named error")
+  func missingTool() async throws {
+    let runner = RecordingRunner { name, _ in .failure(.notFound(name)) }
+    let error = await #expect(throws: ReloadError.self) {
+      try await ReloadMethod.unboundControl.perform(runner: runner)
+    }
+    #expect(error == .toolMissing(tool: "unbound-control", command: "unbound-control reload"))
+    #expect(error?.errorDescription?.contains("unbound-control is not installed") == true)
+  }
+
+  @Test("SIGHUP to a process that does not exist, or to a process group, is refused")
+  func missingProcess() async throws {
+    // Above the kernel's largest process id: never a process.
+    let limit =
+      (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8))
+      .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 4_194_304
+    let pid = limit + 1
+    await #expect(throws: ReloadError.noSuchProcess(pid: pid)) {
+      try await ReloadMethod.signal(pid: pid).perform(runner: RecordingRunner())
+    }
+    #expect(ReloadError.noSuchProcess(pid: pid).errorDescription?.contains("\(pid)") == true)
+    for group in [0, -1] as [Int32] {
+      await #expect(throws: ReloadError.invalidProcess(pid: group)) {
+        try await ReloadMethod.signal(pid: group).perform(runner: RecordingRunner())
+      }
+    }
+  }
+
+  @Test("SIGHUP makes a running dnsmasq read its hosts file again")
+  func signalDnsmasq() async throws {
+    try await TemporaryDirectory.with { directory in
+      let hosts = try await writeSample(.dnsmasqHosts, in: directory.url)
+      try await DNSServerProcess.withDnsmasq(arguments: ["--addn-hosts=\(hosts)"], directory: directory.url) { server in
+        let dig = try Dig(port: server.port)
+        #expect(try await dig.query("ads.example") == ["0.0.0.0"], "\(server.log())")
+        #expect(try await dig.query("new.example") == [])
+        try Data("0.0.0.0 new.example\n".utf8).write(to: URL(fileURLWithPath: hosts))
+        let done = try await ReloadMethod.signal(pid: server.pid).perform(runner: RecordingRunner())
+        #expect(done == "sent SIGHUP to process \(server.pid)")
+        // dnsmasq handles the signal in its own loop: ask until the new file is in use (bounded).
+        let reloaded = await eventually(within: 10) {
+          (try? await dig.query("new.example")) == ["0.0.0.0"]
+        }
+        #expect(reloaded, "\(server.log())")
+        #expect(try await dig.query("ads.example") == [])
+      }
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import Apply
+import Blocklists
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("DNS server targets")
+struct ServerTargetTests {
+  @Test("Raw values, as the command line takes them")
+  func rawValues() {
+    #expect(ServerTarget.allCases.map(\.rawValue) == ["dnsmasq", "dnsmasq-hosts", "unbound", "bind"])
+    #expect(ServerTarget(rawValue: "dnsmasq-hosts") == .dnsmasqHosts)
+  }
+
+  @Test("Default outputs; the hosts file stays out of /etc/dnsmasq.d, which Debian reads as configuration")
+  func defaultOutputs() {
+    #expect(ServerTarget.dnsmasq.defaultOutput == "/etc/dnsmasq.d/sanehosts.conf")
+    #expect(ServerTarget.dnsmasqHosts.defaultOutput == "/etc/sanehosts/dnsmasq.hosts")
+    #expect(ServerTarget.unbound.defaultOutput == "/etc/unbound/unbound.conf.d/sanehosts.conf")
+    #expect(ServerTarget.bind.defaultOutput == "/var/lib/bind/db.sanehosts.rpz")
+  }
+
+  @Test("Each target renders its format, subdomains of blocked names compressed away")
+  func rendering() async throws {
+    let list = try await Compiler().compile(
+      [.text("ads.example\nsub.ads.example\ntracker.test\n", name: "t")], rules: RuleSet())
+    func body(_ target: ServerTarget) async throws -> [String] {
+      let text = String(decoding: try await target.render(list, title: "Test", date: sampleDate), as: UTF8.self)
+      #expect(text.contains("Title: Test"))
+      return text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.hasPrefix(";") }
+    }
+    #expect(try await body(.dnsmasq) == ["address=/ads.example/#", "address=/tracker.test/#"])
+    #expect(
+      try await body(.dnsmasqHosts) == [
+        "0.0.0.0 ads.example", ":: ads.example", "0.0.0.0 sub.ads.example", ":: sub.ads.example",
+        "0.0.0.0 tracker.test", ":: tracker.test",
+      ])
+    #expect(
+      try await body(.unbound) == [
+        "server:", #"local-zone: "ads.example." always_null"#, #"local-zone: "tracker.test." always_null"#,
+      ])
+    let zone = try await body(.bind)
+    #expect(zone.first == "$TTL 300")
+    #expect(
+      zone.suffix(4) == [
+        "ads.example CNAME .", "*.ads.example CNAME .", "tracker.test CNAME .", "*.tracker.test CNAME .",
+      ])
+  }
+
+  @Test("Rendering is the same bytes for the same list and date")
+  func deterministic() async throws {
+    let list = try await sampleList()
+    for target in ServerTarget.allCases {
+      let first = try await target.render(list, title: "T", date: sampleDate)
+      #expect(try await target.render(list, title: "T", date: sampleDate) == first)
+    }
+  }
+
+  @Test("Instructions are the lines that load the drop-in")
+  func instructions() {
+    #expect(
+      ServerTarget.dnsmasq.instructions(output: "/etc/dnsmasq.d/sanehosts.conf") == "conf-dir=/etc/dnsmasq.d/,*.conf")
+    #expect(ServerTarget.dnsmasq.instructions(output: "/srv/dns/block.conf") == "conf-file=/srv/dns/block.conf")
+    #expect(ServerTarget.dnsmasq.instructions(output: "/etc/dnsmasq.d/x/b.conf") == "conf-file=/etc/dnsmasq.d/x/b.conf")
+    #expect(ServerTarget.dnsmasqHosts.instructions(output: "/a/b.hosts") == "addn-hosts=/a/b.hosts")
+    #expect(ServerTarget.unbound.instructions(output: "/a/b.conf") == #"include: "/a/b.conf""#)
+    #expect(
+      ServerTarget.bind.instructions(output: "/var/lib/bind/db.sanehosts.rpz") == """
+        response-policy { zone "sanehosts.rpz"; };  // inside the options { } block
+        zone "sanehosts.rpz" { type master; file "/var/lib/bind/db.sanehosts.rpz"; };
+        """)
+  }
+}
+
+/// The rendered drop-ins loaded by the real servers, answering queries on 127.0.0.1.
+@Suite("Real DNS servers load the drop-ins", .serialized)
+struct RealServerTests {
+  @Test("dnsmasq conf-file: blocked names and their subdomains answer 0.0.0.0 and ::")
+  func dnsmasq() async throws {
+    try await TemporaryDirectory.with { directory in
+      let dropIn = try await writeSample(.dnsmasq, in: directory.url)
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--conf-file=\(dropIn)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
+      ) { server in
+        let dig = try Dig(port: server.port)
+        for name in ["ads.example", "x.ads.example", "tracker.test", "deep.x.metrics.example"] {
+          #expect(try await dig.query(name, "A") == ["0.0.0.0"], "\(name) A\n\(server.log())")
+          #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")
+        }
+        #expect(try await dig.query("allowed.test", "A") == ["192.0.2.7"])
+        // The parent of a blocked name is not blocked.
+        #expect(try await dig.query("metrics.example", "A") == [])
+      }
+    }
+  }
+
+  @Test("dnsmasq addn-hosts: exactly the listed names answer 0.0.0.0 and ::, subdomains do not")
+  func dnsmasqHosts() async throws {
+    try await TemporaryDirectory.with { directory in
+      let hosts = try await writeSample(.dnsmasqHosts, in: directory.url)
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--addn-hosts=\(hosts)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
+      ) { server in
+        let dig = try Dig(port: server.port)
+        for name in sampleNames {
+          #expect(try await dig.query(name, "A") == ["0.0.0.0"], "\(name) A\n\(server.log())")
+          #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")
+        }
+        // A hosts file names exact names: a subdomain of a listed name is not blocked.
+        #expect(try await dig.query("x.ads.example", "A") == [])
+        #expect(try await dig.query("x.ads.example", "AAAA") == [])
+        #expect(try await dig.query("allowed.test", "A") == ["192.0.2.7"])
+      }
+    }
+  }
+
+  @Test("unbound: blocked names and their subdomains answer 0.0.0.0 and ::")
+  func unbound() async throws {
+    try await TemporaryDirectory.with { directory in
+      let dropIn = try await writeSample(.unbound, in: directory.url)
+      try await DNSServerProcess.withUnbound(
+        serverLines: [#"local-data: "allowed.test. A 192.0.2.7""#, #"include: "\#(dropIn)""#],
+        directory: directory.url
+      ) { server in
+        let dig = try Dig(port: server.port)
+        for name in ["ads.example", "x.ads.example", "tracker.test", "deep.x.metrics.example"] {
+          #expect(try await dig.query(name, "A") == ["0.0.0.0"], "\(name) A\n\(server.log())")
+          #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")
+        }
+        #expect(try await dig.query("allowed.test", "A") == ["192.0.2.7"])
+      }
+    }
+  }
+
+  @Test("BIND: named-checkzone loads the response-policy zone")
+  func bind() async throws {
+    try await TemporaryDirectory.with { directory in
+      let zone = try await writeSample(.bind, in: directory.url)
+      let checker = try RequiredTool.path("named-checkzone", package: "bind9-utils")
+      let result = try await ProcessRunner().run(checker, ["sanehosts.rpz", zone])
+      #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+      #expect(result.standardOutput.contains("OK"))
+    }
+  }
+}

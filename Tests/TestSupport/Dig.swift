@@ -1,0 +1,46 @@
+import Apply
+
+/// Queries a DNS server on 127.0.0.1 with `dig` (Debian package bind9-dnsutils).
+public struct Dig: Sendable {
+  /// The server's port.
+  public let port: UInt16
+  /// Where `dig` is.
+  public let path: String
+
+  /// A resolver for the server on 127.0.0.1:`port`; fails naming the package when `dig` is missing.
+  public init(port: UInt16) throws {
+    self.port = port
+    path = try RequiredTool.path("dig", package: "bind9-dnsutils")
+  }
+
+  /// The addresses (or other data) in the answer to `name`'s `type` query, one per record; empty for
+  /// NXDOMAIN or no data. Throws when the server does not answer within a second.
+  public func query(_ name: String, _ type: String = "A") async throws -> [String] {
+    let result = try await ProcessRunner().run(path, arguments(name, type))
+    guard result.status == 0 else { throw NoAnswer(name: name, type: type, port: port, output: result.standardOutput) }
+    return result.standardOutput.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(";") }
+  }
+
+  /// Whether the server answers at all (any response code).
+  public func answers() async -> Bool {
+    (try? await ProcessRunner().run(path, arguments("readiness.invalid", "A")))?.status == 0
+  }
+
+  private func arguments(_ name: String, _ type: String) -> [String] {
+    ["@127.0.0.1", "-p", String(port), "+short", "+time=1", "+tries=1", name, type]
+  }
+
+  /// The server did not answer a query.
+  public struct NoAnswer: Error, CustomStringConvertible {
+    /// The name asked for.
+    public var name: String
+    /// The record type asked for.
+    public var type: String
+    /// The server's port.
+    public var port: UInt16
+    /// What dig printed.
+    public var output: String
+    /// The message shown when a test fails with it.
+    public var description: String { "No answer from 127.0.0.1:\(port) for \(name) \(type): \(output)" }
+  }
+}
