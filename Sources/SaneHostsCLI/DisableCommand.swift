@@ -3,24 +3,38 @@ import ArgumentParser
 import Foundation
 import Store
 
-/// `sanehosts disable`: takes the managed section out of the hosts file.
-struct DisableCommand: ParsableCommand {
+/// `sanehosts disable`: takes the managed section out of the hosts file, or removes a DNS server drop-in.
+struct DisableCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "disable",
     abstract: "Remove SaneHosts' section from the hosts file (everything else is kept byte for byte).",
     discussion: """
       The file is backed up first and replaced atomically, like `apply`. A file without a section is left \
-      alone. `sanehosts apply` puts the section back.
+      alone. With --target, the DNS server drop-in is backed up and deleted instead (--reload then tells \
+      the server). `sanehosts apply` puts it back; `sanehosts restore` brings back the file as it was.
       """)
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var files: ManagedFileOptions
+  @Option(help: "Remove the drop-in of this DNS server target instead: dnsmasq, dnsmasq-hosts, unbound or bind.")
+  var target: ApplyCommand.Target = .hosts
+  @Option(help: ArgumentHelp("The drop-in file (default: the target's usual path).", valueName: "path"))
+  var output: String?
+  @Flag(help: "After removing a drop-in, make the server forget it (as `apply --reload`).") var reload = false
   @Flag(help: "Show what would change, write nothing.") var dryRun = false
-  @Flag(help: "Remove the section even if someone else edited it.") var force = false
+  @Flag(help: "Remove it even if someone else edited SaneHosts' part.") var force = false
   @Flag(name: .shortAndLong, help: "Print nothing but errors.") var quiet = false
 
-  func run() throws {
-    let file = files.file(data: store.directory)
+  func validate() throws {
+    if target == .hosts && (output != nil || reload) {
+      throw ValidationError("--output and --reload are for a DNS server target (--target).")
+    }
+  }
+
+  func run() async throws {
+    let server = target.server
+    let file = files.file(
+      server.map { output ?? $0.defaultOutput }, ownership: server == nil ? .section : .whole, data: store.directory)
     do {
       if !dryRun { try file.checkWritable() }
       let change = try file.prepareRemoval()
@@ -28,7 +42,12 @@ struct DisableCommand: ParsableCommand {
         Terminal.writeError(note + "\n")
       }
       if change.isNoOp {
-        if !quiet { Terminal.writeError("\(file.path) has no SaneHosts section: nothing to remove.\n") }
+        if !quiet {
+          Terminal.writeError(
+            server == nil
+              ? "\(file.path) has no SaneHosts section: nothing to remove.\n"
+              : "\(file.path) does not exist: nothing to remove.\n")
+        }
         return
       }
       if dryRun {
@@ -38,11 +57,14 @@ struct DisableCommand: ParsableCommand {
         }
         return
       }
-      let outcome = try file.commit(change, profile: nil, names: 0, target: "hosts", force: force)
+      let outcome = try file.commit(change, profile: nil, names: 0, target: server?.rawValue ?? "hosts", force: force)
       if !quiet {
-        Terminal.writeError(
-          "Removed the SaneHosts section from \(file.path) (\(change.removed.count) lines).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n"
-        )
+        let what = server == nil ? "the SaneHosts section from \(file.path) (\(change.removed.count) lines)" : file.path
+        Terminal.writeError("Removed \(what).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n")
+      }
+      if let server, reload {
+        let done = try await server.defaultReload.perform(runner: ProcessRunner())
+        if !quiet { Terminal.writeError("Reload: \(done).\n") }
       }
     } catch {
       throw CLIError(error)

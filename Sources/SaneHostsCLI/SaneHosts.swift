@@ -20,7 +20,9 @@ struct SaneHosts: AsyncParsableCommand {
           Status.self, Update.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self, DenyCommand.self,
           CatalogCommand.self,
         ]),
-      CommandGroup(name: "Applying", subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self]),
+      CommandGroup(
+        name: "Applying",
+        subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self]),
       CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
     ]
   )

@@ -18,10 +18,14 @@ struct SaneHostsTests {
     #expect(result.standardOutput.contains("fetch"))
     #expect(result.standardOutput.contains("BLOCKLISTS"))
     #expect(result.standardOutput.contains("SOURCES AND PROFILES"))
-    for command in ["status", "update", "sources", "profile", "allow", "deny", "catalog", "compile"] {
+    #expect(result.standardOutput.contains("APPLYING"))
+    for command in [
+      "status", "update", "sources", "profile", "allow", "deny", "catalog", "compile", "apply", "disable", "restore",
+      "schedule",
+    ] {
       #expect(result.standardOutput.contains("  \(command) "), "\(command) is listed")
     }
-    for missing in ["serve", "apply", "pihole", "history"] {
+    for missing in ["serve", "pihole", "history"] {
       #expect(!result.standardOutput.contains("  \(missing) "), "no placeholder for \(missing)")
     }
   }

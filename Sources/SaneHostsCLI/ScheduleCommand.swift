@@ -1,0 +1,134 @@
+import Apply
+import ArgumentParser
+import Foundation
+import Store
+
+/// `sanehosts schedule`: a systemd timer that updates and applies periodically.
+struct ScheduleCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "schedule",
+    abstract: "Install or remove a systemd timer that runs `update` then `apply` periodically.",
+    subcommands: [Install.self, Remove.self, Show.self])
+
+  /// Which systemd manager, and where its units go.
+  struct ScopeOptions: ParsableArguments {
+    @Flag(help: "The user's own systemd manager (units in ~/.config/systemd/user; default when not root).")
+    var user = false
+    @Flag(help: "The system manager (units in /etc/systemd/system; default for root).") var system = false
+    @Option(help: ArgumentHelp("Write the units here instead of the scope's usual directory.", valueName: "path"))
+    var unitDir: String?
+
+    func validate() throws {
+      if user && system { throw ValidationError("Give --user or --system, not both.") }
+    }
+
+    var scope: Schedule.Scope { user ? .user : system ? .system : (geteuid() == 0 ? .system : .user) }
+  }
+
+  /// The schedule the options describe.
+  struct ScheduleOptions: ParsableArguments {
+    @OptionGroup var scope: ScopeOptions
+    @Option(help: "When to run, in systemd's calendar syntax (daily, weekly, \"*-*-* 04:00\").")
+    var onCalendar = "daily"
+    @Option(help: "A random delay added to each run (a systemd time span), so not every machine fetches at once.")
+    var randomizedDelay = "1h"
+    @Option(help: "The profile to apply (default: the active one at run time).") var profile: String?
+    @Option(help: ArgumentHelp("The hosts file to apply to.", valueName: "path")) var hostsFile: String?
+    @Option(help: "Apply to a DNS server instead: dnsmasq, dnsmasq-hosts, unbound or bind.")
+    var target: ApplyCommand.Target?
+    @Option(help: ArgumentHelp("The drop-in file for --target.", valueName: "path")) var output: String?
+    @Flag(help: "Reload the DNS server (with --target) or flush DNS caches (hosts file) after applying.")
+    var reload = false
+    @Option(
+      name: .customLong("data-dir"), help: ArgumentHelp("The data directory both commands use.", valueName: "path"))
+    var dataDirectory: String?
+
+    func schedule() throws -> Schedule {
+      var arguments: [String] = []
+      if let profile { arguments += ["--profile", profile] }
+      if let hostsFile { arguments += ["--hosts-file", hostsFile] }
+      if let target, target != .hosts {
+        arguments += ["--target", target.rawValue]
+        if let output { arguments += ["--output", output] }
+        if reload { arguments.append("--reload") }
+      } else if reload {
+        arguments.append("--flush")
+      }
+      return Schedule(
+        scope: scope.scope, executable: Self.executable(), applyArguments: arguments, onCalendar: onCalendar,
+        randomizedDelay: randomizedDelay,
+        dataDirectory: dataDirectory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).path }
+          ?? (scope.scope == .system ? DataDirectory.resolve().url.path : nil))
+    }
+
+    /// The absolute path of the running `sanehosts`.
+    static func executable() -> String {
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    }
+  }
+
+  struct Install: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write the service and timer units, then enable and start the timer.",
+      discussion: """
+        The service runs `sanehosts update --quiet`, then (only if the update succeeded) `sanehosts apply \
+        --quiet` with the options given here, at low CPU and I/O priority. The timer runs it daily by \
+        default with up to an hour's random delay, and catches up after the machine was off (Persistent=true). \
+        Writing to /etc/hosts needs the system scope (run as root).
+        """)
+    @OptionGroup var options: ScheduleOptions
+    @Flag(help: "Only write the units; do not run systemctl.") var noEnable = false
+
+    func run() async throws {
+      let schedule = try options.schedule()
+      if schedule.scope == .user && options.target == nil && (options.hostsFile ?? "/etc/hosts") == "/etc/hosts" {
+        Terminal.writeError(
+          "warning: a user timer cannot write /etc/hosts; use --system (as root), or --hosts-file, or --target.\n")
+      }
+      do {
+        let written = try await schedule.install(
+          into: options.scope.unitDir, runner: ProcessRunner(), enable: !noEnable)
+        Terminal.writeError("Wrote \(written.joined(separator: " and ")).\n")
+        Terminal.writeError(
+          noEnable
+            ? "Enable it with: systemctl\(schedule.scope == .user ? " --user" : "") enable --now \(Schedule.timerName)\n"
+            : "Enabled \(Schedule.timerName) (\(options.onCalendar), random delay up to \(options.randomizedDelay)).\n")
+      } catch {
+        throw CLIError(error)
+      }
+    }
+  }
+
+  struct Remove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop and disable the timer, and delete both units.")
+    @OptionGroup var scope: ScopeOptions
+    @Flag(help: "Only delete the units; do not run systemctl.") var noDisable = false
+
+    func run() async throws {
+      let schedule = Schedule(scope: scope.scope, executable: ScheduleOptions.executable())
+      do {
+        let removed = try await schedule.remove(from: scope.unitDir, runner: ProcessRunner(), disable: !noDisable)
+        Terminal.writeError(
+          removed.isEmpty
+            ? "No SaneHosts timer is installed there.\n" : "Removed \(removed.joined(separator: " and ")).\n")
+      } catch {
+        throw CLIError(error)
+      }
+    }
+  }
+
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the units `install` would write, write nothing.")
+    @OptionGroup var options: ScheduleOptions
+
+    func run() throws {
+      let schedule = try options.schedule()
+      do { try schedule.validate() } catch { throw CLIError(error) }
+      let directory = options.scope.unitDir ?? schedule.unitDirectory
+      Terminal.writeOutput(
+        "# \(directory)/\(Schedule.serviceName)\n\(schedule.serviceUnit())\n# \(directory)/\(Schedule.timerName)\n\(schedule.timerUnit())"
+      )
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import Apply
+import Foundation
+import TestSupport
+import Testing
+
+/// `sanehosts apply --target …` end to end: the CLI writes the drop-in, a real server started by the
+/// test loads it and answers.
+@Suite("sanehosts apply --target (real DNS servers)", .serialized)
+struct ApplyTargetTests {
+  @Test(
+    "dnsmasq-hosts: blocked names answer 0.0.0.0 and ::; --reload --reload-pid makes dnsmasq take a new name at once")
+  func dnsmasqHostsWithReload() async throws {
+    let fixture = try await ApplyFixture.make(names: ["ads.example", "tracker.example"])
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.hosts")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq-hosts", "--output", dropIn.path)
+    try await DNSServerProcess.withDnsmasq(
+      arguments: ["--addn-hosts=\(dropIn.path)", "--address=/allowed.test/192.0.2.7"],
+      directory: fixture.cli.directory.url
+    ) { server in
+      let dig = try Dig(port: server.port)
+      #expect(try await dig.query("ads.example") == ["0.0.0.0"])
+      #expect(try await dig.query("ads.example", "AAAA") == ["::"])
+      #expect(try await dig.query("allowed.test") == ["192.0.2.7"])
+      #expect(try await dig.query("new.example").isEmpty)
+      try await fixture.cli.ok("deny", "add", "=new.example")
+      let result = try await fixture.cli.run(
+        "apply", "--target", "dnsmasq-hosts", "--output", dropIn.path, "--reload", "--reload-pid", "\(server.pid)")
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.contains("Reload:"), "\(result.standardError)")
+      #expect(await eventually { (try? await dig.query("new.example")) == ["0.0.0.0"] }, "\(server.log())")
+    }
+  }
+
+  @Test("dnsmasq: the conf-file drop-in blocks names and their subdomains; the checker ran")
+  func dnsmasqConf() async throws {
+    let fixture = try await ApplyFixture.make(names: ["ads.example"])
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("dnsmasq.d/sanehosts.conf")
+    let result = try await fixture.cli.run("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("Check: dnsmasq"), "\(result.standardError)")
+    #expect(result.standardError.contains("To load it"), "\(result.standardError)")
+    // Applying the same names again writes nothing, although the header's date would differ.
+    let again = try await fixture.cli.run("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    #expect(again.standardError.contains("nothing to write"), "\(again.standardError)")
+    try await DNSServerProcess.withDnsmasq(
+      arguments: ["--conf-file=\(dropIn.path)"], directory: fixture.cli.directory.url
+    ) { server in
+      let dig = try Dig(port: server.port)
+      #expect(try await dig.query("ads.example") == ["0.0.0.0"])
+      #expect(try await dig.query("deep.sub.ads.example") == ["0.0.0.0"])
+      #expect(try await dig.query("ads.example", "AAAA") == ["::"])
+    }
+    // disable --target removes the drop-in, after a backup restore can bring back.
+    try await fixture.cli.ok("disable", "--target", "dnsmasq", "--output", dropIn.path)
+    #expect(!FileManager.default.fileExists(atPath: dropIn.path))
+    try await fixture.cli.ok("restore", "--hosts-file", dropIn.path)
+    #expect(try String(contentsOf: dropIn, encoding: .utf8).contains("address=/ads.example/#\n"))
+  }
+
+  @Test("unbound: local-zone always_null for names and subdomains; other local data still answers")
+  func unbound() async throws {
+    let fixture = try await ApplyFixture.make(names: ["ads.example", "tracker.example"])
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.conf")
+    try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
+    try await DNSServerProcess.withUnbound(
+      serverLines: ["local-data: \"allowed.test. A 192.0.2.7\"", "include: \"\(dropIn.path)\""],
+      directory: fixture.cli.directory.url
+    ) { server in
+      let dig = try Dig(port: server.port)
+      #expect(try await dig.query("tracker.example") == ["0.0.0.0"])
+      #expect(try await dig.query("x.ads.example", "AAAA") == ["::"])
+      #expect(try await dig.query("allowed.test") == ["192.0.2.7"])
+    }
+  }
+
+  @Test("bind: named-checkzone accepts the zone; a dry run writes nothing; --flush and --output do not mix")
+  func bindAndValidation() async throws {
+    let fixture = try await ApplyFixture.make(names: ["ads.example"])
+    defer { fixture.cli.remove() }
+    let zone = fixture.cli.directory.file("db.sanehosts.rpz")
+    let dry = try await fixture.cli.run("apply", "--target", "bind", "--output", zone.path, "--dry-run")
+    #expect(dry.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: zone.path))
+    let result = try await fixture.cli.run("apply", "--target", "bind", "--output", zone.path)
+    #expect(result.standardError.contains("Check: named-checkzone accepted the file."), "\(result.standardError)")
+    let text = try String(contentsOf: zone, encoding: .utf8)
+    #expect(text.contains("ads.example CNAME .\n") && text.contains("*.ads.example CNAME .\n"))
+    let mixed = try await fixture.cli.run("apply", "--output", zone.path)
+    #expect(mixed.status != 0 && mixed.standardError.contains("--output is for a DNS server target"))
+  }
+}

@@ -1,0 +1,44 @@
+import Apply
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts schedule")
+struct ScheduleCommandTests {
+  @Test("install --no-enable writes both units with the apply options; remove deletes them")
+  func installAndRemove() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let units = cli.directory.file("units").path
+    try await cli.ok(
+      "schedule", "install", "--user", "--unit-dir", units, "--no-enable", "--target", "unbound", "--output",
+      "/etc/unbound/unbound.conf.d/sanehosts.conf", "--reload", "--on-calendar", "weekly")
+    let service = try String(contentsOfFile: "\(units)/\(Schedule.serviceName)", encoding: .utf8)
+    let timer = try String(contentsOfFile: "\(units)/\(Schedule.timerName)", encoding: .utf8)
+    let executable = try CommandRunner().executable.resolvingSymlinksInPath().path
+    #expect(service.contains("ExecStart=\(executable) update --quiet"), "\(service)")
+    #expect(
+      service.contains("apply --quiet --target unbound --output /etc/unbound/unbound.conf.d/sanehosts.conf --reload"),
+      "\(service)")
+    #expect(timer.contains("OnCalendar=weekly"))
+    #expect(timer.contains("RandomizedDelaySec=1h"))
+    let shown = try await cli.ok("schedule", "show", "--user", "--unit-dir", units, "--on-calendar", "weekly")
+    #expect(shown.contains("OnCalendar=weekly"))
+    try await cli.ok("schedule", "remove", "--user", "--unit-dir", units, "--no-disable")
+    #expect(!FileManager.default.fileExists(atPath: "\(units)/\(Schedule.serviceName)"))
+    let again = try await cli.run("schedule", "remove", "--user", "--unit-dir", units, "--no-disable")
+    #expect(again.standardError.contains("No SaneHosts timer is installed there"))
+  }
+
+  @Test("A user timer for /etc/hosts is warned about; --user and --system do not mix")
+  func warnings() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let units = cli.directory.file("units").path
+    let result = try await cli.run("schedule", "install", "--user", "--unit-dir", units, "--no-enable")
+    #expect(result.status == 0)
+    #expect(result.standardError.contains("a user timer cannot write /etc/hosts"))
+    let both = try await cli.run("schedule", "show", "--user", "--system")
+    #expect(both.status != 0)
+  }
+}
