@@ -91,4 +91,23 @@ struct ApplyTargetTests {
     let mixed = try await fixture.cli.run("apply", "--output", zone.path)
     #expect(mixed.status != 0 && mixed.standardError.contains("--output is for a DNS server target"))
   }
+
+  @Test("apply --flush: a running dnsmasq that reads the hosts file is sent SIGHUP and answers from the new file")
+  func flushReachesDnsmasq() async throws {
+    let fixture = try await ApplyFixture.make(names: ["ads.example"])
+    defer { fixture.cli.remove() }
+    try Data("10.0.0.5 printer.lan\n".utf8).write(to: fixture.hosts)
+    try await DNSServerProcess.withDnsmasq(
+      arguments: ["--addn-hosts=\(fixture.hosts.path)"], directory: fixture.cli.directory.url
+    ) { server in
+      let dig = try Dig(port: server.port)
+      #expect(try await dig.query("printer.lan") == ["10.0.0.5"])
+      #expect(try await dig.query("ads.example").isEmpty)
+      let result = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--flush")
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.contains("dnsmasq (pid \(server.pid), SIGHUP)"), "\(result.standardError)")
+      #expect(await eventually { (try? await dig.query("ads.example")) == ["0.0.0.0"] }, "\(server.log())")
+      #expect(try await dig.query("printer.lan") == ["10.0.0.5"])
+    }
+  }
 }
