@@ -208,7 +208,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SaneHostsCLITests",
-      dependencies: ["SaneHostsCLI", "Downloads", "Store", "Updates", "TestSupport"],
+      dependencies: [
+        "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "TestSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       swiftSettings: swiftSettings
     ),
   ]

@@ -168,14 +168,14 @@ struct Benchmark {
   static func applyBenchmark(sanehosts: String, work: URL, runs: Int) throws {
     let hosts = work.appending(path: "apply-bench.hosts")
     try Data("127.0.0.1 localhost\n::1 localhost\n".utf8).write(to: hosts)
-    let first = run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path])
+    let first = run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true)
     guard first.status == 0 else { fail("first apply exited \(first.status)") }
     let size = (try? FileManager.default.attributesOfItem(atPath: hosts.path)[.size] as? Int) ?? 0
-    let again = median((0..<runs).map { _ in run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path]) })
+    let again = median((0..<runs).map { _ in run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true) })
     var changed: [Measurement] = []
     for index in 0..<runs {
       _ = run([sanehosts, "deny", "add", "bench-\(index).example"])
-      changed.append(run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path]))
+      changed.append(run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true))
       _ = run([sanehosts, "deny", "remove", "bench-\(index).example"])
     }
     let change = median(changed)
@@ -219,13 +219,14 @@ struct Benchmark {
   }
 
   /// Runs a command, returning wall time, peak resident memory and exit status.
-  static func run(_ command: [String]) -> Measurement {
+  static func run(_ command: [String], silenceErrors: Bool = false) -> Measurement {
     var pid: pid_t = 0
     let argv = command.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if silenceErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     defer { posix_spawn_file_actions_destroy(&actions) }
     let start = ContinuousClock.now
     guard posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0 else { fail("cannot run \(command[0])") }

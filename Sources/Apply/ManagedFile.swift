@@ -41,6 +41,16 @@ public struct ManagedFile: Sendable {
     public var removed: [String]
     /// Whether writing would change nothing.
     public var isNoOp: Bool { before == after }
+
+    /// Creates a change (normally made by `prepare…`).
+    public init(path: String, before: [UInt8]?, after: [UInt8]?, drift: Drift?, added: [String], removed: [String]) {
+      self.path = path
+      self.before = before
+      self.after = after
+      self.drift = drift
+      self.added = added
+      self.removed = removed
+    }
   }
 
   /// What a commit did.

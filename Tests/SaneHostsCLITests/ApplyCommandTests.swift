@@ -67,23 +67,6 @@ struct ApplyCommandTests {
     #expect(diff.standardOutput == "+ 0.0.0.0 new.example\n")
   }
 
-  @Test("restore --list shows the backups; restore puts the newest back")
-  func restore() async throws {
-    let fixture = try await ApplyFixture.make()
-    defer { fixture.cli.remove() }
-    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
-    let list = try await fixture.cli.ok("restore", "--list", "--hosts-file", fixture.hosts.path)
-    #expect(list.hasPrefix("ID"))
-    #expect(list.split(separator: "\n").count == 2)
-    let restored = try await fixture.cli.run("restore", "--hosts-file", fixture.hosts.path)
-    #expect(restored.status == 0, "\(restored.standardError)")
-    #expect(try fixture.hostsText() == ApplyFixture.userPart)
-    let unknown = try await fixture.cli.run("restore", "nope", "--hosts-file", fixture.hosts.path)
-    #expect(unknown.status == 1)
-    #expect(unknown.standardError.contains("There is no backup “nope”"))
-    #expect(unknown.standardError.contains("Backups, newest first:"))
-  }
-
   @Test("status lists where the profile was applied, and notices a file changed since")
   func status() async throws {
     let fixture = try await ApplyFixture.make()

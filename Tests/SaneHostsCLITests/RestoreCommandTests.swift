@@ -1,0 +1,38 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts restore")
+struct RestoreCommandTests {
+  @Test("restore --list shows the backups; restore puts the newest back")
+  func restore() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let list = try await fixture.cli.ok("restore", "--list", "--hosts-file", fixture.hosts.path)
+    #expect(list.hasPrefix("ID"))
+    #expect(list.split(separator: "\n").count == 2)
+    let restored = try await fixture.cli.run("restore", "--hosts-file", fixture.hosts.path)
+    #expect(restored.status == 0, "\(restored.standardError)")
+    #expect(try fixture.hostsText() == ApplyFixture.userPart)
+    let unknown = try await fixture.cli.run("restore", "nope", "--hosts-file", fixture.hosts.path)
+    #expect(unknown.status == 1)
+    #expect(unknown.standardError.contains("There is no backup “nope”"))
+    #expect(unknown.standardError.contains("Backups, newest first:"))
+  }
+
+  @Test("restore --json lists the backups; with none, --list says so")
+  func json() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    let none = try await fixture.cli.run("restore", "--list", "--hosts-file", fixture.hosts.path)
+    #expect(none.status == 0 && none.standardError.contains("No backups of"))
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let list = try #require(
+      try await fixture.cli.json("restore", "--json", "--hosts-file", fixture.hosts.path) as? [[String: Any]])
+    #expect(list.count == 1)
+    #expect(list.first?["bytes"] as? Int == ApplyFixture.userPart.utf8.count)
+    let both = try await fixture.cli.run("restore", "--list", "some-id")
+    #expect(both.status != 0)
+  }
+}
