@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "Updates", targets: ["Updates"]),
     .library(name: "Apply", targets: ["Apply"]),
     .library(name: "Files", targets: ["Files"]),
+    .library(name: "BlockerTest", targets: ["BlockerTest"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -113,6 +114,14 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// The blocker test: the registry, probes (system, DNS, HTTPS), the runner, scores and reports.
+    .target(
+      name: "BlockerTest",
+      dependencies: ["Blocklists"],
+      resources: [.embedInCode("Resources/registry.tsv")],
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: The command-line tool
 
     .executableTarget(
@@ -199,6 +208,11 @@ let package = Package(
     .testTarget(
       name: "FilesTests",
       dependencies: ["Files", "SystemExtras", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BlockerTestTests",
+      dependencies: ["BlockerTest", "Blocklists", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
