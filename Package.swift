@@ -117,7 +117,7 @@ let package = Package(
     /// The blocker test: the registry, probes (system, DNS, HTTPS), the runner, scores and reports.
     .target(
       name: "BlockerTest",
-      dependencies: ["Blocklists"],
+      dependencies: ["Blocklists", "Store"],
       resources: [.embedInCode("Resources/registry.tsv")],
       swiftSettings: swiftSettings
     ),
@@ -212,7 +212,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BlockerTestTests",
-      dependencies: ["BlockerTest", "Blocklists", "TestSupport"],
+      dependencies: ["BlockerTest", "Blocklists", "Store", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -98,6 +98,29 @@ extension Store {
       var profile = Profile(name: "default", summary: "Created with the store.", isActive: true)
       try profile.insert(db)
     }
+    migrator.registerMigration("v2: blocker test runs and custom test domains") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE testRun (
+            id INTEGER PRIMARY KEY,
+            startedAt DATETIME NOT NULL,
+            probe TEXT NOT NULL,
+            target TEXT NOT NULL,
+            milliseconds INTEGER NOT NULL,
+            blocked INTEGER NOT NULL,
+            reachable INTEGER NOT NULL,
+            inconclusive INTEGER NOT NULL,
+            report BLOB NOT NULL
+          );
+          CREATE INDEX testRun_startedAt ON testRun(startedAt);
+          CREATE TABLE testDomain (
+            hostname TEXT PRIMARY KEY,
+            category TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            addedAt DATETIME NOT NULL
+          ) WITHOUT ROWID;
+          """)
+    }
     return migrator
   }
 }

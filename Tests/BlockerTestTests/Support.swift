@@ -1,4 +1,5 @@
 import BlockerTest
+import Foundation
 import Synchronization
 
 /// A probe that answers from a table; names not in it never answer (until cancelled).
@@ -27,3 +28,15 @@ let smallRegistry = Registry([
   TestDomain(hostname: "metrics.example", category: "Analytics", provider: "C"),
   TestDomain(hostname: "example.com", category: "Control", provider: "IANA"),
 ])
+
+/// A report built by hand: `outcomes` maps hostname to outcome, over `smallRegistry`'s tested domains.
+func report(_ outcomes: [String: Outcome], id: Int64? = nil) -> TestReport {
+  let results = smallRegistry.tested.map { domain in
+    let outcome = outcomes[domain.hostname] ?? .inconclusive
+    let reason = outcome == .blocked ? "NXDOMAIN" : outcome == .reachable ? "192.0.2.1" : "timeout after 2 s"
+    return DomainResult(domain: domain, verdict: Verdict(outcome, reason), milliseconds: domain.hostname.count * 10)
+  }
+  return TestReport(
+    id: id, startedAt: Date(timeIntervalSince1970: 1_800_000_000), milliseconds: 420, probe: .dns,
+    target: "127.0.0.1:53", timeoutMilliseconds: 2000, controls: [], results: results)
+}

@@ -1,0 +1,58 @@
+import BlockerTest
+import Foundation
+import Testing
+
+@Suite("Blocker test reports")
+struct TestReportTests {
+  @Test("JSON has the documented top-level fields and every domain with outcome and reason, and reads back")
+  func json() throws {
+    let original = report(["ads.example": .blocked, "stats.example": .reachable], id: 7)
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    let data = try encoder.encode(original)
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(
+      Set(object.keys) == [
+        "schemaVersion", "id", "startedAt", "milliseconds", "probe", "target", "timeoutMilliseconds", "score",
+        "categories", "providers", "controls", "results", "warnings",
+      ])
+    let results = try #require(object["results"] as? [[String: Any]])
+    #expect(results.count == 4)
+    #expect(results[0]["hostname"] as? String == "ads.example")
+    #expect(results[0]["outcome"] as? String == "blocked")
+    #expect(results[0]["reason"] as? String == "NXDOMAIN")
+    #expect((object["score"] as? [String: Any])?["blocked"] as? Int == 1)
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    #expect(try decoder.decode(TestReport.self, from: data) == original)
+  }
+
+  @Test("Text: summary with gauge, category and provider tables, slowest probes, what was not blocked")
+  func text() {
+    let text = report(["ads.example": .blocked, "banner.example": .blocked, "stats.example": .reachable], id: 3)
+      .text()
+    #expect(text.hasPrefix("Blocker test #3: dns probe via 127.0.0.1:53, 4 domains in 0.42 s (timeout 2 s)\n"))
+    #expect(text.contains("Score: [█████████████░░░░░░░] 67 % (strong), 1 inconclusive"))
+    #expect(text.contains("Ads              2          0         0  100 % (strong)\n"))
+    #expect(text.contains("Slowest probes:\n  150 ms  metrics.example"))
+    #expect(text.contains("reachable    stats.example (Analytics, A): 192.0.2.1"))
+    #expect(!text.contains("\u{1B}["))
+    #expect(report([:]).text(colour: true).contains("\u{1B}[33m"))
+  }
+
+  @Test("JUnit: a suite per category, reachable domains fail, inconclusive ones are skipped, XML escaped")
+  func junit() {
+    var sample = report(["ads.example": .blocked, "stats.example": .reachable])
+    sample.results[2].reason = "a <b> & \"c\""
+    let xml = sample.junit()
+    #expect(
+      xml.hasPrefix(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"sanehosts blocker test\" tests=\"4\" failures=\"1\" skipped=\"2\""
+      ))
+    #expect(xml.contains("<testsuite name=\"Ads\" tests=\"2\" failures=\"0\" skipped=\"1\""))
+    #expect(xml.contains("<testcase classname=\"Ads.A\" name=\"ads.example\" time=\"0.110\"/>"))
+    #expect(xml.contains("<failure message=\"reachable: a &lt;b&gt; &amp; &quot;c&quot;\" type=\"reachable\"/>"))
+    #expect(xml.contains("<skipped message=\"inconclusive: timeout after 2 s\"/>"))
+    #expect(xml.hasSuffix("</testsuites>\n"))
+  }
+}
