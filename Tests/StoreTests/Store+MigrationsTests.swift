@@ -10,7 +10,10 @@ struct StoreMigrationsTests {
   @Test("The migrator registers the shipped migrations, in order")
   func registered() {
     #expect(
-      Store.migrator.migrations == ["v1: sources, names, profiles, rules, update runs", "v1: the default profile"])
+      Store.migrator.migrations == [
+        "v1: sources, names, profiles, rules, update runs", "v1: the default profile",
+        "v2: blocker test runs and custom test domains",
+      ])
   }
 
   @Test("Migrating an empty database creates every table and the default profile")
