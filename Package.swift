@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "Updates", targets: ["Updates"]),
     .library(name: "Apply", targets: ["Apply"]),
     .library(name: "Files", targets: ["Files"]),
+    .library(name: "DNS", targets: ["DNS"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -113,6 +114,12 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// A DNS message codec and a client for one server: UDP with TCP fallback, spoof-checked, cancellable.
+    .target(
+      name: "DNS",
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: The command-line tool
 
     .executableTarget(
@@ -145,6 +152,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "Apply",
+        "DNS",
         "Downloads",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -204,6 +212,11 @@ let package = Package(
     .testTarget(
       name: "ApplyTests",
       dependencies: ["Apply", "Blocklists", "Store", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "DNSTests",
+      dependencies: ["DNS", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
