@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "Apply", targets: ["Apply"]),
     .library(name: "Files", targets: ["Files"]),
     .library(name: "BlockerTest", targets: ["BlockerTest"]),
+    .library(name: "DNS", targets: ["DNS"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -117,8 +118,14 @@ let package = Package(
     /// The blocker test: the registry, probes (system, DNS, HTTPS), the runner, scores and reports.
     .target(
       name: "BlockerTest",
-      dependencies: ["Blocklists", "Store"],
+      dependencies: ["Blocklists", "Store", "DNS"],
       resources: [.embedInCode("Resources/registry.tsv")],
+      swiftSettings: swiftSettings
+    ),
+
+    /// A DNS message codec and a client for one server: UDP with TCP fallback, spoof-checked, cancellable.
+    .target(
+      name: "DNS",
       swiftSettings: swiftSettings
     ),
 
@@ -154,6 +161,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "Apply",
+        "DNS",
         "Downloads",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -218,6 +226,11 @@ let package = Package(
     .testTarget(
       name: "ApplyTests",
       dependencies: ["Apply", "Blocklists", "Store", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "DNSTests",
+      dependencies: ["DNS", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Why a query got no usable answer.
+public enum ResolverError: Error, Sendable, Hashable {
+  /// No reply came before the deadline.
+  case timeout(server: String, after: Duration)
+  /// The server cannot be reached: nothing listens on its port (ICMP port unreachable), no route, or it
+  /// closed a TCP connection without answering.
+  case unreachable(server: String, detail: String)
+  /// Only replies that are not DNS messages came before the deadline; the last one's problem.
+  case malformedReply(MessageError)
+  /// The server is not `IP`, `IP:port` or `[IPv6]:port`.
+  case invalidServer(String)
+  /// The name asked for is not a valid domain name.
+  case invalidName(String, reason: MessageError.NameProblem)
+  /// The task was cancelled before an answer came.
+  case cancelled
+  /// The system refused a socket operation.
+  case socket(operation: String, detail: String)
+}
+
+extension ResolverError: LocalizedError {
+  /// What went wrong, naming the server or value concerned.
+  public var errorDescription: String? {
+    switch self {
+    case .timeout(let server, let after):
+      "The DNS server \(server) did not answer within \(after.secondsText)."
+    case .unreachable(let server, let detail):
+      "The DNS server \(server) cannot be reached: \(detail)."
+    case .malformedReply(let error):
+      "The DNS server's reply is damaged: \(error.localizedDescription)"
+    case .invalidServer(let text):
+      "“\(text)” is not a DNS server address."
+    case .invalidName(let name, let reason):
+      "“\(name)” is not a valid DNS name: \(reason)."
+    case .cancelled:
+      "The DNS query was cancelled."
+    case .socket(let operation, let detail):
+      "The system refused to \(operation): \(detail)."
+    }
+  }
+
+  /// What to do about it.
+  public var recoverySuggestion: String? {
+    switch self {
+    case .timeout:
+      "Check that the server is running and that no firewall drops DNS (port 53, UDP and TCP), or allow more time."
+    case .unreachable:
+      "Check the server's address and port, and that it is running."
+    case .malformedReply:
+      "Check that the address is a DNS server's and not another service's."
+    case .invalidServer:
+      "Write an IP address, optionally with a port: 192.0.2.1, 192.0.2.1:5353, ::1 or [::1]:5353."
+    case .invalidName:
+      "Use labels of 1–63 ASCII letters, digits or hyphens separated by dots; write an internationalized name in punycode (xn--…)."
+    case .cancelled:
+      nil
+    case .socket:
+      "Check the limit on open files (ulimit -n) and the network configuration."
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as `1.5 s`.
+  var secondsText: String {
+    let (seconds, attoseconds) = components
+    let value = Double(seconds) + Double(attoseconds) / 1e18
+    return String(format: "%g s", value)
+  }
+}
