@@ -31,6 +31,13 @@ public final class FakeDNSServer: Sendable {
     public var bytes: [UInt8]
     /// The decoded message; nil when the bytes are not a DNS message.
     public var message: Message?
+
+    /// Creates a request, for building replies to a message the server did not receive.
+    public init(transport: Transport, bytes: [UInt8], message: Message?) {
+      self.transport = transport
+      self.bytes = bytes
+      self.message = message
+    }
   }
 
   /// One thing the server does in reply to a query.
