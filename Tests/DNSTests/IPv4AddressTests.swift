@@ -10,7 +10,9 @@ struct IPv4AddressTests {
     #expect(IPv4Address("255.255.255.255")?.description == "255.255.255.255")
   }
 
-  @Test("Anything else is refused", arguments: ["", "1.2.3", "1.2.3.4.5", "256.0.0.1", "01.2.3.4", "1.2.3.-4", "a.b.c.d", "1..2.3", " 1.2.3.4"])
+  @Test(
+    "Anything else is refused",
+    arguments: ["", "1.2.3", "1.2.3.4.5", "256.0.0.1", "01.2.3.4", "1.2.3.-4", "a.b.c.d", "1..2.3", " 1.2.3.4"])
   func malformed(text: String) {
     #expect(IPv4Address(text) == nil)
   }

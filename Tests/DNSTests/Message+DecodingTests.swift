@@ -6,7 +6,9 @@ struct MessageDecodingTests {
   @Test("A header shorter than 12 bytes is truncated at the missing field")
   func truncatedHeader() {
     #expect(throws: MessageError.truncated(offset: 0)) { try Message(decoding: []) }
-    #expect(throws: MessageError.truncated(offset: 10)) { try Message(decoding: header(counts: [0, 0, 0, 0]).dropLast(1).map { $0 }) }
+    #expect(throws: MessageError.truncated(offset: 10)) {
+      try Message(decoding: header(counts: [0, 0, 0, 0]).dropLast(1).map { $0 })
+    }
   }
 
   @Test("Counts larger than the data are truncated, without reserving memory for them")
@@ -44,13 +46,16 @@ struct MessageDecodingTests {
     // The second name points back to the first, which points forward to the second.
     #expect(throws: MessageError.badPointer(offset: 14)) {
       try Message(
-        decoding: header(counts: [1, 1, 0, 0]) + [1, 0x61, 0xC0, 20] + question + [0xC0, 12] + fields(type: 1, data: [0, 0, 0, 0]))
+        decoding: header(counts: [1, 1, 0, 0]) + [1, 0x61, 0xC0, 20] + question + [0xC0, 12]
+          + fields(type: 1, data: [0, 0, 0, 0]))
     }
     #expect(throws: MessageError.badPointer(offset: 12)) {
       try Message(decoding: header(counts: [1, 0, 0, 0]) + [0xFF, 0xFF] + question)
     }
     // A pointer whose second byte is missing.
-    #expect(throws: MessageError.truncated(offset: 12)) { try Message(decoding: header(counts: [1, 0, 0, 0]) + [0xC0]) }
+    #expect(throws: MessageError.truncated(offset: 12)) {
+      try Message(decoding: header(counts: [1, 0, 0, 0]) + [0xC0])
+    }
   }
 
   @Test("A chain of backward pointers is followed; each must point before the last")
@@ -79,7 +84,8 @@ struct MessageDecodingTests {
     let long = header(counts: [1, 0, 0, 0]) + label + label + label + label + [0] + u16(1) + u16(1)
     #expect(throws: MessageError.nameTooLong(offset: 12)) { try Message(decoding: long) }
     // Three labels and a 61-byte one: exactly 255 bytes, allowed.
-    let fits = header(counts: [1, 0, 0, 0]) + label + label + label + [61] + [UInt8](repeating: 0x62, count: 61) + [0]
+    let fits =
+      header(counts: [1, 0, 0, 0]) + label + label + label + [61] + [UInt8](repeating: 0x62, count: 61) + [0]
       + u16(1) + u16(1)
     #expect(try Message(decoding: fits).questions[0].name.utf8.count == 253)
     // A name of three 63-byte labels (193 bytes), then one more label pointing at it: 257 bytes.
@@ -112,7 +118,9 @@ struct MessageDecodingTests {
     let bytes = header(counts: [1, 0, 0, 0]) + [3, 0x61, 0x2E, 0x62] + [2, 0x5C, 0x00] + [0] + u16(1) + u16(1)
     let name = try Message(decoding: bytes).questions[0].name
     #expect(name == #"a\.b.\\\000"#)
-    #expect(try Message(decoding: try Message(id: 1, questions: [Question(name: name, type: .a)]).encoded()).questions[0].name == name)
+    #expect(
+      try Message(decoding: try Message(id: 1, questions: [Question(name: name, type: .a)]).encoded()).questions[0].name
+        == name)
   }
 
   @Test("20,000 random buffers decode or throw, never crash or hang", .timeLimit(.minutes(1)))
@@ -142,7 +150,8 @@ struct MessageDecodingTests {
       case 0:
         bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)))
       case 1:
-        bytes.insert(UInt8.random(in: 0...255, using: &generator), at: Int.random(in: 0...bytes.count, using: &generator))
+        bytes.insert(
+          UInt8.random(in: 0...255, using: &generator), at: Int.random(in: 0...bytes.count, using: &generator))
       default:
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
           bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)

@@ -6,7 +6,8 @@ struct MessageEncodingTests {
   @Test("A final dot is fine; the wire format is the same with or without it")
   func trailingDot() throws {
     #expect(try Message.query(id: 1, name: "a.test.", type: .a) == Message.query(id: 1, name: "a.test", type: .a))
-    #expect(try Message.query(id: 1, name: "a.test", type: .a)[12..<20] == [1, 0x61, 4, 0x74, 0x65, 0x73, 0x74, 0][...])
+    #expect(
+      try Message.query(id: 1, name: "a.test", type: .a)[12..<20] == [1, 0x61, 4, 0x74, 0x65, 0x73, 0x74, 0][...])
   }
 
   @Test("Labels of 63 bytes are fine, 64 are refused naming the label")
@@ -57,7 +58,8 @@ struct MessageEncodingTests {
 
   @Test("Record data over 65,535 bytes is refused")
   func recordTooLong() {
-    let message = Message(id: 1, answers: [Record(name: "big.test", type: .other(99), data: .raw(.init(repeating: 0, count: 70_000)))])
+    let message = Message(
+      id: 1, answers: [Record(name: "big.test", type: .other(99), data: .raw(.init(repeating: 0, count: 70_000)))])
     #expect(throws: MessageError.recordTooLong(name: "big.test", length: 70_000)) { try message.encoded() }
   }
 }

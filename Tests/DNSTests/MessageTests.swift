@@ -23,7 +23,9 @@ struct MessageTests {
       recursionAvailable: true, authenticData: true, checkingDisabled: true, responseCode: .refused)
     let message = Message(id: 7, flags: flags)
     #expect(try Message(decoding: try message.encoded()) == message)
-    #expect(try Message(decoding: try Message(id: 7, flags: Message.Flags(responseCode: .other(11))).encoded()).responseCode == .other(11))
+    #expect(
+      try Message(decoding: try Message(id: 7, flags: Message.Flags(responseCode: .other(11))).encoded()).responseCode
+        == .other(11))
   }
 
   @Test("A message with every kind of record round-trips")

@@ -9,13 +9,17 @@ struct ResolverTests {
 
   @Test("A plain answer over UDP")
   func answer() async throws {
-    try await FakeDNSServer.with({ [FakeDNSServer.response(to: $0, answers: [Self.address])].map { .bytes($0) } }) {
-      server in
-      let (reply, elapsed) = try await timed { try await localResolver(server.port).query("a.test", .a, timeout: .seconds(2)) }
+    let behaviour: FakeDNSServer.Behaviour = {
+      [FakeDNSServer.response(to: $0, answers: [Self.address])].map { .bytes($0) }
+    }
+    try await FakeDNSServer.with(behaviour) { server in
+      let (reply, elapsed) = try await timed {
+        try await localResolver(server.port).query("a.test", .a, timeout: .seconds(2))
+      }
       #expect(reply.addresses.map(\.description) == ["192.0.2.7"])
       #expect(server.requests.map(\.transport) == [.udp])
       #expect(elapsed < .seconds(1))
-      // The query as sent: RD set, one question, a fresh id each time.
+      // The query as sent: RD set, one question.
       let query = try #require(server.requests.first?.message)
       #expect(query.flags.recursionDesired && query.questions == [Question(name: "a.test", type: .a)])
       _ = try await localResolver(server.port).query("a.test", .a, timeout: .seconds(2))
@@ -25,12 +29,13 @@ struct ResolverTests {
 
   @Test("A truncated UDP answer is asked again over TCP, which answers in full")
   func tcpFallback() async throws {
-    try await FakeDNSServer.with({ request in
+    let behaviour: FakeDNSServer.Behaviour = { request in
       switch request.transport {
       case .udp: [.bytes(FakeDNSServer.response(to: request, truncated: true))]
       case .tcp: [.bytes(FakeDNSServer.response(to: request, answers: [Self.address, Self.address]))]
       }
-    }) { server in
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let reply = try await localResolver(server.port).query("a.test", .a, timeout: .seconds(2))
       #expect(!reply.flags.truncated)
       #expect(reply.answers.count == 2)
@@ -41,7 +46,7 @@ struct ResolverTests {
 
   @Test("TCP replies with the wrong id are skipped too; a TCP connection closed without an answer is unreachable")
   func tcpMismatch() async throws {
-    try await FakeDNSServer.with({ request in
+    let behaviour: FakeDNSServer.Behaviour = { request in
       switch request.transport {
       case .udp: [.bytes(FakeDNSServer.response(to: request, truncated: true))]
       case .tcp:
@@ -52,11 +57,14 @@ struct ResolverTests {
             .bytes(FakeDNSServer.response(to: request, answers: [Self.address])),
           ]
       }
-    }) { server in
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let reply = try await localResolver(server.port).query("a.test", .a, timeout: .seconds(2))
       #expect(reply.answers == [Self.address])
-      await #expect(throws: ResolverError.unreachable(
-        server: "127.0.0.1:\(server.port)", detail: "it closed the TCP connection without an answer")) {
+      await #expect(
+        throws: ResolverError.unreachable(
+          server: "127.0.0.1:\(server.port)", detail: "it closed the TCP connection without an answer")
+      ) {
         try await localResolver(server.port).query("closed.test", .a, timeout: .seconds(2))
       }
     }
@@ -64,12 +72,14 @@ struct ResolverTests {
 
   @Test("Replies with the wrong id, the wrong question or from another port are ignored; the right one counts")
   func spoofsIgnored() async throws {
-    try await FakeDNSServer.with({ request in
+    let behaviour: FakeDNSServer.Behaviour = { request in
       let query = request.message!
       var wrongQuestion = query
       wrongQuestion.questions = [Question(name: "other.test", type: .a)]
       return [
-        .bytes(FakeDNSServer.response(to: request, answers: [Record(name: "a.test", data: .a(.unspecified))], id: query.id &+ 1)),
+        .bytes(
+          FakeDNSServer.response(
+            to: request, answers: [Record(name: "a.test", data: .a(.unspecified))], id: query.id &+ 1)),
         .fromOtherPort(FakeDNSServer.response(to: request, answers: [Record(name: "a.test", data: .a(.unspecified))])),
         .bytes(
           FakeDNSServer.response(
@@ -78,7 +88,8 @@ struct ResolverTests {
         .bytes(try! Message(id: query.id, questions: query.questions).encoded()),  // not a response (QR clear)
         .bytes(FakeDNSServer.response(to: request, answers: [Self.address])),
       ]
-    }) { server in
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let reply = try await localResolver(server.port).query("a.test", .a, timeout: .seconds(2))
       #expect(reply.answers == [Self.address])
     }
@@ -86,8 +97,10 @@ struct ResolverTests {
 
   @Test("Garbage and then the answer: the answer counts")
   func garbageThenAnswer() async throws {
-    try await FakeDNSServer.with({ [.bytes([1, 2, 3]), .bytes(FakeDNSServer.response(to: $0, answers: [Self.address]))] }) {
-      server in
+    let behaviour: FakeDNSServer.Behaviour = {
+      [.bytes([1, 2, 3]), .bytes(FakeDNSServer.response(to: $0, answers: [Self.address]))]
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let reply = try await localResolver(server.port).query("a.test", .a, timeout: .seconds(2))
       #expect(reply.answers == [Self.address])
     }
@@ -95,7 +108,8 @@ struct ResolverTests {
 
   @Test("Only garbage until the deadline: .malformedReply with the decoding error, not .timeout")
   func garbageOnly() async throws {
-    try await FakeDNSServer.with({ _ in [.bytes([1, 2, 3])] }) { server in
+    let behaviour: FakeDNSServer.Behaviour = { _ in [.bytes([1, 2, 3])] }
+    try await FakeDNSServer.with(behaviour) { server in
       let (outcome, elapsed) = await timedQuery(localResolver(server.port), "a.test", .a, timeout: .milliseconds(300))
       #expect(throws: ResolverError.malformedReply(.truncated(offset: 2))) { try outcome.get() }
       #expect(elapsed >= .milliseconds(300) && elapsed < .milliseconds(1300))
@@ -104,7 +118,8 @@ struct ResolverTests {
 
   @Test("A black hole times out in about the timeout", .timeLimit(.minutes(1)))
   func blackHole() async throws {
-    try await FakeDNSServer.with({ _ in [] }) { server in
+    let behaviour: FakeDNSServer.Behaviour = { _ in [] }
+    try await FakeDNSServer.with(behaviour) { server in
       let timeout = Duration.milliseconds(500)
       let (outcome, elapsed) = await timedQuery(localResolver(server.port), "a.test", .a, timeout: timeout)
       #expect(throws: ResolverError.timeout(server: "127.0.0.1:\(server.port)", after: timeout)) { try outcome.get() }
@@ -115,9 +130,10 @@ struct ResolverTests {
 
   @Test("A truncated answer and a black hole on TCP time out within the one deadline")
   func tcpBlackHole() async throws {
-    try await FakeDNSServer.with({ request in
+    let behaviour: FakeDNSServer.Behaviour = { request in
       request.transport == .udp ? [.bytes(FakeDNSServer.response(to: request, truncated: true))] : []
-    }) { server in
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let (outcome, elapsed) = await timedQuery(localResolver(server.port), "a.test", .a, timeout: .milliseconds(400))
       #expect(throws: ResolverError.timeout(server: "127.0.0.1:\(server.port)", after: .milliseconds(400))) {
         try outcome.get()
@@ -128,7 +144,8 @@ struct ResolverTests {
 
   @Test("Cancelling the task ends a query at once", .timeLimit(.minutes(1)))
   func cancellation() async throws {
-    try await FakeDNSServer.with({ _ in [] }) { server in
+    let behaviour: FakeDNSServer.Behaviour = { _ in [] }
+    try await FakeDNSServer.with(behaviour) { server in
       await withTaskGroup(of: Void.self) { group in
         group.addTask {
           await #expect(throws: ResolverError.cancelled) {
@@ -148,7 +165,8 @@ struct ResolverTests {
 
   @Test("A task already cancelled sends nothing")
   func alreadyCancelled() async throws {
-    try await FakeDNSServer.with({ _ in [] }) { server in
+    let behaviour: FakeDNSServer.Behaviour = { _ in [] }
+    try await FakeDNSServer.with(behaviour) { server in
       await withTaskGroup(of: Void.self) { group in
         group.cancelAll()
         group.addTask {
@@ -165,8 +183,10 @@ struct ResolverTests {
   func portUnreachable() async throws {
     let port = try FreePort.forDNS()
     let (outcome, elapsed) = await timedQuery(localResolver(port), "a.test", .a, timeout: .seconds(5))
-    #expect(throws: ResolverError.unreachable(
-      server: "127.0.0.1:\(port)", detail: "connection refused (nothing listens on port \(port))")) { try outcome.get() }
+    #expect(
+      throws: ResolverError.unreachable(
+        server: "127.0.0.1:\(port)", detail: "connection refused (nothing listens on port \(port))")
+    ) { try outcome.get() }
     #expect(elapsed < .seconds(1))
   }
 
@@ -182,12 +202,15 @@ struct ResolverTests {
 
   @Test("An error response without a question section counts; NXDOMAIN is a reply, not an error")
   func errorResponses() async throws {
-    try await FakeDNSServer.with({ request in
+    let behaviour: FakeDNSServer.Behaviour = { request in
       let query = request.message!
-      if query.questions.first?.name == "nx.test" { return [.bytes(FakeDNSServer.response(to: request, code: .nxDomain))] }
+      if query.questions.first?.name == "nx.test" {
+        return [.bytes(FakeDNSServer.response(to: request, code: .nxDomain))]
+      }
       let bare = Message(id: query.id, flags: Message.Flags(isResponse: true, responseCode: .refused))
       return [.bytes(try! bare.encoded())]
-    }) { server in
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let nx = try await localResolver(server.port).query("nx.test", .a, timeout: .seconds(2))
       #expect(nx.responseCode == .nxDomain)
       let refused = try await localResolver(server.port).query("x.test", .a, timeout: .seconds(2))
