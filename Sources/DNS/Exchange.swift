@@ -86,7 +86,9 @@ final class Exchange: Sendable {
       var source = sockaddr_storage()
       var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
       let count = withUnsafeMutablePointer(to: &source) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, &buffer, buffer.count, 0, $0, &length) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          recvfrom(descriptor, &buffer, buffer.count, 0, $0, &length)
+        }
       }
       if count < 0 {
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }

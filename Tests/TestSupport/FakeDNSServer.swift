@@ -31,6 +31,13 @@ public final class FakeDNSServer: Sendable {
     public var bytes: [UInt8]
     /// The decoded message; nil when the bytes are not a DNS message.
     public var message: Message?
+
+    /// Creates a request, for building replies to a message the server did not receive.
+    public init(transport: Transport, bytes: [UInt8], message: Message?) {
+      self.transport = transport
+      self.bytes = bytes
+      self.message = message
+    }
   }
 
   /// One thing the server does in reply to a query.
@@ -265,7 +272,8 @@ public final class FakeDNSServer: Sendable {
     _ = bytes.withUnsafeBytes { raw in
       withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          sendto(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+          sendto(
+            descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
       }
     }
