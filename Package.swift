@@ -118,7 +118,14 @@ let package = Package(
     /// The blocker test: the registry, probes (system, DNS, HTTPS), the runner, scores and reports.
     .target(
       name: "BlockerTest",
-      dependencies: ["Blocklists", "Store", "DNS"],
+      dependencies: [
+        "Blocklists", "Store", "DNS",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
       resources: [.embedInCode("Resources/registry.tsv")],
       swiftSettings: swiftSettings
     ),
@@ -141,6 +148,8 @@ let package = Package(
         "Store",
         "Updates",
         "Apply",
+        "BlockerTest",
+        "DNS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -236,7 +245,7 @@ let package = Package(
     .testTarget(
       name: "SaneHostsCLITests",
       dependencies: [
-        "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "TestSupport",
+        "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "BlockerTest", "DNS", "TestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings

@@ -18,7 +18,7 @@ extension TestError: LocalizedError {
     case .noWorkingResolver(let target, let reasons):
       "No control domain resolved through the \(target) (\(Self.join(reasons))): DNS is not working, so there is no score."
     case .controlsBlocked(let target, let reasons):
-      "The \(target) blocks even the control domains (\(Self.join(reasons))): it blocks everything, so a score would mean nothing."
+      "The \(target) blocks even the control domains (\(Self.join(reasons))): it blocks everything or cannot reach the internet, so a score would mean nothing."
     case .emptyRegistry:
       "There is no domain to test."
     case .cancelled:
@@ -31,7 +31,7 @@ extension TestError: LocalizedError {
     case .noWorkingResolver:
       "Check the network and the resolver address (--resolver IP[:port]), or raise --timeout."
     case .controlsBlocked:
-      "Check the blocker's allow list and its catch-all rules."
+      "Check the network and the resolver's upstream servers, and the blocker's allow list and catch-all rules."
     case .emptyRegistry:
       "Choose categories that exist (see `sanehosts registry list`), or add domains with `sanehosts registry add`."
     case .cancelled:

@@ -23,6 +23,8 @@ struct SaneHosts: AsyncParsableCommand {
       CommandGroup(
         name: "Applying",
         subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self]),
+      CommandGroup(
+        name: "Testing a blocker", subcommands: [TestCommand.self, HistoryCommand.self, RegistryCommand.self]),
       CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
     ]
   )

@@ -19,13 +19,14 @@ struct SaneHostsTests {
     #expect(result.standardOutput.contains("BLOCKLISTS"))
     #expect(result.standardOutput.contains("SOURCES AND PROFILES"))
     #expect(result.standardOutput.contains("APPLYING"))
+    #expect(result.standardOutput.contains("TESTING A BLOCKER"))
     for command in [
       "status", "update", "sources", "profile", "allow", "deny", "catalog", "compile", "apply", "disable", "restore",
-      "schedule",
+      "schedule", "test", "history", "registry",
     ] {
       #expect(result.standardOutput.contains("  \(command) "), "\(command) is listed")
     }
-    for missing in ["serve", "pihole", "history"] {
+    for missing in ["serve", "pihole"] {
       #expect(!result.standardOutput.contains("  \(missing) "), "no placeholder for \(missing)")
     }
   }

@@ -1,0 +1,85 @@
+import ArgumentParser
+import BlockerTest
+import Foundation
+import Store
+
+/// `sanehosts registry`: the domains `sanehosts test` probes.
+struct RegistryCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "registry",
+    abstract: "List the blocker test's domains, and add or remove your own.",
+    subcommands: [List.self, Add.self, Remove.self],
+    defaultSubcommand: List.self)
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Every test domain with its category and provider.")
+    @OptionGroup var store: StoreOptions
+    @Option(help: "Only this category.") var category: String?
+    @Flag(help: "Print JSON on standard output.") var json = false
+
+    func run() throws {
+      let store = try store.open()
+      var domains = try RegistryCommand.registry(store).domains
+      if let category { domains = domains.filter { $0.category.lowercased() == category.lowercased() } }
+      if json {
+        Terminal.writeOutput(Text.json(domains))
+        return
+      }
+      let rows = domains.map { [$0.category, $0.provider, $0.hostname + ($0.isCustom ? "  (yours)" : "")] }
+      Terminal.writeOutput(Text.table([["CATEGORY", "PROVIDER", "HOSTNAME"]] + rows))
+    }
+  }
+
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add your own test domains.")
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Hostnames to add.") var hostnames: [String]
+    @Option(help: "Their category (an existing one, or a new one such as Local).") var category: String
+    @Option(help: "Who runs them.") var provider = "Custom"
+
+    func validate() throws {
+      if hostnames.isEmpty { throw ValidationError("Name at least one hostname.") }
+      if category.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--category needs a name.") }
+      if category.lowercased() == TestDomain.controlCategory.lowercased() {
+        throw ValidationError("Control domains are built in; choose another category.")
+      }
+    }
+
+    func run() throws {
+      let store = try store.open()
+      for name in hostnames {
+        let hostname: String
+        do { hostname = try Registry.normalize(name) } catch { throw CLIError(error) }
+        try storeCall { () throws(StoreError) in
+          try store.addCustomTestDomain(CustomTestDomain(hostname: hostname, category: category, provider: provider))
+        }
+        Terminal.writeError("Added \(hostname) (\(category), \(provider)).\n")
+      }
+    }
+  }
+
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove test domains you added.")
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Hostnames to remove.") var hostnames: [String]
+
+    func run() throws {
+      let store = try store.open()
+      for name in hostnames {
+        let hostname = (try? Registry.normalize(name)) ?? name
+        if Registry.builtIn.domains.contains(where: { $0.hostname == hostname }) {
+          throw ValidationError("\(hostname) is built into the registry; only domains you added can be removed.")
+        }
+        try storeCall { () throws(StoreError) in try store.removeCustomTestDomain(hostname) }
+        Terminal.writeError("Removed \(hostname).\n")
+      }
+    }
+  }
+
+  /// The built-in registry with the user's domains added.
+  static func registry(_ store: Store) throws -> Registry {
+    let custom = try storeCall { () throws(StoreError) in try store.customTestDomains() }
+    return Registry.builtIn.adding(
+      custom.map { TestDomain(hostname: $0.hostname, category: $0.category, provider: $0.provider, isCustom: true) })
+  }
+}

@@ -1,0 +1,197 @@
+import ArgumentParser
+import BlockerTest
+import DNS
+import Foundation
+import Store
+
+/// `sanehosts test`: does the blocking actually work?
+struct TestCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "test",
+    abstract: "Test whether ads and trackers are blocked: probe the registry's domains and score the blocker.",
+    discussion: """
+      Probes the registry (128 ad, analytics, error-tracker, social-tracker, mixed and OEM-telemetry \
+      domains, plus yours from `sanehosts registry add`) and classifies each domain as blocked \
+      (NXDOMAIN, NODATA, REFUSED, or a sinkhole address such as 0.0.0.0, ::, 127.0.0.1 or a --block-page \
+      address), reachable (a routable address) or inconclusive (timeout, SERVFAIL, no network). \
+      Inconclusive never counts as blocked: the score is blocked ÷ (blocked + reachable), strong ≥ 60 %, \
+      moderate ≥ 30 %, weak below. Control domains that must never be blocked are probed first: if none \
+      of them resolves, the run stops instead of printing a fake score.
+
+      Probes: system (getaddrinfo, so /etc/hosts and nsswitch count), dns (A and AAAA straight to \
+      --resolver IP[:port], UDP with TCP fallback), https (a HEAD request, for blockers that act on \
+      connections). Probes run in a sliding window, each with --timeout, the whole run within --max-time.
+
+      Every run is saved (see `sanehosts history`); --json prints the report (schema: \
+      docs/test-report.md), --export FORMAT FILE writes text, json or junit. For each reachable domain the \
+      report names the sources in your store that list it. Exit status: 0 when the run completed \
+      (4 with --fail-under when the score is lower), 1 when it could not run or gave no score, 130 when \
+      cancelled.
+      """)
+
+  @OptionGroup var store: StoreOptions
+  @Option(help: "How to probe: system, dns or https.") var probe: ProbeKind = .system
+  @Option(help: ArgumentHelp("The DNS server for --probe dns: IP or IP:port ([v6]:port).", valueName: "address"))
+  var resolver: String?
+  @Option(help: "Seconds before one probe counts as inconclusive.") var timeout: Double = 2
+  @Option(help: "Probes in flight at once (default: 64; 16 for https).") var concurrency: Int?
+  @Option(help: "Seconds the whole run may take (default: two timeouts plus one second).") var maxTime: Double?
+  @Option(help: "Only these categories (repeatable; see `sanehosts registry list`).") var category: [String] = []
+  @Option(help: ArgumentHelp("An address that also means blocked, such as a block page (repeatable).", valueName: "ip"))
+  var blockPage: [String] = []
+  @Option(help: ArgumentHelp("Also test a sample of this source's names (its key).", valueName: "source"))
+  var sampleSource: String?
+  @Option(help: ArgumentHelp("Also test a sample of this profile's names.", valueName: "profile"))
+  var sampleProfile: String?
+  @Option(help: "Names in the sample.") var sampleCount = 50
+  @Option(help: "The sample's seed: the same seed picks the same names.") var seed: UInt64 = 1
+  @Flag(help: "Test only the sample, not the registry.") var sampleOnly = false
+  @Option(
+    parsing: .upToNextOption,
+    help: ArgumentHelp("Also write the report: text, json or junit, then the file.", valueName: "format file"))
+  var export: [String] = []
+  @Option(help: ArgumentHelp("Exit with status 4 when the score is below this percentage.", valueName: "percent"))
+  var failUnder: Double?
+  @Flag(help: "Do not save the run in the history.") var noSave = false
+  @Flag(help: "Print the report as JSON on standard output.") var json = false
+  @Flag(name: .shortAndLong, help: "Print only the summary line (and errors).") var quiet = false
+
+  func validate() throws {
+    if probe == .dns && resolver == nil {
+      throw ValidationError("--probe dns needs --resolver IP[:port], the DNS server to ask.")
+    }
+    if probe != .dns && resolver != nil { throw ValidationError("--resolver is for --probe dns.") }
+    if !(timeout > 0 && timeout <= 60) { throw ValidationError("--timeout must be between 0 and 60 seconds.") }
+    if let concurrency, concurrency < 1 || concurrency > 512 {
+      throw ValidationError("--concurrency must be between 1 and 512, not \(concurrency).")
+    }
+    if let maxTime, maxTime < timeout { throw ValidationError("--max-time must be at least --timeout.") }
+    if !export.isEmpty {
+      guard export.count == 2, ["text", "json", "junit"].contains(export[0]) else {
+        throw ValidationError(
+          "--export takes a format (text, json or junit) and a file, e.g. --export junit report.xml.")
+      }
+    }
+    if sampleSource != nil && sampleProfile != nil {
+      throw ValidationError("Give --sample-source or --sample-profile.")
+    }
+    if sampleOnly && sampleSource == nil && sampleProfile == nil {
+      throw ValidationError("--sample-only needs --sample-source or --sample-profile.")
+    }
+    if sampleCount < 1 { throw ValidationError("--sample-count must be at least 1.") }
+    if json && quiet { throw ValidationError("--json and --quiet cannot be used together.") }
+  }
+
+  func run() async throws {
+    let store = try self.store.open()
+    let registry = try registry(store)
+    let sinkholes = Sinkholes(blockPages: blockPage)
+    let probe: any Probe = try makeProbe(sinkholes: sinkholes)
+    let options = TestRunner<ContinuousClock>.Options(
+      timeout: Self.duration(timeout), concurrency: concurrency ?? (self.probe == .https ? 16 : 64),
+      maximumDuration: maxTime.map(Self.duration))
+    let live = !json && !quiet && Terminal.isInteractive(.standardError)
+    let progress = TestProgress(live: live, width: Terminal.width(.standardError))
+    let runner = TestRunner(probe: probe, options: options, clock: ContinuousClock())
+
+    var report: TestReport
+    do {
+      report = try await Interrupts.cancelling(onSignal: {}) {
+        try await runner.run(registry) { progress.handle($0) }
+      }
+    } catch let error as TestError {
+      progress.finish()
+      if case .cancelled = error { throw ExitCode(130) }
+      throw CLIError(error)
+    } catch is CancellationError {
+      progress.finish()
+      throw ExitCode(130)
+    }
+    progress.finish()
+    report = report.annotated(with: store)
+    if !noSave { report = try History(store: store).save(report) }
+    if json {
+      Terminal.writeOutput(Text.json(report))
+    } else if quiet {
+      Terminal.writeOutput("\(report.score.summary)\n")
+    } else {
+      Terminal.writeOutput(report.text(colour: Terminal.isInteractive(.standardOutput)))
+    }
+    if export.count == 2 { try Self.write(report, format: export[0], to: export[1]) }
+    if let failUnder, (report.score.percent ?? 0) < failUnder { throw ExitCode(4) }
+  }
+
+  /// The domains to test: the registry (with the user's), filtered, plus a sample.
+  private func registry(_ store: Store) throws -> Registry {
+    var registry = try RegistryCommand.registry(store)
+    if !category.isEmpty {
+      let known = Set(registry.categories.map { $0.lowercased() })
+      if let unknown = category.first(where: { !known.contains($0.lowercased()) }) {
+        throw CLIError(
+          StoreError.notFound(kind: "category", name: unknown, known: registry.categories))
+      }
+      registry = registry.filtered(categories: category)
+    }
+    if let names = try sampleNames(store) {
+      let label = sampleSource ?? sampleProfile ?? "sample"
+      let sample = names.map { TestDomain(hostname: $0, category: "Sample", provider: label) }
+      registry = sampleOnly ? Registry(registry.controls + sample) : registry.adding(sample)
+    }
+    return registry
+  }
+
+  private func sampleNames(_ store: Store) throws -> [String]? {
+    if let key = sampleSource {
+      let source = try storeCall { () throws(StoreError) in
+        guard let source = try store.allSources().first(where: { $0.key == key }) else {
+          throw StoreError.notFound(kind: "source", name: key, known: try store.allSources().map(\.key))
+        }
+        return source
+      }
+      let names = try storeCall { () throws(StoreError) in try store.names(of: source) }
+      return Registry.sample(names, count: sampleCount, seed: seed)
+    }
+    if let profile = sampleProfile {
+      var all = Set<String>()
+      for member in try storeCall({ () throws(StoreError) in try store.sources(in: profile) }) where member.enabled {
+        all.formUnion(try storeCall { () throws(StoreError) in try store.names(of: member.source) })
+      }
+      return Registry.sample(Array(all), count: sampleCount, seed: seed)
+    }
+    return nil
+  }
+
+  private func makeProbe(sinkholes: Sinkholes) throws -> any Probe {
+    switch probe {
+    case .system:
+      return SystemProbe(sinkholes: sinkholes)
+    case .dns:
+      do {
+        return DNSProbe(
+          resolver: try Resolver(server: resolver ?? ""), sinkholes: sinkholes, timeout: Self.duration(timeout))
+      } catch {
+        throw CLIError(error)
+      }
+    case .https:
+      return HTTPSProbe(sinkholes: sinkholes, timeout: Self.duration(timeout))
+    }
+  }
+
+  static func write(_ report: TestReport, format: String, to path: String) throws {
+    let text: String
+    switch format {
+    case "json": text = Text.json(report)
+    case "junit": text = report.junit()
+    default: text = report.text()
+    }
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw ValidationError("Cannot write the report to \(path): \(error.localizedDescription)")
+    }
+  }
+
+  static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
+}
+
+extension ProbeKind: ExpressibleByArgument {}

@@ -1,0 +1,26 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts registry")
+struct RegistryCommandTests {
+  @Test("list shows the built-in domains; add and remove the user's own, which list marks")
+  func addListRemove() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let list = try await cli.ok("registry", "list")
+    #expect(list.split(separator: "\n").count == 1 + 128 + 3)
+    try await cli.ok("registry", "add", "Tracker.Local.", "--category", "Local", "--provider", "Me")
+    let mine = try await cli.ok("registry", "list", "--category", "local")
+    #expect(mine.contains("Local     Me        tracker.local  (yours)") || mine.contains("tracker.local  (yours)"))
+    let json = try #require(try await cli.json("registry", "list", "--json") as? [[String: Any]])
+    #expect(json.contains { $0["hostname"] as? String == "tracker.local" && $0["isCustom"] as? Bool == true })
+    let builtIn = try await cli.run("registry", "remove", "ads.linkedin.com")
+    #expect(builtIn.status != 0 && builtIn.standardError.contains("built into the registry"))
+    try await cli.ok("registry", "remove", "tracker.local")
+    let again = try await cli.run("registry", "remove", "tracker.local")
+    #expect(again.status == 1 && again.standardError.contains("There is no test domain “tracker.local”"))
+    let bad = try await cli.run("registry", "add", "not a name", "--category", "X")
+    #expect(bad.status == 1 && bad.standardError.contains("is not a valid hostname"))
+  }
+}
