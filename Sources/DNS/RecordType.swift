@@ -72,7 +72,9 @@ public enum RecordType: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Whether the two have the same number.
   public static func == (lhs: RecordType, rhs: RecordType) -> Bool { lhs.rawValue == rhs.rawValue }
 
+  /// Hashes the number, as equality compares it.
   public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }

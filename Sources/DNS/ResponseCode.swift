@@ -56,7 +56,9 @@ public enum ResponseCode: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Whether the two have the same number.
   public static func == (lhs: ResponseCode, rhs: ResponseCode) -> Bool { lhs.rawValue == rhs.rawValue }
 
+  /// Hashes the number, as equality compares it.
   public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
