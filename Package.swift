@@ -150,6 +150,7 @@ let package = Package(
         "Apply",
         "BlockerTest",
         "DNS",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -229,7 +230,11 @@ let package = Package(
     ),
     .testTarget(
       name: "BlockerTestTests",
-      dependencies: ["BlockerTest", "Blocklists", "Store", "TestSupport"],
+      dependencies: [
+        "BlockerTest", "Blocklists", "Store", "DNS", "TestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

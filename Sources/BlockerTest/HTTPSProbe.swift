@@ -22,6 +22,12 @@ public struct HTTPSProbe: Probe {
     public var code: Int32
     /// Its message.
     public var message: String
+
+    /// Creates a failure.
+    public init(code: Int32, message: String) {
+      self.code = code
+      self.message = message
+    }
   }
 
   /// Addresses that mean blocked.
@@ -33,17 +39,30 @@ public struct HTTPSProbe: Probe {
   private let resolve: Resolve
   private let client: HTTPClient
 
-  /// Creates a probe; by default names are resolved by the system resolver and requests go through the
-  /// shared HTTP client.
+  /// Creates a probe that sends its requests through `client` (see `makeClient`); by default names are
+  /// resolved by the system resolver.
   public init(
-    sinkholes: Sinkholes = Sinkholes(), timeout: Duration = .seconds(2), port: Int = 443,
-    client: HTTPClient = .shared, resolve: Resolve? = nil
+    sinkholes: Sinkholes = Sinkholes(), timeout: Duration = .seconds(2), port: Int = 443, client: HTTPClient,
+    resolve: Resolve? = nil
   ) {
     self.sinkholes = sinkholes
     self.timeout = timeout
     self.port = port
     self.client = client
     self.resolve = resolve ?? { name in await HTTPSProbe.systemResolve(name) }
+  }
+
+  /// An HTTP client for probing: one connection attempt each (no retries until the deadline, so a refused
+  /// connection or a TLS failure is known at once), the connect timeout set to `timeout`, no redirects.
+  /// Shut it down when the run ends.
+  public static func makeClient(timeout: Duration, trustRoots: [String] = []) -> HTTPClient {
+    var tls = TLSConfiguration.makeClientConfiguration()
+    if !trustRoots.isEmpty { tls.additionalTrustRoots = trustRoots.map { .file($0) } }
+    var configuration = HTTPClient.Configuration(
+      tlsConfiguration: tls, redirectConfiguration: .disallow,
+      timeout: HTTPClient.Configuration.Timeout(connect: .nanoseconds(nanoseconds(timeout))))
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   }
 
   public var kind: ProbeKind { .https }

@@ -5,15 +5,20 @@ import Blocklists
 public struct Sinkholes: Sendable, Hashable {
   /// Extra addresses that mean "blocked" (a Pi-hole or router block page), as written.
   public var blockPages: Set<String>
+  /// Whether loopback addresses (127.0.0.1, ::1) mean blocked, as hosts-file blockers use them. Only a
+  /// test whose servers listen on loopback turns this off.
+  public var loopbackBlocks: Bool
 
   /// Creates the set; `blockPages` are compared in their canonical text form.
-  public init(blockPages: [String] = []) {
+  public init(blockPages: [String] = [], loopbackBlocks: Bool = true) {
     self.blockPages = Set(blockPages.map { $0.lowercased() })
+    self.loopbackBlocks = loopbackBlocks
   }
 
   /// Whether an address means blocked.
   public func contains(_ address: String) -> Bool {
-    Address.classify(address).blocks || blockPages.contains(address.lowercased())
+    let kind = Address.classify(address)
+    return kind == .null || (loopbackBlocks && kind == .loopback) || blockPages.contains(address.lowercased())
   }
 
   /// The verdict for the addresses a name resolved to: blocked when every one is a sinkhole,

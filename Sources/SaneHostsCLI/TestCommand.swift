@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import BlockerTest
 import DNS
 import Foundation
@@ -83,10 +84,21 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let httpClient = HTTPSProbe.makeClient(timeout: Self.duration(timeout))
+    do {
+      try await run(httpClient: httpClient)
+    } catch {
+      try? await httpClient.shutdown()
+      throw error
+    }
+    try? await httpClient.shutdown()
+  }
+
+  private func run(httpClient: HTTPClient) async throws {
     let store = try self.store.open()
     let registry = try registry(store)
     let sinkholes = Sinkholes(blockPages: blockPage)
-    let probe: any Probe = try makeProbe(sinkholes: sinkholes)
+    let probe: any Probe = try makeProbe(sinkholes: sinkholes, httpClient: httpClient)
     let options = TestRunner<ContinuousClock>.Options(
       timeout: Self.duration(timeout), concurrency: concurrency ?? (self.probe == .https ? 16 : 64),
       maximumDuration: maxTime.map(Self.duration))
@@ -161,7 +173,7 @@ struct TestCommand: AsyncParsableCommand {
     return nil
   }
 
-  private func makeProbe(sinkholes: Sinkholes) throws -> any Probe {
+  private func makeProbe(sinkholes: Sinkholes, httpClient: HTTPClient) throws -> any Probe {
     switch probe {
     case .system:
       return SystemProbe(sinkholes: sinkholes)
@@ -173,7 +185,7 @@ struct TestCommand: AsyncParsableCommand {
         throw CLIError(error)
       }
     case .https:
-      return HTTPSProbe(sinkholes: sinkholes, timeout: Self.duration(timeout))
+      return HTTPSProbe(sinkholes: sinkholes, timeout: Self.duration(timeout), client: httpClient)
     }
   }
 
