@@ -9,7 +9,8 @@ import Foundation
 /// Each input is compiled to a hosts file by the release `sanehosts` binary in a child process, so
 /// wall time and peak memory (`ru_maxrss`) are those of the whole program. The naive
 /// `awk … | LC_ALL=C sort -u` pipeline, which validates nothing, runs on the same input for scale.
-/// Then `sanehosts update` of 10 sources from a local HTTP server: first run and unchanged run.
+/// Then `sanehosts update` of 10 sources from a local HTTP server: first run and unchanged run; `apply` of
+/// that profile; and `sanehosts test` of the registry against a local dnsmasq and a black hole.
 /// Usage: `swift run -c release sanehosts-bench [--shared PATH] [--runs N] [--quick]`.
 @main
 struct Benchmark {
@@ -101,6 +102,8 @@ struct Benchmark {
     print("median of \(runs) runs; \(ProcessInfo.processInfo.activeProcessorCount) cores")
     print("")
     try updateBenchmark(sanehosts: sanehosts, lists: lists, work: work, runs: max(runs, 5))
+    print("")
+    try blockerTestBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5))
   }
 
   /// `sanehosts update` of a profile with 10 real lists served by a local HTTP server (Python's
@@ -171,7 +174,8 @@ struct Benchmark {
     let first = run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true)
     guard first.status == 0 else { fail("first apply exited \(first.status)") }
     let size = (try? FileManager.default.attributesOfItem(atPath: hosts.path)[.size] as? Int) ?? 0
-    let again = median((0..<runs).map { _ in run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true) })
+    let again = median(
+      (0..<runs).map { _ in run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true) })
     var changed: [Measurement] = []
     for index in 0..<runs {
       _ = run([sanehosts, "deny", "add", "bench-\(index).example"])
@@ -183,6 +187,87 @@ struct Benchmark {
     print(String(format: "  first apply    %.2f s  peak %.0f MiB", first.seconds, first.peakMiB))
     print(String(format: "  same again     %.2f s  peak %.0f MiB  (nothing written)", again.seconds, again.peakMiB))
     print(String(format: "  one rule more  %.2f s  peak %.0f MiB", change.seconds, change.peakMiB))
+  }
+
+  /// `sanehosts test --probe dns` over the whole registry (128 domains and 3 controls): against a local
+  /// dnsmasq (target under 0.5 s) and against a black-hole resolver that never answers, with a 2 s
+  /// timeout (target under 3 s in all).
+  static func blockerTestBenchmark(sanehosts: String, work: URL, runs: Int) throws {
+    let home = work.appending(path: "test-bench")
+    try? FileManager.default.removeItem(at: home)
+    setenv("SANEHOSTS_HOME", home.path, 1)
+    defer { unsetenv("SANEHOSTS_HOME") }
+    let port = freeUDPPort()
+    var server: pid_t = 0
+    let words =
+      [
+        "/usr/sbin/dnsmasq", "--keep-in-foreground", "--port=\(port)", "--listen-address=127.0.0.1",
+        "--bind-interfaces",
+        "--no-resolv", "--no-hosts", "--pid-file=", "--conf-file=/dev/null", "--address=/#/192.0.2.50",
+        "--address=/doubleclick.net/#", "--address=/hotjar.com/#", "--address=/yahoo.com/",
+      ] + (geteuid() == 0 ? ["--user=root"] : [])
+    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard posix_spawn(&server, words[0], &actions, nil, argv, environ) == 0 else {
+      print("blocker test: dnsmasq (dnsmasq-base) is not installed; skipped")
+      return
+    }
+    defer {
+      kill(server, SIGTERM)
+      waitpid(server, nil, 0)
+    }
+    usleep(300_000)
+    let command = [sanehosts, "test", "--probe", "dns", "--resolver", "127.0.0.1:\(port)", "--quiet", "--no-save"]
+    let local = median((0..<runs).map { _ in run(command) })
+    // A black hole: a bound UDP socket that is never read.
+    let hole = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(hole) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(hole, $0, length) }
+    }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(hole, $0, &length) }
+    }
+    let holePort = UInt16(bigEndian: address.sin_port)
+    let blackHole = run(
+      [sanehosts, "test", "--probe", "dns", "--resolver", "127.0.0.1:\(holePort)", "--timeout", "2", "--no-save"],
+      silenceErrors: true)
+    print("blocker test: the registry (128 domains + 3 controls), --probe dns")
+    print(
+      String(
+        format: "  local dnsmasq     %.3f s  peak %.0f MiB  (median of %d; target < 0.5 s)", local.seconds,
+        local.peakMiB, runs))
+    print(
+      String(
+        format: "  black hole, 2 s   %.2f s  exit %d  (target < 3 s: stops after the control domains)",
+        blackHole.seconds,
+        blackHole.status))
+  }
+
+  /// A UDP port nobody uses now.
+  static func freeUDPPort() -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+    }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
   }
 
   /// A TCP port nobody listens on now.
