@@ -167,4 +167,34 @@ struct TestCommandTests {
     let category = try await cli.run("test", "--category", "Nope")
     #expect(category.status == 1 && category.standardError.contains("There is no category “Nope”"))
   }
+
+  @Test("A seeded sample of a source's own names: the same seed tests the same names, all blocked by that list")
+  func sample() async throws {
+    let names = (0..<200).map { "t\($0).sample.example" }
+    let fixture = try await ApplyFixture.make(names: names)
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.conf")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    try await DNSServerProcess.withDnsmasq(
+      arguments: ["--conf-file=\(dropIn.path)", "--address=/#/192.0.2.50"], directory: fixture.cli.directory.url
+    ) { server in
+      let arguments = [
+        "test", "--probe", "dns", "--resolver", "127.0.0.1:\(server.port)", "--sample-source", "local",
+        "--sample-count", "12", "--seed", "7", "--sample-only", "--json", "--no-save",
+      ]
+      let first = try #require(try await fixture.cli.runner.run(arguments).standardOutput.data(using: .utf8))
+      let second = try #require(try await fixture.cli.runner.run(arguments).standardOutput.data(using: .utf8))
+      func hostnames(_ data: Data) throws -> [String] {
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return (object?["results"] as? [[String: Any]] ?? []).compactMap { $0["hostname"] as? String }
+      }
+      let picked = try hostnames(first)
+      #expect(picked.count == 12)
+      #expect(Set(picked).isSubset(of: Set(names)))
+      #expect(try hostnames(second) == picked)
+      let object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
+      #expect((object["score"] as? [String: Any])?["blocked"] as? Int == 12)
+      #expect((object["categories"] as? [[String: Any]])?.first?["name"] as? String == "Sample")
+    }
+  }
 }
