@@ -49,15 +49,14 @@ struct DNSProbeTests {
     }
   }
 
-  @Test("A black-hole resolver: the whole registry ends in about one timeout, with no score")
+  @Test("A black-hole resolver: the run stops after the controls' one timeout, with no score")
   func blackHole() async throws {
     try await FakeDNSServer.with({ _ in [] }) { server in
       let probe = DNSProbe(resolver: try Resolver(server: "127.0.0.1:\(server.port)"), timeout: .seconds(1))
       let runner = TestRunner(probe: probe, options: .init(timeout: .seconds(1)), clock: ContinuousClock())
-      let started = ContinuousClock.now
       await #expect(throws: TestError.self) { try await runner.run(.builtIn) }
-      let elapsed = ContinuousClock.now - started
-      #expect(elapsed < .milliseconds(2900), "took \(elapsed): about one timeout, not the run's 3 s bound or more")
+      // Only the three controls were asked (A and AAAA): the run ended after one timeout.
+      #expect(server.requests.count == 6)
     }
   }
 }

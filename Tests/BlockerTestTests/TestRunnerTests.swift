@@ -70,7 +70,7 @@ struct TestRunnerTests {
       probe: probe, options: .init(timeout: .seconds(10), concurrency: 2, maximumDuration: .seconds(5)), clock: clock)
     async let report = runner.run(smallRegistry)
     // Wait until every domain was started and only the stuck probe's timeout and the bound are asleep.
-    #expect(await eventually { probe.started.withLock { $0.count } == 5 && clock.sleepers() == 2 })
+    #expect(await eventually(within: 60) { probe.started.withLock { $0.count } == 5 && clock.sleepers() == 2 })
     clock.advance(by: .seconds(5))
     let finished = try await report
     #expect(finished.score == Score(blocked: 3, reachable: 0, inconclusive: 1))

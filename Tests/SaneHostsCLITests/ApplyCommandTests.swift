@@ -129,8 +129,13 @@ struct ApplyCommandTests {
     process.standardError = error
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let message = await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        continuation.resume(returning: text)
+      }
+    }
     #expect(process.terminationStatus == 1)
     #expect(message.contains("Cannot write \(fixture.hosts.path)"), "\(message)")
     #expect(message.contains("sudo"))

@@ -31,7 +31,7 @@ struct HistoryCommandTests {
       mount --bind "$FAKE_HOSTS" /etc/hosts
       "$SANEHOSTS" test --category "Error Trackers" --quiet
       """
-    let (status, output) = try SystemResolverTests.inNamespace(
+    let (status, output) = try await SystemResolverTests.inNamespace(
       script,
       environment: [
         "FAKE_HOSTS": hosts.path, "SANEHOSTS": try CommandRunner().executable.path,

@@ -9,7 +9,9 @@ import Testing
 @Suite("Through the system resolver (private mount namespace)")
 struct SystemResolverTests {
   /// Runs a shell script in a new mount namespace (`unshare -m`, private propagation).
-  static func inNamespace(_ script: String, environment: [String: String]) throws -> (status: Int32, output: String) {
+  static func inNamespace(_ script: String, environment: [String: String]) async throws -> (
+    status: Int32, output: String
+  ) {
     let unshare = "/usr/bin/unshare"
     try #require(FileManager.default.isExecutableFile(atPath: unshare), "unshare (util-linux) is needed")
     let process = Process()
@@ -20,9 +22,14 @@ struct SystemResolverTests {
     process.standardOutput = output
     process.standardError = output
     try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    // Wait off Swift's cooperative pool: blocking it would stall every other test.
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+      }
+    }
   }
 
   static func digest(_ path: String) throws -> String {
@@ -46,7 +53,7 @@ struct SystemResolverTests {
       "$SANEHOSTS" disable
       echo "disabled: $(getent hosts ads.example || echo none)"
       """
-    let (status, output) = try Self.inNamespace(
+    let (status, output) = try await Self.inNamespace(
       script,
       environment: [
         "FAKE_HOSTS": fixture.hosts.path, "SANEHOSTS": try CommandRunner().executable.path,

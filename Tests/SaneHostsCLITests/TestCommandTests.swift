@@ -23,7 +23,7 @@ struct TestCommandTests {
     """
 
   @Test("System probe in a private mount namespace: exact per-category score, saved in history, JUnit export")
-  func systemProbe() throws {
+  func systemProbe() async throws {
     let cli = try StoreCLI()
     defer { cli.remove() }
     let hosts = cli.directory.file("hosts")
@@ -34,7 +34,7 @@ struct TestCommandTests {
       mount --bind "$FAKE_HOSTS" /etc/hosts
       "$SANEHOSTS" test --category "Error Trackers" --json --export junit "$JUNIT"
       """
-    let (status, output) = try SystemResolverTests.inNamespace(
+    let (status, output) = try await SystemResolverTests.inNamespace(
       script,
       environment: [
         "FAKE_HOSTS": hosts.path, "SANEHOSTS": try CommandRunner().executable.path, "JUNIT": junit.path,
@@ -138,19 +138,19 @@ struct TestCommandTests {
     }
   }
 
-  @Test("A resolver that never answers: no fake score, a clear message, within one timeout")
+  @Test("A resolver that never answers: no fake score, a clear message, only the controls probed")
   func blackHole() async throws {
     let cli = try StoreCLI()
     defer { cli.remove() }
     try await FakeDNSServer.with({ _ in [] }) { server in
-      let started = ContinuousClock.now
       let result = try await cli.run(
         "test", "--probe", "dns", "--resolver", "127.0.0.1:\(server.port)", "--timeout", "1")
-      let elapsed = ContinuousClock.now - started
       #expect(result.status == 1)
       #expect(result.standardError.contains("No control domain resolved"), "\(result.standardError)")
       #expect(!result.standardOutput.contains("Score:"))
-      #expect(elapsed < .seconds(3), "took \(elapsed)")
+      // The run stopped after the control domains (3 names, A and AAAA): the registry was never probed,
+      // so it ended in one timeout (the benchmark times it: 2.03 s with a 2 s timeout).
+      #expect(server.requests.count == 6, "\(server.requests.count) queries")
     }
   }
 
