@@ -79,6 +79,22 @@ struct TestRunnerTests {
     #expect(finished.warnings.contains { $0.contains("not finished within the run's bound") })
   }
 
+  @Test("Controls answer but no tested domain does: everything inconclusive after one timeout, no rating")
+  func allInconclusive() async throws {
+    let probe = TableProbe(["example.com": Verdict(.reachable, "93.184.215.14")])
+    let clock = ManualClock()
+    let runner = TestRunner(probe: probe, options: .init(timeout: .seconds(2)), clock: clock)
+    async let report = runner.run(smallRegistry)
+    // The four stuck probes' timeouts and the run's bound.
+    #expect(await eventually(within: 60) { probe.started.withLock { $0.count } == 5 && clock.sleepers() == 5 })
+    clock.advance(by: .seconds(2))
+    let finished = try await report
+    #expect(finished.score == Score(blocked: 0, reachable: 0, inconclusive: 4))
+    #expect(finished.score.rating == .unknown)
+    #expect(finished.results.allSatisfy { $0.reason == "timeout after 2 s" })
+    #expect(finished.milliseconds == 2000)
+  }
+
   @Test("An empty registry is an error")
   func empty() async {
     await #expect(throws: TestError.emptyRegistry) {
