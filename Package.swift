@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "Files", targets: ["Files"]),
     .library(name: "BlockerTest", targets: ["BlockerTest"]),
     .library(name: "DNS", targets: ["DNS"]),
+    .library(name: "Pihole", targets: ["Pihole"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -127,6 +128,17 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       resources: [.embedInCode("Resources/registry.tsv")],
+      swiftSettings: swiftSettings
+    ),
+
+    /// A Pi-hole v6 API client: sessions (always logged out), lists, domains, gravity, search.
+    .target(
+      name: "Pihole",
+      dependencies: [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
       swiftSettings: swiftSettings
     ),
 
@@ -235,6 +247,11 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "PiholeTests",
+      dependencies: ["Pihole", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

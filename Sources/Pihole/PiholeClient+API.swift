@@ -1,0 +1,101 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension PiholeClient {
+  /// The adlists (`type`: `block`, `allow`, or nil for both).
+  public func lists(type: String? = nil) async throws -> [PiholeList] {
+    let (_, data) = try await send(.GET, "lists", query: type.map { [("type", $0)] } ?? [])
+    return (try JSONValue.object(data)["lists"] as? [[String: Any]] ?? []).compactMap(JSONValue.list)
+  }
+
+  /// Adds adlists; the items the Pi-hole refused (a duplicate, for one) are in `errors` even though the
+  /// request itself succeeded.
+  public func addLists(_ addresses: [String], type: String = "block", comment: String?) async throws -> PiholeProcessed
+  {
+    var body: [String: Any] = ["address": addresses, "enabled": true, "groups": [0]]
+    if let comment { body["comment"] = comment }
+    let (_, data) = try await send(.POST, "lists", query: [("type", type)], json: body)
+    return JSONValue.processed(try JSONValue.object(data))
+  }
+
+  /// Removes an adlist.
+  public func removeList(_ address: String, type: String = "block") async throws {
+    _ = try await send(.DELETE, "lists/\(Self.encode(address))", query: [("type", type)])
+  }
+
+  /// The allow or deny rules of one kind.
+  public func domains(type: String, kind: String) async throws -> [PiholeDomain] {
+    let (_, data) = try await send(.GET, "domains/\(type)/\(kind)")
+    return (try JSONValue.object(data)["domains"] as? [[String: Any]] ?? []).compactMap(JSONValue.domain)
+  }
+
+  /// Adds allow or deny rules (`kind`: `exact` or `regex`).
+  public func addDomains(_ domains: [String], type: String, kind: String, comment: String?) async throws
+    -> PiholeProcessed
+  {
+    var body: [String: Any] = ["domain": domains, "enabled": true, "groups": [0]]
+    if let comment { body["comment"] = comment }
+    let (_, data) = try await send(.POST, "domains/\(type)/\(kind)", json: body)
+    return JSONValue.processed(try JSONValue.object(data))
+  }
+
+  /// Removes an allow or deny rule.
+  public func removeDomain(_ domain: String, type: String, kind: String) async throws {
+    _ = try await send(.DELETE, "domains/\(type)/\(kind)/\(Self.encode(domain))")
+  }
+
+  /// Which rules and adlists match a name exactly.
+  public func search(_ domain: String) async throws -> PiholeSearch {
+    let (_, data) = try await send(
+      .GET, "search/\(Self.encode(domain))", query: [("partial", "false"), ("N", "100")])
+    let search = try JSONValue.object(data)["search"] as? [String: Any] ?? [:]
+    let domains = (search["domains"] as? [[String: Any]] ?? []).compactMap(JSONValue.domain)
+    let gravity = (search["gravity"] as? [[String: Any]] ?? []).compactMap { item -> PiholeSearch.Match? in
+      guard let address = JSONValue.string(item["address"]) else { return nil }
+      return PiholeSearch.Match(
+        address: address, entry: JSONValue.string(item["domain"]) ?? domain,
+        type: JSONValue.string(item["type"]) ?? "block")
+    }
+    return PiholeSearch(domains: domains, gravity: gravity)
+  }
+
+  /// Version and counts; parts the Pi-hole cannot give (a fresh install answers 500 for the version) are nil.
+  public func summary() async throws -> PiholeSummary {
+    var summary = PiholeSummary()
+    if let (_, data) = try? await send(.GET, "info/version"), let object = try? JSONValue.object(data) {
+      let version = object["version"] as? [String: Any]
+      let ftl = (version?["ftl"] as? [String: Any])?["local"] as? [String: Any]
+      summary.version = JSONValue.string(ftl?["version"])
+    }
+    let (_, data) = try await send(.GET, "stats/summary")
+    let object = try JSONValue.object(data)
+    let queries = object["queries"] as? [String: Any]
+    let gravity = object["gravity"] as? [String: Any]
+    summary.totalQueries = JSONValue.int(queries?["total"])
+    summary.blockedQueries = JSONValue.int(queries?["blocked"])
+    summary.domainsBeingBlocked = JSONValue.int(gravity?["domains_being_blocked"])
+    if let seconds = JSONValue.int(gravity?["last_update"]), seconds > 0 {
+      summary.gravityUpdated = Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+    return summary
+  }
+
+  /// Rebuilds gravity and passes each line of its log to `line` (escape sequences stripped). The
+  /// request asks for `Connection: close`: the daemon writes stray JSON after the stream, which would
+  /// break the next request on a reused connection.
+  public func gravity(line: @Sendable (String) -> Void) async throws {
+    let (_, data) = try await send(.POST, "action/gravity", closeConnection: true)
+    for text in Self.logLines(data) { line(text) }
+  }
+
+  /// The lines of a gravity log: split on `\n` and `\r`, `ESC[K` and other CSI sequences removed, blank
+  /// lines and a trailing JSON status dropped.
+  static func logLines(_ data: Data) -> [String] {
+    let text = String(decoding: data, as: UTF8.self)
+    let withoutEscapes = text.replacingOccurrences(
+      of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+    return withoutEscapes.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
+      .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("{\"") }
+  }
+}

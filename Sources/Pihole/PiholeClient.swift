@@ -1,0 +1,173 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A Pi-hole v6 API client: one session, logged in on first use, renewed when it expires, and always
+/// logged out at the end (a client that leaks sessions locks users out of the API).
+///
+/// Use `withSession`, which logs out also when the body throws or is cancelled.
+public actor PiholeClient {
+  /// The session's state.
+  enum State: Sendable, Equatable {
+    /// Not logged in (yet, or any more).
+    case loggedOut
+    /// Logged in; `sid` is nil when the Pi-hole has no password set.
+    case open(sid: String?)
+    /// Logged out for good.
+    case closed
+  }
+
+  /// The Pi-hole.
+  public let host: PiholeHost
+  private let password: String?
+  private let totp: Int?
+  private let http: HTTPClient
+  private let timeout: Duration
+  private(set) var state: State = .loggedOut
+
+  /// Creates a client; nothing is sent until the first request.
+  public init(host: PiholeHost, password: String?, totp: Int? = nil, http: HTTPClient, timeout: Duration = .seconds(10))
+  {
+    self.host = host
+    self.password = password
+    self.totp = totp
+    self.http = http
+    self.timeout = timeout
+  }
+
+  /// Runs `body` with a logged-in client and logs out afterwards, however `body` ends.
+  public static func withSession<R: Sendable>(
+    host: PiholeHost, password: String?, totp: Int? = nil, timeout: Duration = .seconds(10),
+    _ body: (PiholeClient) async throws -> R
+  ) async throws -> R {
+    var configuration = HTTPClient.Configuration(
+      redirectConfiguration: .disallow,
+      timeout: HTTPClient.Configuration.Timeout(connect: .seconds(Int64(max(1, timeout.components.seconds)))))
+    configuration.connectionPool.retryConnectionEstablishment = false
+    let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    let client = PiholeClient(host: host, password: password, totp: totp, http: http, timeout: timeout)
+    let result: Result<R, any Error>
+    do {
+      try await client.login()
+      result = .success(try await body(client))
+    } catch {
+      result = .failure(error)
+    }
+    // Log out even when the task was cancelled: a detached task does not inherit the cancellation, and it
+    // is awaited here, so nothing outlives this call.
+    await Task.detached { await client.logout() }.value
+    try? await http.shutdown()
+    return try result.get()
+  }
+
+  // MARK: Sessions
+
+  /// Logs in (or learns that no password is set).
+  public func login() async throws {
+    var body: [String: Any] = ["password": password ?? ""]
+    if let totp { body["totp"] = totp }
+    let (status, data) = try await raw(.POST, "auth", json: body, session: false)
+    let object = (try? JSONValue.object(data)) ?? [:]
+    if status == 200, let session = object["session"] as? [String: Any], JSONValue.bool(session["valid"]) == true {
+      state = .open(sid: JSONValue.string(session["sid"]))
+      return
+    }
+    let session = object["session"] as? [String: Any]
+    let message = JSONValue.string(session?["message"]) ?? Self.error(in: object)?.message ?? "HTTP \(status)"
+    switch status {
+    case 401 where message.lowercased().contains("2fa") || JSONValue.bool(session?["totp"]) == true:
+      throw PiholeError.totpRequired(message: message)
+    case 401 where password == nil || password == "":
+      throw PiholeError.passwordRequired
+    case 401:
+      throw PiholeError.wrongPassword(message: message)
+    default:
+      throw Self.failure(status: status, object: object)
+    }
+  }
+
+  /// Ends the session (ignoring errors: the server may already have dropped it).
+  public func logout() async {
+    defer { state = .closed }
+    guard case .open(let sid?) = state else { return }
+    _ = try? await raw(.DELETE, "auth", sid: sid, session: false)
+  }
+
+  // MARK: Requests
+
+  /// Sends a request with the session, logging in again once if the session expired.
+  func send(
+    _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: Any? = nil,
+    closeConnection: Bool = false
+  ) async throws -> (Int, Data) {
+    if case .loggedOut = state { try await login() }
+    guard case .open(let sid) = state else { throw PiholeError.unexpectedReply(detail: "the session is closed") }
+    var (status, data) = try await raw(
+      method, path, query: query, json: json, sid: sid, closeConnection: closeConnection)
+    if status == 401, sid != nil {
+      state = .loggedOut
+      try await login()
+      guard case .open(let renewed) = state else { throw PiholeError.unexpectedReply(detail: "the session is closed") }
+      (status, data) = try await raw(
+        method, path, query: query, json: json, sid: renewed, closeConnection: closeConnection)
+    }
+    guard (200..<300).contains(status) else {
+      throw Self.failure(status: status, object: (try? JSONValue.object(data)) ?? [:])
+    }
+    return (status, data)
+  }
+
+  private func raw(
+    _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: Any? = nil, sid: String? = nil,
+    session: Bool = true, closeConnection: Bool = false
+  ) async throws -> (Int, Data) {
+    var url = "\(host.apiBase)/\(path)"
+    if !query.isEmpty { url += "?" + query.map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&") }
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    request.headers.add(name: "Accept", value: "application/json")
+    if let sid { request.headers.add(name: "X-FTL-SID", value: sid) }
+    if closeConnection { request.headers.add(name: "Connection", value: "close") }
+    if let json {
+      request.headers.add(name: "Content-Type", value: "application/json")
+      request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+    }
+    do {
+      let response = try await http.execute(request, timeout: .seconds(Int64(max(1, timeout.components.seconds))))
+      let body = try await response.body.collect(upTo: 64 << 20)
+      return (Int(response.status.code), Data(body.readableBytesView))
+    } catch let error as PiholeError {
+      throw error
+    } catch {
+      throw PiholeError.unreachable(host: host.apiBase, detail: String(describing: error))
+    }
+  }
+
+  /// The typed error for a failed reply.
+  static func failure(status: Int, object: [String: Any]) -> PiholeError {
+    let error = Self.error(in: object)
+    let key = error?.key ?? "http_\(status)"
+    let message = error?.message ?? "HTTP \(status)"
+    switch (status, key) {
+    case (429, "api_seats_exceeded"): return .seatsExceeded(hint: error?.hint)
+    case (429, _): return .rateLimited(message: message, hint: error?.hint)
+    default: return .api(status: status, key: key, message: message, hint: error?.hint)
+    }
+  }
+
+  static func error(in object: [String: Any]) -> (key: String, message: String, hint: String?)? {
+    guard let error = object["error"] as? [String: Any] else { return nil }
+    return (
+      JSONValue.string(error["key"]) ?? "error", JSONValue.string(error["message"]) ?? "",
+      JSONValue.string(error["hint"])
+    )
+  }
+
+  /// Percent-encodes a path segment or query value (a list URL holds `:`, `/` and `?`; a session id `+`).
+  static func encode(_ text: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+  }
+}

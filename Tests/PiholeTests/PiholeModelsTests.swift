@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import Pihole
+
+@Suite("Reading Pi-hole replies")
+struct PiholeModelsTests {
+  @Test("A search reply with the duplicate type key, nulls and an absent key decodes")
+  func tolerant() throws {
+    let raw = """
+      {"search":{"domains":[],"gravity":[{"domain":"||ads.example^","type":"block","address":"https://l.example/a.txt",\
+      "comment":null,"enabled":true,"id":3,"type":"block","number":5}],"results":{"total":1}},"took":0.001}
+      """
+    let object = try JSONValue.object(Data(raw.utf8))
+    let gravity = try #require((object["search"] as? [String: Any])?["gravity"] as? [[String: Any]])
+    #expect(gravity.count == 1)
+    #expect(JSONValue.string(gravity[0]["type"]) == "block")
+    #expect(JSONValue.list(["address": "https://x", "comment": NSNull()])?.comment == nil)
+    #expect(JSONValue.list(["comment": "no address"]) == nil)
+    #expect(throws: PiholeError.self) { try JSONValue.object(Data("<html>".utf8)) }
+  }
+
+  @Test("processed.errors are read even from a success reply")
+  func processed() throws {
+    let object = try JSONValue.object(
+      Data(
+        #"{"lists":[],"processed":{"errors":[{"item":"https://a","error":"UNIQUE constraint failed: adlist.address, adlist.type"}],"success":[{"item":"https://b"}]},"took":0}"#
+          .utf8))
+    let processed = JSONValue.processed(object)
+    #expect(processed.success == ["https://b"])
+    #expect(
+      processed.errors == [.init(item: "https://a", error: "UNIQUE constraint failed: adlist.address, adlist.type")])
+  }
+
+  @Test("A search blocks when a deny rule or block list matches and no allow rule does")
+  func blocks() {
+    let list = PiholeSearch.Match(address: "https://l", entry: "ads.example", type: "block")
+    let allow = PiholeDomain(domain: "ads.example", type: "allow", kind: "exact", comment: nil, enabled: true, id: 1)
+    #expect(PiholeSearch(domains: [], gravity: [list]).blocks)
+    #expect(!PiholeSearch(domains: [allow], gravity: [list]).blocks)
+    #expect(!PiholeSearch(domains: [], gravity: []).blocks)
+  }
+
+  @Test("Gravity log lines: escapes removed, CR and LF split, the stray JSON status dropped")
+  func gravityLog() {
+    let raw =
+      "  [i] Target: https://a\r\u{1B}[K  [✓] Status: Retrieval successful\n\n  [i] Number of gravity domains: 5\n{\"status\":\"success\"}"
+    #expect(
+      PiholeClient.logLines(Data(raw.utf8)) == [
+        "  [i] Target: https://a", "  [✓] Status: Retrieval successful", "  [i] Number of gravity domains: 5",
+      ])
+  }
+
+  @Test("Errors map to their cases: seats, rate limits, the rest with key and hint")
+  func errors() {
+    let seats = PiholeClient.failure(
+      status: 429,
+      object: [
+        "error": [
+          "key": "api_seats_exceeded", "message": "API seats exceeded", "hint": "increase webserver.api.max_sessions",
+        ]
+      ])
+    #expect(seats == .seatsExceeded(hint: "increase webserver.api.max_sessions"))
+    #expect(seats.recoverySuggestion?.contains("max_sessions") == true)
+    let limited = PiholeClient.failure(
+      status: 429,
+      object: ["error": ["key": "rate_limiting", "message": "Rate-limiting login attempts", "hint": NSNull()]])
+    #expect(limited == .rateLimited(message: "Rate-limiting login attempts", hint: nil))
+    let notFound = PiholeClient.failure(
+      status: 404, object: ["error": ["key": "not_found", "message": "Not found", "hint": "/api/nope"]])
+    #expect(notFound == .api(status: 404, key: "not_found", message: "Not found", hint: "/api/nope"))
+    #expect(
+      PiholeClient.failure(status: 502, object: [:])
+        == .api(status: 502, key: "http_502", message: "HTTP 502", hint: nil))
+    #expect(PiholeClient.encode("https://a.example/list.txt?x=1") == "https%3A%2F%2Fa.example%2Flist.txt%3Fx%3D1")
+  }
+}
