@@ -162,6 +162,7 @@ let package = Package(
         "Apply",
         "BlockerTest",
         "DNS",
+        "Pihole",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),

@@ -45,6 +45,17 @@ extension TestReport {
         out += "\n"
       }
     }
+    if let coverage {
+      out += "\nWhat blocks the test domains (as the blocker reports it):\n"
+      for source in coverage.sources {
+        out += "  \(String(format: "%4d", source.domains.count))  \(source.name)\n"
+      }
+      if !coverage.allowed.isEmpty { out += "  Allowed by a rule: \(coverage.allowed.joined(separator: ", "))\n" }
+      out +=
+        coverage.uncovered.isEmpty
+        ? "  Every tested domain is covered.\n"
+        : "  Covered by no list (\(coverage.uncovered.count)): \(coverage.uncovered.joined(separator: ", "))\n"
+    }
     for warning in warnings { out += "\nwarning: \(warning)" }
     return warnings.isEmpty ? out : out + "\n"
   }

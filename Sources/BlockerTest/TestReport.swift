@@ -65,6 +65,39 @@ public struct TestReport: Sendable, Hashable, Codable {
   public var results: [DomainResult]
   /// Things the user should know (a blocked control domain, a run cut short).
   public var warnings: [String]
+  /// With `--pihole`: which of the Pi-hole's lists and rules cover the tested domains.
+  public var coverage: Coverage?
+
+  /// Which of a blocker's lists and rules cover the tested domains, as the blocker itself reports it.
+  public struct Coverage: Sendable, Hashable, Codable {
+    /// One list or rule and the tested domains it covers.
+    public struct Source: Sendable, Hashable, Codable {
+      /// The list's address, or `deny exact: name` / `deny regex: pattern` for a rule.
+      public var name: String
+      /// The tested domains it covers.
+      public var domains: [String]
+
+      /// Creates a source's coverage.
+      public init(name: String, domains: [String]) {
+        self.name = name
+        self.domains = domains
+      }
+    }
+
+    /// Every list or rule that covers at least one tested domain, most domains first.
+    public var sources: [Source]
+    /// Tested domains no list or rule covers.
+    public var uncovered: [String]
+    /// Tested domains an allow rule or allow list exempts.
+    public var allowed: [String]
+
+    /// Creates a coverage report.
+    public init(sources: [Source], uncovered: [String], allowed: [String]) {
+      self.sources = sources
+      self.uncovered = uncovered
+      self.allowed = allowed
+    }
+  }
 
   /// Creates a report.
   public init(
@@ -109,7 +142,7 @@ public struct TestReport: Sendable, Hashable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case schemaVersion, id, startedAt, milliseconds, probe, target, timeoutMilliseconds, score, categories, providers
-    case controls, results, warnings
+    case controls, results, warnings, coverage
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -127,6 +160,7 @@ public struct TestReport: Sendable, Hashable, Codable {
     try container.encode(controls, forKey: .controls)
     try container.encode(results, forKey: .results)
     try container.encode(warnings, forKey: .warnings)
+    try container.encodeIfPresent(coverage, forKey: .coverage)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -141,5 +175,6 @@ public struct TestReport: Sendable, Hashable, Codable {
     controls = try container.decode([DomainResult].self, forKey: .controls)
     results = try container.decode([DomainResult].self, forKey: .results)
     warnings = try container.decode([String].self, forKey: .warnings)
+    coverage = try container.decodeIfPresent(Coverage.self, forKey: .coverage)
   }
 }

@@ -25,6 +25,7 @@ struct SaneHosts: AsyncParsableCommand {
         subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self]),
       CommandGroup(
         name: "Testing a blocker", subcommands: [TestCommand.self, HistoryCommand.self, RegistryCommand.self]),
+      CommandGroup(name: "Pi-hole", subcommands: [PiholeCommand.self]),
       CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
     ]
   )

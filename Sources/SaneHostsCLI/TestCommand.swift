@@ -3,7 +3,12 @@ import AsyncHTTPClient
 import BlockerTest
 import DNS
 import Foundation
+import Pihole
 import Store
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `sanehosts test`: does the blocking actually work?
 struct TestCommand: AsyncParsableCommand {
@@ -51,6 +56,15 @@ struct TestCommand: AsyncParsableCommand {
     parsing: .upToNextOption,
     help: ArgumentHelp("Also write the report: text, json or junit, then the file.", valueName: "format file"))
   var export: [String] = []
+  @Option(
+    help: ArgumentHelp(
+      "Test a Pi-hole: probe its DNS port, then ask its API which lists and rules block each domain.",
+      valueName: "host"))
+  var pihole: String?
+  @Option(
+    help: ArgumentHelp(
+      "The Pi-hole's password file (else PIHOLE_PASSWORD, a saved one, or a prompt).", valueName: "path"))
+  var piholePasswordFile: String?
   @Option(help: ArgumentHelp("Exit with status 4 when the score is below this percentage.", valueName: "percent"))
   var failUnder: Double?
   @Flag(help: "Do not save the run in the history.") var noSave = false
@@ -58,10 +72,11 @@ struct TestCommand: AsyncParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only the summary line (and errors).") var quiet = false
 
   func validate() throws {
-    if probe == .dns && resolver == nil {
+    if probe == .dns && resolver == nil && pihole == nil {
       throw ValidationError("--probe dns needs --resolver IP[:port], the DNS server to ask.")
     }
-    if probe != .dns && resolver != nil { throw ValidationError("--resolver is for --probe dns.") }
+    if probe != .dns && resolver != nil && pihole == nil { throw ValidationError("--resolver is for --probe dns.") }
+    if pihole != nil && probe == .https { throw ValidationError("--pihole tests the Pi-hole's DNS: use --probe dns.") }
     if !(timeout > 0 && timeout <= 60) { throw ValidationError("--timeout must be between 0 and 60 seconds.") }
     if let concurrency, concurrency < 1 || concurrency > 512 {
       throw ValidationError("--concurrency must be between 1 and 512, not \(concurrency).")
@@ -121,6 +136,10 @@ struct TestCommand: AsyncParsableCommand {
     }
     progress.finish()
     report = report.annotated(with: store)
+    if let pihole {
+      report.coverage = try await Self.coverage(
+        of: report, pihole: pihole, passwordFile: piholePasswordFile, data: store.directory)
+    }
     if !noSave { report = try History(store: store).save(report) }
     if json {
       Terminal.writeOutput(Text.json(report))
@@ -174,19 +193,81 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   private func makeProbe(sinkholes: Sinkholes, httpClient: HTTPClient) throws -> any Probe {
-    switch probe {
+    switch pihole != nil ? .dns : probe {
     case .system:
       return SystemProbe(sinkholes: sinkholes)
     case .dns:
       do {
         return DNSProbe(
-          resolver: try Resolver(server: resolver ?? ""), sinkholes: sinkholes, timeout: Self.duration(timeout))
+          resolver: try Resolver(server: resolver ?? Self.piholeResolver(pihole)), sinkholes: sinkholes,
+          timeout: Self.duration(timeout))
       } catch {
         throw CLIError(error)
       }
     case .https:
       return HTTPSProbe(sinkholes: sinkholes, timeout: Self.duration(timeout), client: httpClient)
     }
+  }
+
+  /// The Pi-hole's DNS server: its address (looked up when a name) on port 53.
+  static func piholeResolver(_ text: String?) throws -> String {
+    guard let text else { return "" }
+    let host = try PiholeHost(text).host
+    if IPAddress(host) != nil { return host.contains(":") ? "[\(host)]:53" : "\(host):53" }
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+    var list: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, "53", &hints, &list) == 0, let first = list else {
+      throw ValidationError("Cannot find the address of \(host); give --resolver IP.")
+    }
+    defer { freeaddrinfo(list) }
+    var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+    getnameinfo(
+      first.pointee.ai_addr, first.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
+    let address = String(cString: buffer)
+    return address.contains(":") ? "[\(address)]:53" : "\(address):53"
+  }
+
+  /// Asks the Pi-hole, for every tested domain, which of its lists and rules match it.
+  static func coverage(of report: TestReport, pihole: String, passwordFile: String?, data: DataDirectory) async throws
+    -> TestReport.Coverage
+  {
+    var arguments = ["--host", pihole]
+    if let passwordFile { arguments += ["--password-file", passwordFile] }
+    let options = try PiholeOptions.parse(arguments)
+    let names = report.results.map(\.hostname)
+    let searches = try await options.withClient(data: data) { client in
+      try await withThrowingTaskGroup(of: (String, PiholeSearch).self) { group in
+        var results: [String: PiholeSearch] = [:]
+        var next = 0
+        func start() {
+          let name = names[next]
+          next += 1
+          group.addTask { (name, try await client.search(name)) }
+        }
+        while next < names.count && next < 8 { start() }
+        while let (name, search) = try await group.next() {
+          results[name] = search
+          if next < names.count { start() }
+        }
+        return results
+      }
+    }
+    var bySource: [String: [String]] = [:]
+    var uncovered: [String] = []
+    var allowed: [String] = []
+    for name in names {
+      guard let search = searches[name] else { continue }
+      if search.domains.contains(where: { $0.type == "allow" && $0.enabled }) { allowed.append(name) }
+      let sources =
+        search.gravity.filter { $0.type == "block" }.map(\.address)
+        + search.domains.filter { $0.type == "deny" && $0.enabled }.map { "deny \($0.kind): \($0.domain)" }
+      if sources.isEmpty { uncovered.append(name) }
+      for source in Set(sources) { bySource[source, default: []].append(name) }
+    }
+    let sources = bySource.map { TestReport.Coverage.Source(name: $0.key, domains: $0.value) }
+      .sorted { ($0.domains.count, $1.name) > ($1.domains.count, $0.name) }
+    return TestReport.Coverage(sources: sources, uncovered: uncovered, allowed: allowed)
   }
 
   static func write(_ report: TestReport, format: String, to path: String) throws {

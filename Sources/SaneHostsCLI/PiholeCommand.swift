@@ -1,0 +1,199 @@
+import ArgumentParser
+import Foundation
+import Pihole
+import Store
+
+/// `sanehosts pihole`: inspect and sync a Pi-hole v6.
+struct PiholeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pihole",
+    abstract: "Inspect a Pi-hole v6, make its adlists match a profile, and edit its allow and deny rules.",
+    discussion: """
+      Every command logs in (password from --password-file, PIHOLE_PASSWORD, a saved one, or asked for \
+      without echo) and always logs out, also on errors and Ctrl-C: a leaked session holds one of the \
+      Pi-hole's API seats for 30 minutes.
+      """,
+    subcommands: [Status.self, Lists.self, Sync.self, AllowCommand.self, DenyCommand.self])
+
+  /// The comment that marks the adlists SaneHosts added (sync never touches the others).
+  static let marker = "Added by SaneHosts"
+
+  struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Version, gravity size and the adlists' state.")
+    @OptionGroup var pihole: PiholeOptions
+    @OptionGroup var store: StoreOptions
+    @Flag(help: "Print JSON on standard output.") var json = false
+
+    struct JSON: Encodable {
+      var host: String
+      var summary: PiholeSummary
+      var lists: [PiholeList]
+    }
+
+    func run() async throws {
+      let host = try pihole.piholeHost()
+      let (summary, lists) = try await pihole.withClient(data: store.directory) { client in
+        (try await client.summary(), try await client.lists())
+      }
+      if json {
+        Terminal.writeOutput(Text.json(JSON(host: host.apiBase, summary: summary, lists: lists)))
+        return
+      }
+      var out = "Pi-hole \(host.apiBase)\n"
+      out += "Version: \(summary.version ?? "unknown")\n"
+      out += "Domains on gravity lists: \(summary.domainsBeingBlocked.map { $0.grouped } ?? "unknown")"
+      out += summary.gravityUpdated.map { " (gravity updated \(Text.age($0)))" } ?? ""
+      out += "\n"
+      if let total = summary.totalQueries, let blocked = summary.blockedQueries {
+        out += "Queries today: \(total.grouped), blocked \(blocked.grouped)\n"
+      }
+      let failed = lists.filter { $0.status == 4 }.count
+      out +=
+        "Adlists: \(lists.filter { $0.type == "block" }.count) block, \(lists.filter { $0.type == "allow" }.count) allow"
+      out += failed > 0 ? ", \(failed) failed at the last gravity run\n" : "\n"
+      Terminal.writeOutput(out)
+    }
+  }
+
+  struct Lists: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The Pi-hole's adlists with their counts and status.")
+    @OptionGroup var pihole: PiholeOptions
+    @OptionGroup var store: StoreOptions
+    @Flag(help: "Print JSON on standard output.") var json = false
+
+    func run() async throws {
+      let lists = try await pihole.withClient(data: store.directory) { try await $0.lists() }
+      if json {
+        Terminal.writeOutput(Text.json(lists))
+        return
+      }
+      let rows = lists.map { list in
+        [
+          list.type, list.enabled ? "yes" : "no", list.number.grouped, list.statusText,
+          (list.comment ?? "").hasPrefix(PiholeCommand.marker) ? "yes" : "", list.address,
+        ]
+      }
+      Terminal.writeOutput(Text.table([["TYPE", "ON", "DOMAINS", "STATUS", "OURS", "ADDRESS"]] + rows))
+    }
+  }
+
+  struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Make the Pi-hole's block lists match a profile's sources, then rebuild gravity.",
+      discussion: """
+        Adds the profile's URL sources the Pi-hole does not have (marked with the comment "\(PiholeCommand.marker)"), \
+        and with --remove-dropped removes lists SaneHosts added that the profile no longer has. Lists you added \
+        yourself are never touched. Local files are skipped: the Pi-hole cannot read this machine's files.
+        """)
+    @OptionGroup var pihole: PiholeOptions
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The profile to sync (default: the active one).") var profile: String?
+    @Flag(help: "Remove lists SaneHosts added that the profile no longer has.") var removeDropped = false
+    @Flag(help: "Show what would change, change nothing.") var dryRun = false
+    @Flag(help: "Do not rebuild gravity afterwards.") var noGravity = false
+
+    func run() async throws {
+      let store = try self.store.open()
+      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+      let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }.filter(\.enabled)
+      let wanted = members.map(\.source.location).filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
+      let skipped = members.map(\.source.location).filter { !wanted.contains($0) }
+      for location in skipped { Terminal.writeError("skipped: \(location) (the Pi-hole cannot read local files)\n") }
+      let comment = "\(PiholeCommand.marker) (profile \(profile.name))"
+      let removeDropped = self.removeDropped
+      let dryRun = self.dryRun
+      let noGravity = self.noGravity
+      try await pihole.withClient(data: store.directory) { client in
+        let existing = try await client.lists(type: "block")
+        let present = Set(existing.map(\.address))
+        let toAdd = wanted.filter { !present.contains($0) }
+        let toRemove =
+          removeDropped
+          ? existing.filter { ($0.comment ?? "").hasPrefix(PiholeCommand.marker) && !wanted.contains($0.address) }
+            .map(\.address) : []
+        for address in toAdd { Terminal.writeOutput("+ \(address)\n") }
+        for address in toRemove { Terminal.writeOutput("- \(address)\n") }
+        let kept = wanted.count - toAdd.count
+        if dryRun {
+          Terminal.writeError(
+            "Would add \(toAdd.count), remove \(toRemove.count), keep \(kept); nothing changed (--dry-run).\n")
+          return
+        }
+        if !toAdd.isEmpty {
+          let processed = try await client.addLists(toAdd, comment: comment)
+          if !processed.errors.isEmpty { throw PiholeError.itemsFailed(processed.errors) }
+        }
+        for address in toRemove { try await client.removeList(address) }
+        Terminal.writeError("Added \(toAdd.count), removed \(toRemove.count), kept \(kept).\n")
+        if !noGravity && !(toAdd.isEmpty && toRemove.isEmpty) {
+          Terminal.writeError("Rebuilding gravity…\n")
+          try await client.gravity { line in Terminal.writeError("  \(line.trimmingCharacters(in: .whitespaces))\n") }
+        }
+      }
+    }
+  }
+
+  struct AllowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "allow", abstract: "Add or remove the Pi-hole's allow rules.", subcommands: [Add.self, Remove.self])
+    struct Add: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Never block these domains (or expressions).")
+      @OptionGroup var rule: RuleArguments
+      func run() async throws { try await rule.add(type: "allow") }
+    }
+    struct Remove: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Remove allow rules.")
+      @OptionGroup var rule: RuleArguments
+      func run() async throws { try await rule.remove(type: "allow") }
+    }
+  }
+
+  struct DenyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "deny", abstract: "Add or remove the Pi-hole's deny rules.", subcommands: [Add.self, Remove.self])
+    struct Add: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Always block these domains (or expressions).")
+      @OptionGroup var rule: RuleArguments
+      func run() async throws { try await rule.add(type: "deny") }
+    }
+    struct Remove: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Remove deny rules.")
+      @OptionGroup var rule: RuleArguments
+      func run() async throws { try await rule.remove(type: "deny") }
+    }
+  }
+
+  /// The arguments of `pihole allow|deny add|remove`.
+  struct RuleArguments: ParsableArguments {
+    @OptionGroup var pihole: PiholeOptions
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Domains (or, with --regex, regular expressions).") var domains: [String]
+    @Flag(help: "The rules are regular expressions.") var regex = false
+    @Option(help: "A comment kept with the rules.") var comment: String?
+
+    func validate() throws {
+      if domains.isEmpty { throw ValidationError("Name at least one domain.") }
+    }
+
+    func add(type: String) async throws {
+      let kind = regex ? "regex" : "exact"
+      let (domains, comment) = (self.domains, self.comment ?? PiholeCommand.marker)
+      try await pihole.withClient(data: store.directory) { client in
+        let processed = try await client.addDomains(domains, type: type, kind: kind, comment: comment)
+        for item in processed.success { Terminal.writeError("Added \(type) \(kind) \(item).\n") }
+        if !processed.errors.isEmpty { throw PiholeError.itemsFailed(processed.errors) }
+      }
+    }
+
+    func remove(type: String) async throws {
+      let kind = regex ? "regex" : "exact"
+      let domains = self.domains
+      try await pihole.withClient(data: store.directory) { client in
+        for domain in domains {
+          try await client.removeDomain(domain, type: type, kind: kind)
+          Terminal.writeError("Removed \(type) \(kind) \(domain).\n")
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Pihole
+import Store
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `--host`, `--password-file`, `--totp`, shared by every `pihole` command.
+struct PiholeOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The Pi-hole: pi.hole, 192.168.1.2, or http://pi.hole/admin (default: $PIHOLE_HOST).", valueName: "host"))
+  var host: String?
+  @Option(help: ArgumentHelp("Read the web interface password from this file (first line).", valueName: "path"))
+  var passwordFile: String?
+  @Option(help: "The current two-factor code, when two-factor authentication is on.") var totp: Int?
+  @Flag(help: "Keep the password given for next time, in a file in the data directory readable by you alone.")
+  var savePassword = false
+  @Flag(help: "The Pi-hole has no password: never ask for one.") var noPassword = false
+
+  /// The Pi-hole to talk to.
+  func piholeHost() throws -> PiholeHost {
+    guard let text = host ?? ProcessInfo.processInfo.environment["PIHOLE_HOST"], !text.isEmpty else {
+      throw ValidationError("Name the Pi-hole with --host (pi.hole, 192.168.1.2, http://pi.hole/admin) or PIHOLE_HOST.")
+    }
+    do { return try PiholeHost(text) } catch { throw CLIError(error) }
+  }
+
+  /// The password: --password-file, else $PIHOLE_PASSWORD, else the saved one, else asked for on the
+  /// terminal without echo. Never printed or logged.
+  func password(data: DataDirectory) throws -> String? {
+    if noPassword { return nil }
+    let saved = data.url.appendingPathComponent("pihole-password")
+    var password: String?
+    if let passwordFile {
+      guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+        throw ValidationError("Cannot read the password file \(passwordFile).")
+      }
+      password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    } else if let variable = ProcessInfo.processInfo.environment["PIHOLE_PASSWORD"] {
+      password = variable
+    } else if let text = try? String(contentsOf: saved, encoding: .utf8) {
+      password = text.trimmingCharacters(in: .newlines)
+    } else if isatty(0) == 1 {
+      password = Self.prompt("Pi-hole password: ")
+    }
+    if savePassword, let password {
+      try? FileManager.default.createDirectory(
+        at: data.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      _ = FileManager.default.createFile(
+        atPath: saved.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
+    }
+    return password
+  }
+
+  /// Reads a line from the terminal with echo off.
+  static func prompt(_ text: String) -> String {
+    Terminal.writeError(text)
+    var original = termios()
+    tcgetattr(0, &original)
+    var silent = original
+    silent.c_lflag &= ~tcflag_t(ECHO)
+    tcsetattr(0, TCSANOW, &silent)
+    defer {
+      tcsetattr(0, TCSANOW, &original)
+      Terminal.writeError("\n")
+    }
+    return readLine(strippingNewline: true) ?? ""
+  }
+
+  /// Runs `body` with a logged-in client, logging out afterwards.
+  func withClient<R: Sendable>(data: DataDirectory, _ body: (PiholeClient) async throws -> R) async throws -> R {
+    let host = try piholeHost()
+    let password = try password(data: data)
+    do {
+      return try await PiholeClient.withSession(host: host, password: password, totp: totp, body)
+    } catch let error as PiholeError {
+      throw CLIError(error)
+    }
+  }
+}
