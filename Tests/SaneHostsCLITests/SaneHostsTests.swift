@@ -22,11 +22,11 @@ struct SaneHostsTests {
     #expect(result.standardOutput.contains("TESTING A BLOCKER"))
     for command in [
       "status", "update", "sources", "profile", "allow", "deny", "catalog", "compile", "apply", "disable", "restore",
-      "schedule", "test", "history", "registry",
+      "schedule", "test", "history", "registry", "pihole",
     ] {
       #expect(result.standardOutput.contains("  \(command) "), "\(command) is listed")
     }
-    for missing in ["serve", "pihole"] {
+    for missing in ["serve", "dashboard"] {
       #expect(!result.standardOutput.contains("  \(missing) "), "no placeholder for \(missing)")
     }
   }
