@@ -175,6 +175,23 @@ struct PiholeDoubleTests {
     }
   }
 
+  @Test func sessionsCanBeListedAndEndedById() async throws {
+    try await PiholeDouble.with { double in
+      let (first, _) = try await PiholeHTTP.login(double)
+      _ = try await PiholeHTTP.login(double)
+      let list = try await PiholeHTTP.send(double, .GET, "/api/auth/sessions", headers: [("X-FTL-SID", first)])
+      #expect(list.status == 200)
+      let sessions = try #require(list.json["sessions"] as? [[String: Any]])
+      #expect(sessions.count == 2)
+      #expect(sessions.filter { $0["current_session"] as? Bool == true }.count == 1)
+      let other = try #require(sessions.first { $0["current_session"] as? Bool == false }?["id"] as? Int)
+      let end = try await PiholeHTTP.send(
+        double, .DELETE, "/api/auth/session/\(other)", headers: [("X-FTL-SID", first)])
+      #expect(end.status == 204)
+      #expect(double.activeSessions == 1)
+    }
+  }
+
   @Test func expiredSessionsAreUnknown() async throws {
     try await PiholeDouble.with { double in
       let (sid, _) = try await PiholeHTTP.login(double)

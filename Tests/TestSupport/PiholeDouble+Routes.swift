@@ -103,10 +103,3 @@ extension PiholeDouble {
   /// Seconds since 1970, as the daemon's integer timestamps.
   var timestamp: Int { Int(now) }
 }
-
-/// A reply that ends a request early, carried through `Result`.
-struct PiholeError: Error {
-  var reply: PiholeReply
-
-  init(_ reply: PiholeReply) { self.reply = reply }
-}

@@ -46,19 +46,29 @@ public final class PiholeDouble: Sendable {
 
   /// An adlist as the daemon stores it.
   public struct List: Sendable, Hashable {
+    /// The list's URL (`https://`, `http://` or `file:///`).
     public var address: String
     /// `"block"` or `"allow"`.
     public var type: String
+    /// The comment, or nil.
     public var comment: String?
+    /// Whether gravity uses the list.
     public var enabled: Bool
+    /// The database id.
     public var id: Int
+    /// The group ids it belongs to; `[0]` is the default group.
     public var groups: [Int]
+    /// When it was added, seconds since 1970.
     public var dateAdded: Int
+    /// When it was last changed, seconds since 1970.
     public var dateModified: Int
+    /// When gravity last downloaded it, seconds since 1970; 0 never.
     public var dateUpdated: Int
     /// Domains on the list at the last gravity run.
     public var number: Int
+    /// Entries gravity could not use.
     public var invalidDomains: Int
+    /// Adblock-style entries (`||name^`).
     public var abpEntries: Int
     /// 0 never downloaded, 1 updated, 2 unchanged, 3 cached copy used, 4 failed.
     public var status: Int
@@ -72,12 +82,19 @@ public final class PiholeDouble: Sendable {
     public var type: String
     /// `"exact"` or `"regex"`.
     public var kind: String
+    /// The domain, or the regular expression.
     public var domain: String
+    /// The comment, or nil.
     public var comment: String?
+    /// Whether the rule applies.
     public var enabled: Bool
+    /// The database id.
     public var id: Int
+    /// The group ids it belongs to.
     public var groups: [Int]
+    /// When it was added, seconds since 1970.
     public var dateAdded: Int
+    /// When it was last changed, seconds since 1970.
     public var dateModified: Int
   }
 
