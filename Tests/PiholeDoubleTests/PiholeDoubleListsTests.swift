@@ -70,6 +70,10 @@ struct PiholeDoubleListsTests {
 
       let get = try await PiholeHTTP.send(double, .GET, "/api/lists/\(encoded)")
       #expect((get.json["lists"] as? [Any])?.count == 1)
+      let allowOnly = try await PiholeHTTP.send(double, .GET, "/api/lists?type=allow")
+      #expect((allowOnly.json["lists"] as? [Any])?.isEmpty == true)
+      let putWithoutType = try await PiholeHTTP.send(double, .PUT, "/api/lists/\(encoded)", body: "{}")
+      #expect(putWithoutType.status == 400)
 
       let noType = try await PiholeHTTP.send(double, .DELETE, "/api/lists/\(encoded)")
       #expect(noType.status == 400)
