@@ -266,6 +266,17 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "PiholeDoubleTests",
+      dependencies: [
+        "TestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "SaneHostsCLITests",
       dependencies: [
         "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "BlockerTest", "DNS", "TestSupport",
