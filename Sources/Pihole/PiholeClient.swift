@@ -63,8 +63,28 @@ public actor PiholeClient {
 
   // MARK: Sessions
 
-  /// Logs in (or learns that no password is set).
+  /// Logs in (or learns that no password is set). The daemon refuses more than three logins in one
+  /// second (429): then it waits a little over a second and tries again, twice at most.
   public func login() async throws {
+    var attempt = 0
+    while true {
+      do {
+        return try await loginOnce()
+      } catch PiholeError.rateLimited(let message, let hint) where attempt < 2 && !message.contains("2FA") {
+        attempt += 1
+        do {
+          try await Task.sleep(for: loginRetryDelay)
+        } catch {
+          throw PiholeError.rateLimited(message: message, hint: hint)
+        }
+      }
+    }
+  }
+
+  /// How long to wait after a rate-limited login.
+  let loginRetryDelay = Duration.milliseconds(1100)
+
+  private func loginOnce() async throws {
     var body: [String: Any] = ["password": password ?? ""]
     if let totp { body["totp"] = totp }
     let (status, data) = try await raw(.POST, "auth", json: body, session: false)

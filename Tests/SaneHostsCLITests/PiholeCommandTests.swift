@@ -1,0 +1,99 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts pihole")
+struct PiholeCommandTests {
+  @Test("sync adds the profile's URL sources marked as ours, never touches the user's lists, removes ours when dropped")
+  func sync() async throws {
+    try await PiholeDouble.with { double in
+      double.addList("https://lists.example/mine.txt", comment: "added by hand", domains: ["m.example"])
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      var runner = try cli.runner
+      runner.environment["PIHOLE_PASSWORD"] = "secret"
+      runner.environment["PIHOLE_HOST"] = double.baseURL
+      for url in ["https://lists.example/a.txt", "https://lists.example/b.txt"] {
+        #expect(try await runner.run(["sources", "add", url]).status == 0)
+      }
+      let dry = try await runner.run(["pihole", "sync", "--dry-run"])
+      #expect(dry.status == 0, "\(dry.standardError)")
+      #expect(dry.standardOutput == "+ https://lists.example/a.txt\n+ https://lists.example/b.txt\n")
+      #expect(double.lists.count == 1)
+      let sync = try await runner.run(["pihole", "sync"])
+      #expect(sync.status == 0, "\(sync.standardError)")
+      #expect(sync.standardError.contains("Added 2, removed 0, kept 0."))
+      #expect(double.gravityRuns == 1)
+      #expect(double.lists.filter { ($0.comment ?? "").hasPrefix("Added by SaneHosts") }.count == 2)
+      #expect(try await runner.run(["sources", "remove", "https://lists.example/b.txt"]).status == 0)
+      let again = try await runner.run(["pihole", "sync", "--remove-dropped"])
+      #expect(again.status == 0, "\(again.standardError)")
+      #expect(Set(double.lists.map(\.address)) == ["https://lists.example/mine.txt", "https://lists.example/a.txt"])
+      #expect(double.activeSessions == 0)
+      let lists = try await runner.run(["pihole", "lists"])
+      #expect(lists.standardOutput.contains("https://lists.example/mine.txt"), "\(lists.standardError)")
+      let status = try await runner.run(["pihole", "status"])
+      #expect(status.status == 0 && status.standardOutput.contains("Adlists: 2 block"), "\(status.standardOutput)")
+    }
+  }
+
+  @Test("allow and deny add and remove exact and regex rules; a bad regex is the Pi-hole's clear error")
+  func rules() async throws {
+    try await PiholeDouble.with { double in
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      var runner = try cli.runner
+      runner.environment["PIHOLE_HOST"] = double.baseURL
+      let password = cli.directory.file("password")
+      try Data("secret\n".utf8).write(to: password)
+      let base = ["--password-file", password.path]
+      #expect(try await runner.run(["pihole", "deny", "add", "ads.example"] + base).status == 0)
+      #expect(try await runner.run(["pihole", "allow", "add", "--regex", "^good\\."] + base).status == 0)
+      #expect(
+        Set(double.domainRules.map { "\($0.type) \($0.kind) \($0.domain)" }) == [
+          "deny exact ads.example", "allow regex ^good\\.",
+        ])
+      let bad = try await runner.run(["pihole", "deny", "add", "--regex", "[unclosed"] + base)
+      #expect(bad.status == 1 && bad.standardError.contains("regex_error"), "\(bad.standardError)")
+      #expect(try await runner.run(["pihole", "deny", "remove", "ads.example"] + base).status == 0)
+      #expect(double.domainRules.count == 1)
+      let wrong = try await runner.run(["pihole", "lists", "--password-file", "/nonexistent"])
+      #expect(wrong.status != 0)
+      #expect(double.activeSessions == 0)
+    }
+  }
+
+  @Test("test --pihole: the score through its DNS, and which of its lists and rules cover each test domain")
+  func testCoverage() async throws {
+    try await PiholeDouble.with { double in
+      let bugsnag = ["api.bugsnag.com", "app.bugsnag.com", "notify.bugsnag.com", "sessions.bugsnag.com"]
+      double.addList("https://lists.example/a.txt", domains: bugsnag + ["other.example"])
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      var runner = try cli.runner
+      runner.environment["PIHOLE_PASSWORD"] = "secret"
+      #expect(
+        try await runner.run(["pihole", "deny", "add", "app.getsentry.com", "--host", double.baseURL]).status == 0)
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--address=/bugsnag.com/#", "--address=/app.getsentry.com/#", "--address=/#/192.0.2.50"],
+        directory: cli.directory.url
+      ) { server in
+        let result = try await runner.run([
+          "test", "--pihole", double.baseURL, "--resolver", "127.0.0.1:\(server.port)", "--category",
+          "Error Trackers", "--json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect((object["score"] as? [String: Any])?["blocked"] as? Int == 5)
+        let coverage = try #require(object["coverage"] as? [String: Any])
+        let sources = try #require(coverage["sources"] as? [[String: Any]])
+        #expect(sources.first?["name"] as? String == "https://lists.example/a.txt")
+        #expect((sources.first?["domains"] as? [String]).map(Set.init) == Set(bugsnag))
+        #expect(sources.contains { $0["name"] as? String == "deny exact: app.getsentry.com" })
+        #expect(coverage["uncovered"] as? [String] == ["browser.sentry-cdn.com"])
+      }
+      #expect(double.activeSessions == 0)
+    }
+  }
+}
