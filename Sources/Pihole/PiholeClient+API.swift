@@ -68,6 +68,9 @@ extension PiholeClient {
       let ftl = (version?["ftl"] as? [String: Any])?["local"] as? [String: Any]
       summary.version = JSONValue.string(ftl?["version"])
     }
+    if let (_, data) = try? await send(.GET, "dns/blocking"), let object = try? JSONValue.object(data) {
+      summary.blocking = JSONValue.string(object["blocking"])
+    }
     let (_, data) = try await send(.GET, "stats/summary")
     let object = try JSONValue.object(data)
     let queries = object["queries"] as? [String: Any]
@@ -81,12 +84,13 @@ extension PiholeClient {
     return summary
   }
 
-  /// Rebuilds gravity and passes each line of its log to `line` (escape sequences stripped). The
-  /// request asks for `Connection: close`: the daemon writes stray JSON after the stream, which would
-  /// break the next request on a reused connection.
+  /// Rebuilds gravity and passes each line of its log to `line` as it arrives (escape sequences
+  /// stripped). The request asks for `Connection: close`: the daemon writes stray JSON after the stream,
+  /// which would break the next request on a reused connection.
   public func gravity(line: @Sendable (String) -> Void) async throws {
-    let (_, data) = try await send(.POST, "action/gravity", closeConnection: true)
-    for text in Self.logLines(data) { line(text) }
+    try await stream(.POST, "action/gravity") { chunk in
+      for text in Self.logLines(chunk) { line(text) }
+    }
   }
 
   /// The lines of a gravity log: split on `\n` and `\r`, `ESC[K` and other CSI sequences removed, blank

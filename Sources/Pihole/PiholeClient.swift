@@ -138,6 +138,38 @@ public actor PiholeClient {
     return (status, data)
   }
 
+  /// Sends a request and passes its body on in whole lines as they arrive (a long-running action's log),
+  /// on a connection that is closed afterwards.
+  func stream(_ method: HTTPMethod, _ path: String, lines: (Data) -> Void) async throws {
+    if case .loggedOut = state { try await login() }
+    guard case .open(let sid) = state else { throw PiholeError.unexpectedReply(detail: "the session is closed") }
+    var request = HTTPClientRequest(url: "\(host.apiBase)/\(path)")
+    request.method = method
+    if let sid { request.headers.add(name: "X-FTL-SID", value: sid) }
+    request.headers.add(name: "Connection", value: "close")
+    let response: HTTPClientResponse
+    do {
+      response = try await http.execute(request, timeout: .seconds(3600))
+    } catch {
+      throw PiholeError.unreachable(host: host.apiBase, detail: String(describing: error))
+    }
+    guard response.status.code == 200 else {
+      let body = try await response.body.collect(upTo: 1 << 20)
+      throw Self.failure(
+        status: Int(response.status.code), object: (try? JSONValue.object(Data(body.readableBytesView))) ?? [:])
+    }
+    var pending = Data()
+    for try await buffer in response.body {
+      pending.append(contentsOf: buffer.readableBytesView)
+      // Hand over everything up to the last line break; keep the rest for the next chunk.
+      if let last = pending.lastIndex(where: { $0 == 10 || $0 == 13 }) {
+        lines(pending[pending.startIndex...last])
+        pending = Data(pending[(last + 1)...])
+      }
+    }
+    if !pending.isEmpty { lines(pending) }
+  }
+
   private func raw(
     _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: Any? = nil, sid: String? = nil,
     session: Bool = true, closeConnection: Bool = false

@@ -82,6 +82,8 @@ public struct PiholeSummary: Sendable, Hashable, Codable {
   public var blockedQueries: Int?
   /// When gravity last ran.
   public var gravityUpdated: Date?
+  /// Whether blocking is on: `enabled`, `disabled`, `failed` (nil when the Pi-hole does not say).
+  public var blocking: String?
 }
 
 /// The outcome of a batch (`processed`): items applied and items refused.

@@ -15,6 +15,17 @@ struct PiholeCommand: AsyncParsableCommand {
       """,
     subcommands: [Status.self, Lists.self, Sync.self, AllowCommand.self, DenyCommand.self])
 
+  /// The adlists as a table: type, on, domains, status, whether SaneHosts added it, address.
+  static func table(_ lists: [PiholeList]) -> String {
+    let rows = lists.map { list in
+      [
+        list.type, list.enabled ? "yes" : "no", list.number.grouped, list.statusText,
+        (list.comment ?? "").hasPrefix(marker) ? "yes" : "", list.address,
+      ]
+    }
+    return Text.table([["TYPE", "ON", "DOMAINS", "STATUS", "OURS", "ADDRESS"]] + rows)
+  }
+
   /// The comment that marks the adlists SaneHosts added (sync never touches the others).
   static let marker = "Added by SaneHosts"
 
@@ -41,6 +52,7 @@ struct PiholeCommand: AsyncParsableCommand {
       }
       var out = "Pi-hole \(host.apiBase)\n"
       out += "Version: \(summary.version ?? "unknown")\n"
+      out += "Blocking: \(summary.blocking ?? "unknown")\n"
       out += "Domains on gravity lists: \(summary.domainsBeingBlocked.map { $0.grouped } ?? "unknown")"
       out += summary.gravityUpdated.map { " (gravity updated \(Text.age($0)))" } ?? ""
       out += "\n"
@@ -51,6 +63,9 @@ struct PiholeCommand: AsyncParsableCommand {
       out +=
         "Adlists: \(lists.filter { $0.type == "block" }.count) block, \(lists.filter { $0.type == "allow" }.count) allow"
       out += failed > 0 ? ", \(failed) failed at the last gravity run\n" : "\n"
+      if !lists.isEmpty {
+        out += "\n" + PiholeCommand.table(lists)
+      }
       Terminal.writeOutput(out)
     }
   }
@@ -67,13 +82,7 @@ struct PiholeCommand: AsyncParsableCommand {
         Terminal.writeOutput(Text.json(lists))
         return
       }
-      let rows = lists.map { list in
-        [
-          list.type, list.enabled ? "yes" : "no", list.number.grouped, list.statusText,
-          (list.comment ?? "").hasPrefix(PiholeCommand.marker) ? "yes" : "", list.address,
-        ]
-      }
-      Terminal.writeOutput(Text.table([["TYPE", "ON", "DOMAINS", "STATUS", "OURS", "ADDRESS"]] + rows))
+      Terminal.writeOutput(PiholeCommand.table(lists))
     }
   }
 

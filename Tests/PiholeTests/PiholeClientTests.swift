@@ -47,6 +47,25 @@ struct PiholeClientTests {
     }
   }
 
+  @Test("Logged out also when the task is cancelled in the middle")
+  func logoutOnCancel() async throws {
+    try await PiholeDouble.with { double in
+      let host = try Self.host(double)
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+          _ = try? await PiholeClient.withSession(host: host, password: "secret") { client in
+            _ = try await client.lists()
+            try await Task.sleep(for: .seconds(3600))  // cancelled below, never waited out
+          }
+        }
+        // Cancel once the session is open.
+        _ = await eventually(within: 60) { double.activeSessions == 1 }
+        group.cancelAll()
+      }
+      #expect(double.activeSessions == 0)
+    }
+  }
+
   @Test("An expired session is renewed once, transparently")
   func relogin() async throws {
     try await PiholeDouble.with { double in

@@ -23,6 +23,8 @@ struct PiholeCommandTests {
       let sync = try await runner.run(["pihole", "sync"])
       #expect(sync.status == 0, "\(sync.standardError)")
       #expect(sync.standardError.contains("Added 2, removed 0, kept 0."))
+      #expect(sync.standardError.contains("Rebuilding gravity"), "\(sync.standardError)")
+      #expect(!sync.standardError.contains("\u{1B}"))
       #expect(double.gravityRuns == 1)
       #expect(double.lists.filter { ($0.comment ?? "").hasPrefix("Added by SaneHosts") }.count == 2)
       #expect(try await runner.run(["sources", "remove", "https://lists.example/b.txt"]).status == 0)
@@ -34,6 +36,8 @@ struct PiholeCommandTests {
       #expect(lists.standardOutput.contains("https://lists.example/mine.txt"), "\(lists.standardError)")
       let status = try await runner.run(["pihole", "status"])
       #expect(status.status == 0 && status.standardOutput.contains("Adlists: 2 block"), "\(status.standardOutput)")
+      #expect(status.standardOutput.contains("Blocking: enabled"))
+      #expect(status.standardOutput.contains("https://lists.example/a.txt"))
     }
   }
 
