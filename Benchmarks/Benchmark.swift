@@ -197,7 +197,7 @@ struct Benchmark {
     try? FileManager.default.removeItem(at: home)
     setenv("SANEHOSTS_HOME", home.path, 1)
     defer { unsetenv("SANEHOSTS_HOME") }
-    let port = freeUDPPort()
+    let port = freePort(type: SOCK_DGRAM)
     var server: pid_t = 0
     let words =
       [
@@ -253,26 +253,9 @@ struct Benchmark {
         blackHole.status))
   }
 
-  /// A UDP port nobody uses now.
-  static func freeUDPPort() -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-  }
-
-  /// A TCP port nobody listens on now.
-  static func freePort() -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  /// A TCP (or UDP) port nobody uses now.
+  static func freePort(type: __socket_type = SOCK_STREAM) -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(type.rawValue), 0)
     defer { close(socket) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -89,18 +89,7 @@ struct ApplyCommand: AsyncParsableCommand {
     if reloadPid != nil && reloadUnit != nil { throw ValidationError("Give --reload-pid or --reload-unit, not both.") }
   }
 
-  func hostsAddress() throws -> Renderer.HostsAddress {
-    switch address {
-    case "ipv4": return .ipv4
-    case "ipv6": return .ipv6
-    case "both": return .both
-    default:
-      guard Address.classify(address) != .none else {
-        throw ValidationError("--address must be ipv4, ipv6, both or an IP address, not “\(address)”.")
-      }
-      return .custom(address)
-    }
-  }
+  func hostsAddress() throws -> Renderer.HostsAddress { try Renderer.HostsAddress(option: address) }
 
   struct Result: Encodable {
     var target: String

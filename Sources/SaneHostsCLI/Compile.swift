@@ -76,18 +76,7 @@ struct Compile: AsyncParsableCommand {
     _ = try hostsAddress()
   }
 
-  func hostsAddress() throws -> Renderer.HostsAddress {
-    switch address {
-    case "ipv4": return .ipv4
-    case "ipv6": return .ipv6
-    case "both": return .both
-    default:
-      guard Address.classify(address) != .none else {
-        throw ValidationError("--address must be ipv4, ipv6, both or an IP address, not “\(address)”.")
-      }
-      return .custom(address)
-    }
-  }
+  func hostsAddress() throws -> Renderer.HostsAddress { try Renderer.HostsAddress(option: address) }
 
   func run() async throws {
     let started = ContinuousClock.now
@@ -207,3 +196,19 @@ struct Compile: AsyncParsableCommand {
 }
 
 extension ListFormat: ExpressibleByArgument {}
+
+extension Renderer.HostsAddress {
+  /// Parses `--address`: ipv4 (0.0.0.0), ipv6 (::), both, or an IP address.
+  init(option text: String) throws {
+    switch text {
+    case "ipv4": self = .ipv4
+    case "ipv6": self = .ipv6
+    case "both": self = .both
+    default:
+      guard Address.classify(text) != .none else {
+        throw ValidationError("--address must be ipv4, ipv6, both or an IP address, not “\(text)”.")
+      }
+      self = .custom(text)
+    }
+  }
+}
