@@ -338,7 +338,6 @@ public struct ManagedFile: Sendable {
         names: names, target: target)
     }
     if let pending {
-      if pending.isEmpty && entry == nil { return }
       entry =
         entry ?? ledger.entry(for: path)
         ?? Ledger.Entry(

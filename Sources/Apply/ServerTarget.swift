@@ -33,6 +33,10 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
     }
   }
 
+  /// Whether a line of a rendered drop-in changes on every render though the entries do not (the RPZ
+  /// zone's SOA line carries a serial made from the date); such lines alone are no reason to write.
+  public static func isVolatile(_ line: String) -> Bool { line.hasPrefix("@ IN SOA ") }
+
   /// The name of the response-policy zone the BIND target writes.
   public static let rpzZone = "sanehosts.rpz"
 

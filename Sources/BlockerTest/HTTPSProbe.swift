@@ -117,18 +117,9 @@ public struct HTTPSProbe: Probe {
     return Verdict(.inconclusive, "\(address): \(text)", addresses: addresses)
   }
 
-  /// getaddrinfo on a thread of its own (as the system probe does).
+  /// The system resolver's addresses for a name (as the system probe looks them up).
   static func systemResolve(_ name: String) async -> Result<[String], ResolveFailure> {
-    let once = ResumeOnce<SystemProbe.Lookup?>()
-    let lookup = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        once.set(continuation)
-        Thread.detachNewThread { once.resume(SystemProbe.resolve(name)) }
-      }
-    } onCancel: {
-      once.resume(nil)
-    }
-    switch lookup {
+    switch await SystemProbe.lookup(name) {
     case .addresses(let addresses): return .success(addresses)
     case .failed(let code, let message): return .failure(ResolveFailure(code: code, message: message))
     case nil: return .failure(ResolveFailure(code: -1, message: "cancelled"))

@@ -22,8 +22,15 @@ public struct SystemProbe: Probe {
   public var target: String { "system resolver" }
 
   public func probe(_ hostname: String) async -> Verdict {
+    guard let lookup = await Self.lookup(hostname) else { return Verdict(.inconclusive, "cancelled") }
+    return verdict(lookup)
+  }
+
+  /// Resolves a name on a thread of its own; nil at once when the task is cancelled (the lookup then
+  /// finishes in the background and is dropped).
+  static func lookup(_ hostname: String) async -> Lookup? {
     let once = ResumeOnce<Lookup?>()
-    let lookup = await withTaskCancellationHandler {
+    return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         once.set(continuation)
         Thread.detachNewThread { once.resume(Self.resolve(hostname)) }
@@ -31,8 +38,6 @@ public struct SystemProbe: Probe {
     } onCancel: {
       once.resume(nil)
     }
-    guard let lookup else { return Verdict(.inconclusive, "cancelled") }
-    return verdict(lookup)
   }
 
   /// glibc's EAI_NODATA (“no address associated with hostname”), which its Swift module does not export.

@@ -194,7 +194,7 @@ struct ApplyCommand: AsyncParsableCommand {
     if let note = ChangeText.drift(change.drift, path: file.path) { warnings.append(note) }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged = change.before == nil || Self.entries(change.added) != [] || Self.entries(change.removed) != []
-    if diff && !json { Terminal.writeOutput(ChangeText.diff(change, skipping: Self.isSerial)) }
+    if diff && !json { Terminal.writeOutput(ChangeText.diff(change, skipping: ServerTarget.isVolatile)) }
     var check: ConfigCheck?
     if !noCheck && entriesChanged {
       check = try await Self.check(bytes, as: server, near: store.directory)
@@ -233,9 +233,8 @@ struct ApplyCommand: AsyncParsableCommand {
     return (result, reloadFailure)
   }
 
-  /// Lines that are entries, not the zone's SOA line (whose serial changes each time).
-  static func entries(_ lines: [String]) -> [String] { lines.filter { !isSerial($0) } }
-  static func isSerial(_ line: String) -> Bool { line.hasPrefix("@ IN SOA ") }
+  /// Lines that are entries, not ones that change with every render (the zone's SOA serial).
+  static func entries(_ lines: [String]) -> [String] { lines.filter { !ServerTarget.isVolatile($0) } }
 
   /// Runs the server's checker on the bytes in a scratch file.
   static func check(_ bytes: [UInt8], as server: ServerTarget, near data: DataDirectory) async throws -> ConfigCheck {

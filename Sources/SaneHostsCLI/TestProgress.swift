@@ -7,11 +7,13 @@ import Synchronization
 final class TestProgress: Sendable {
   private let live: Bool
   private let width: Int
+  private let write: @Sendable (String) -> Void
   private let state = Mutex<(shown: ContinuousClock.Instant?, drawn: Bool)>((nil, false))
 
-  init(live: Bool, width: Int) {
+  init(live: Bool, width: Int, write: @escaping @Sendable (String) -> Void = { Terminal.writeError($0) }) {
     self.live = live
     self.width = width
+    self.write = write
   }
 
   /// Takes one event of the run.
@@ -25,14 +27,14 @@ final class TestProgress: Sendable {
       return true
     }
     guard due else { return }
-    Terminal.writeError(
+    write(
       "\r\u{1B}[2K" + Self.line(done: done, total: total, blocked: blocked, current: result.hostname, width: width))
   }
 
   /// Clears the progress line.
   func finish() {
     guard live, state.withLock({ $0.drawn }) else { return }
-    Terminal.writeError("\r\u{1B}[2K")
+    write("\r\u{1B}[2K")
   }
 
   /// `[ 42/128] 30 blocked  ads.example`, cut to the width.

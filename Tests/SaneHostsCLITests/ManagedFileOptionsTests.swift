@@ -13,7 +13,7 @@ struct ManagedFileOptionsTests {
     let change = ManagedFile.Change(
       path: "/h", before: [], after: [], drift: nil, added: ["0.0.0.0 a", "@ IN SOA x"], removed: ["0.0.0.0 b"])
     #expect(ChangeText.diff(change) == "- 0.0.0.0 b\n+ 0.0.0.0 a\n+ @ IN SOA x\n")
-    #expect(ChangeText.diff(change, skipping: ApplyCommand.isSerial) == "- 0.0.0.0 b\n+ 0.0.0.0 a\n")
+    #expect(ChangeText.diff(change, skipping: ServerTarget.isVolatile) == "- 0.0.0.0 b\n+ 0.0.0.0 a\n")
   }
 
   @Test("Drift is explained: kept outside, replaced inside, nothing when none")

@@ -46,6 +46,8 @@ struct SystemResolverTests {
     let script = """
       set -e
       mount --bind "$FAKE_HOSTS" /etc/hosts
+      # Write nothing unless /etc/hosts here really is the temporary file.
+      grep -q '^10.0.0.5 printer.lan$' /etc/hosts || { echo "the bind mount is not in effect"; exit 97; }
       echo "before: $(getent hosts ads.example || echo none)"
       "$SANEHOSTS" apply
       echo "after: $(getent hosts ads.example)"

@@ -1,3 +1,5 @@
+import BlockerTest
+import Synchronization
 import Testing
 
 @testable import SaneHostsCLI
@@ -15,9 +17,20 @@ struct TestProgressTests {
     #expect(long.hasPrefix("[100/128] 90 blocked  xxx"))
   }
 
-  @Test("Not live: nothing is drawn and finishing writes nothing")
-  func silent() {
-    let progress = TestProgress(live: false, width: 80)
-    progress.finish()
+  @Test("Not live: nothing is written; live: each finished domain is drawn over the line, which is cleared at the end")
+  func drawing() {
+    let domain = TestDomain(hostname: "ads.example", category: "Ads", provider: "A")
+    let event = TestEvent.finished(
+      DomainResult(domain: domain, verdict: Verdict(.blocked, "NXDOMAIN"), milliseconds: 1), done: 1, total: 1,
+      blocked: 1)
+    let written = Mutex<[String]>([])
+    let silent = TestProgress(live: false, width: 80) { text in written.withLock { $0.append(text) } }
+    silent.handle(event)
+    silent.finish()
+    #expect(written.withLock { $0 }.isEmpty)
+    let live = TestProgress(live: true, width: 80) { text in written.withLock { $0.append(text) } }
+    live.handle(event)
+    live.finish()
+    #expect(written.withLock { $0 } == ["\r\u{1B}[2K[1/1] 1 blocked  ads.example", "\r\u{1B}[2K"])
   }
 }
