@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "BlockerTest", targets: ["BlockerTest"]),
     .library(name: "DNS", targets: ["DNS"]),
     .library(name: "Pihole", targets: ["Pihole"]),
+    .library(name: "Dashboard", targets: ["Dashboard"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,6 +35,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     // MARK: Libraries
@@ -148,6 +151,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// The local web dashboard: pages, a JSON API, live progress over Server-Sent Events, list subscriptions.
+    .target(
+      name: "Dashboard",
+      dependencies: [
+        "Apply", "BlockerTest", "Blocklists", "Catalog", "DNS", "Downloads", "Loading", "Store", "Updates",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: The command-line tool
 
     .executableTarget(
@@ -163,8 +180,10 @@ let package = Package(
         "BlockerTest",
         "DNS",
         "Pihole",
+        "Dashboard",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
@@ -273,6 +292,20 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "DashboardTests",
+      dependencies: [
+        "Dashboard", "Apply", "BlockerTest", "Blocklists", "DNS", "Loading", "Store", "Updates", "TestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: swiftSettings
     ),

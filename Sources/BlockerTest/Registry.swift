@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import Store
 
 /// The domains a blocker test probes: the curated registry shipped with SaneHosts, the user's own
 /// additions, and the control domains.
@@ -67,6 +68,14 @@ public struct Registry: Sendable, Hashable {
 
   /// Adds domains (a custom set, a sample), replacing none that are already there.
   public func adding(_ more: [TestDomain]) -> Registry { Registry(domains + more) }
+
+  /// The built-in registry plus the user's own test domains kept in `store`.
+  public static func builtIn(with store: Store) throws(StoreError) -> Registry {
+    builtIn.adding(
+      try store.customTestDomains().map {
+        TestDomain(hostname: $0.hostname, category: $0.category, provider: $0.provider, isCustom: true)
+      })
+  }
 
   /// Only the tested domains of these categories (case-insensitive), and the controls.
   public func filtered(categories wanted: [String]) -> Registry {

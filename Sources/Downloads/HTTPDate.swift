@@ -1,9 +1,9 @@
 import Foundation
 
 /// Dates in the form HTTP uses (RFC 9110 IMF-fixdate), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
-enum HTTPDate {
+public enum HTTPDate {
   /// Formats a date as an HTTP date.
-  static func string(from date: Date) -> String {
+  public static func string(from date: Date) -> String {
     date.formatted(
       Date.VerbatimFormatStyle(
         format:

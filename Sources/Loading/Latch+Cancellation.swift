@@ -4,7 +4,7 @@ extension Latch {
   /// This keeps the work structured (it runs inside the caller's task tree, and cancelling the caller
   /// cancels it too) while still letting another task cancel it by signalling the latch.
   /// Returns whatever `operation` returns once it has finished, cancelled or not.
-  func runCancellable<Output: Sendable>(
+  public func runCancellable<Output: Sendable>(
     _ operation: @escaping @Sendable () async -> Output
   ) async -> Output {
     await withTaskGroup(of: Output?.self) { group in

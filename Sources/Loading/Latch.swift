@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Once `signal()` has been called the latch stays open: every current and future `wait()` returns.
 /// A waiting task that is cancelled stops waiting (its continuation is resumed, never leaked).
-final class Latch: Sendable {
+public final class Latch: Sendable {
   private enum Phase {
     case closed(waiters: [UInt64: CheckedContinuation<Void, Never>])
     case open
@@ -18,10 +18,10 @@ final class Latch: Sendable {
   private let state = Mutex(State())
 
   /// Creates a closed latch.
-  init() {}
+  public init() {}
 
   /// Whether `signal()` has been called.
-  var isSignalled: Bool {
+  public var isSignalled: Bool {
     state.withLock { state in
       if case .open = state.phase { return true }
       return false
@@ -29,7 +29,7 @@ final class Latch: Sendable {
   }
 
   /// The number of tasks currently suspended in `wait()`.
-  var waiterCount: Int {
+  public var waiterCount: Int {
     state.withLock { state in
       if case .closed(let waiters) = state.phase { return waiters.count }
       return 0
@@ -37,7 +37,7 @@ final class Latch: Sendable {
   }
 
   /// Opens the latch and resumes every waiting task; later calls do nothing.
-  func signal() {
+  public func signal() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       guard case .closed(let waiters) = state.phase else { return [] }
       state.phase = .open
@@ -49,7 +49,7 @@ final class Latch: Sendable {
   }
 
   /// Suspends until the latch is signalled or the calling task is cancelled.
-  func wait() async {
+  public func wait() async {
     let id = state.withLock { state -> UInt64 in
       state.nextID += 1
       return state.nextID

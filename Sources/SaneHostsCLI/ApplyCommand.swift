@@ -91,46 +91,38 @@ struct ApplyCommand: AsyncParsableCommand {
 
   func hostsAddress() throws -> Renderer.HostsAddress { try Renderer.HostsAddress(option: address) }
 
-  struct Result: Encodable {
-    var target: String
-    var path: String
-    var profile: String
-    var names: Int
-    var added: Int
-    var removed: Int
-    var wrote: Bool
-    var dryRun: Bool
-    var backup: String?
-    var inPlace: Bool
-    var check: String?
-    var reloaded: String?
-    var flushed: [String]?
-    var lookupMicroseconds: Int?
-    var warnings: [String]
-  }
-
   func run() async throws {
     do {
       let file = files.file(
         target.server.map { output ?? $0.defaultOutput }, ownership: target == .hosts ? .section : .whole,
         data: store.directory)
       if !dryRun {
-        if target != .hosts { try Self.createParent(of: file.path) }
+        if target != .hosts { try Applier.createParent(of: file.path) }
         try file.checkWritable()
       }
       let store = try store.open()
-      let set = try await BlockSet.compile(profile: profile, in: store)
-      let warnings = set.missing.map { "\($0) has no saved copy yet and is left out (run `sanehosts update`)." }
-      var result: Result
-      var latency: Duration?
-      var reloadFailure: (any Error)?
-      if let server = target.server {
-        (result, reloadFailure) = try await applyToServer(server, set: set, file: file, warnings: warnings)
-      } else {
-        (result, latency) = try await applyToHosts(set: set, file: file, warnings: warnings)
+      let options = Applier.Options(
+        profile: profile, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
+        dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush)
+      var applied = try await Applier(store: store, file: file).apply(options)
+      if diff && !json {
+        Terminal.writeOutput(applied.change.diffText(skipping: target == .hosts ? { _ in false } : ServerTarget.isVolatile))
       }
-      report(result, latency: latency)
-      if let reloadFailure { throw CLIError(reloadFailure) }
+      var latency: Duration?
+      if diff && target == .hosts && Ledger.key(file.path) == "/etc/hosts", let last = applied.lastName {
+        latency = LookupLatency.measure(last)
+        applied.result.lookupMicroseconds = latency.map { Int($0.secondsValue * 1_000_000) }
+      }
+      if let summary = applied.result.flushSummary, !json && !quiet {
+        Terminal.writeError("DNS caches: \(summary).\n")
+      }
+      if applied.result.firstWrite, let instructions = applied.result.instructions, !json && !quiet,
+        let server = target.server
+      {
+        Terminal.writeError("To load it, add to \(server.server)'s configuration (once):\n\(instructions)\n")
+      }
+      report(applied.result, latency: latency)
+      if let reloadFailure = applied.reloadFailure { throw CLIError(reloadFailure) }
     } catch let error as CLIError {
       throw error
     } catch let error as ExitCode {
@@ -140,125 +132,15 @@ struct ApplyCommand: AsyncParsableCommand {
     }
   }
 
-  private func applyToHosts(set: BlockSet, file: ManagedFile, warnings: [String]) async throws -> (Result, Duration?) {
-    var warnings = warnings
-    let lines = try await HostsSection.lines(
-      for: set.list, profile: set.profile.name, address: try hostsAddress(), namesPerLine: namesPerLine)
-    if let bad = HostsSection.firstInvalidLine(lines) {
-      throw ApplyError.invalidContent(
-        path: file.path, reason: "line \(bad.line) of the section would not parse: \(bad.text)")
-    }
-    let change = try file.prepare(lines: lines)
-    if let note = ChangeText.drift(change.drift, path: file.path) { warnings.append(note) }
-    if set.list.count > HostsSection.adviceThreshold {
-      warnings.append(
-        "\(set.list.count.grouped) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: `sanehosts apply --target dnsmasq` (or unbound)."
-      )
-    }
-    if diff && !json { Terminal.writeOutput(ChangeText.diff(change)) }
-    var outcome = ManagedFile.Outcome()
-    var flushed: [String]?
-    if !dryRun {
-      outcome = try file.commit(change, profile: set.profile.name, names: set.list.count, target: "hosts", force: force)
-      if outcome.inPlace {
-        warnings.append(
-          "\(file.path) is a mount point (a container's?), so it was rewritten in place, which is not atomic; the backup \(outcome.backup?.id ?? "-") holds the old file."
-        )
-      }
-      if flush {
-        let report = await CacheFlusher().flush()
-        flushed = report.flushed
-        if !json && !quiet { Terminal.writeError("DNS caches: \(report.summary).\n") }
-        warnings += report.failed.map { "could not flush \($0)" }
-      }
-    }
-    var latency: Duration?
-    if diff && Ledger.key(file.path) == "/etc/hosts", let last = lines.last?.split(separator: " ").last {
-      latency = LookupLatency.measure(String(last))
-    }
-    let result = Result(
-      target: "hosts", path: file.path, profile: set.profile.name, names: set.list.count, added: change.added.count,
-      removed: change.removed.count, wrote: outcome.wrote, dryRun: dryRun, backup: outcome.backup?.id,
-      inPlace: outcome.inPlace, check: nil, reloaded: nil, flushed: flushed,
-      lookupMicroseconds: latency.map { Int($0.secondsValue * 1_000_000) }, warnings: warnings)
-    return (result, latency)
+  /// How `--reload` reloads the server, or nil without `--reload`.
+  var reloadMethod: ReloadMethod? {
+    guard reload, let server = target.server else { return nil }
+    if let pid = reloadPid { return .signal(pid: pid) }
+    if let unit = reloadUnit { return server == .dnsmasq ? .systemdRestart(unit: unit) : .systemd(unit: unit) }
+    return server.defaultReload
   }
 
-  private func applyToServer(_ server: ServerTarget, set: BlockSet, file: ManagedFile, warnings: [String])
-    async throws -> (Result, (any Error)?)
-  {
-    var warnings = warnings
-    var reloadFailure: (any Error)?
-    let bytes = try await server.render(set.list, title: "SaneHosts profile \(set.profile.name)", date: Date())
-    let change = try file.prepare(contents: bytes)
-    if let note = ChangeText.drift(change.drift, path: file.path) { warnings.append(note) }
-    // The header's date (and the RPZ serial) change every time: only the entries decide.
-    let entriesChanged = change.before == nil || Self.entries(change.added) != [] || Self.entries(change.removed) != []
-    if diff && !json { Terminal.writeOutput(ChangeText.diff(change, skipping: ServerTarget.isVolatile)) }
-    var check: ConfigCheck?
-    if !noCheck && entriesChanged {
-      check = try await Self.check(bytes, as: server, near: store.directory)
-      if case .failed = check {
-        throw ApplyError.invalidContent(path: file.path, reason: check!.summary)
-      }
-      if case .unavailable = check { warnings.append(check!.summary) }
-    }
-    var outcome = ManagedFile.Outcome()
-    var reloaded: String?
-    if !dryRun && entriesChanged {
-      outcome = try file.commit(
-        change, profile: set.profile.name, names: set.list.count, target: server.rawValue, force: force)
-      if reload {
-        let method: ReloadMethod =
-          if let pid = reloadPid { .signal(pid: pid) } else if let unit = reloadUnit {
-            server == .dnsmasq ? .systemdRestart(unit: unit) : .systemd(unit: unit)
-          } else { server.defaultReload }
-        do {
-          reloaded = try await method.perform(runner: ProcessRunner())
-        } catch {
-          reloadFailure = error
-          warnings.append("\(file.path) was written, but reloading \(server.server) failed.")
-        }
-      }
-      if change.before == nil && !json && !quiet {
-        Terminal.writeError(
-          "To load it, add to \(server.server)'s configuration (once):\n\(server.instructions(output: file.path))\n")
-      }
-    }
-    let result = Result(
-      target: server.rawValue, path: file.path, profile: set.profile.name, names: set.list.count,
-      added: Self.entries(change.added).count, removed: Self.entries(change.removed).count, wrote: outcome.wrote,
-      dryRun: dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
-      reloaded: reloaded, flushed: nil, lookupMicroseconds: nil, warnings: warnings)
-    return (result, reloadFailure)
-  }
-
-  /// Lines that are entries, not ones that change with every render (the zone's SOA serial).
-  static func entries(_ lines: [String]) -> [String] { lines.filter { !ServerTarget.isVolatile($0) } }
-
-  /// Runs the server's checker on the bytes in a scratch file.
-  static func check(_ bytes: [UInt8], as server: ServerTarget, near data: DataDirectory) async throws -> ConfigCheck {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sanehosts-check-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let path = scratch.appendingPathComponent(server == .bind ? "db.sanehosts.rpz" : "sanehosts.conf").path
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    return await server.check(path, runner: ProcessRunner())
-  }
-
-  /// Creates the drop-in's directory (0755) when it is missing, as a package would.
-  static func createParent(of path: String) throws {
-    let parent = (path as NSString).deletingLastPathComponent
-    guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
-    do {
-      try FileManager.default.createDirectory(
-        atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-    } catch {
-      throw ApplyError.notPermitted(path: path, detail: "cannot create \(parent)", isRoot: geteuid() == 0)
-    }
-  }
-
-  private func report(_ result: Result, latency: Duration?) {
+  private func report(_ result: Applier.Result, latency: Duration?) {
     if json {
       Terminal.writeOutput(Text.json(result))
       return

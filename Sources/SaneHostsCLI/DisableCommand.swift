@@ -38,7 +38,7 @@ struct DisableCommand: AsyncParsableCommand {
     do {
       if !dryRun { try file.checkWritable() }
       let change = try file.prepareRemoval()
-      if let note = ChangeText.drift(change.drift, path: file.path), !change.isNoOp {
+      if let note = change.drift?.note(path: file.path), !change.isNoOp {
         Terminal.writeError(note + "\n")
       }
       if change.isNoOp {

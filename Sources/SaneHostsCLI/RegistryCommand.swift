@@ -78,8 +78,6 @@ struct RegistryCommand: ParsableCommand {
 
   /// The built-in registry with the user's domains added.
   static func registry(_ store: Store) throws -> Registry {
-    let custom = try storeCall { () throws(StoreError) in try store.customTestDomains() }
-    return Registry.builtIn.adding(
-      custom.map { TestDomain(hostname: $0.hostname, category: $0.category, provider: $0.provider, isCustom: true) })
+    try storeCall { () throws(StoreError) in try Registry.builtIn(with: store) }
   }
 }

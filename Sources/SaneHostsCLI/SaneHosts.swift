@@ -26,6 +26,7 @@ struct SaneHosts: AsyncParsableCommand {
       CommandGroup(
         name: "Testing a blocker", subcommands: [TestCommand.self, HistoryCommand.self, RegistryCommand.self]),
       CommandGroup(name: "Pi-hole", subcommands: [PiholeCommand.self]),
+      CommandGroup(name: "Dashboard", subcommands: [ServeCommand.self]),
       CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
     ]
   )

@@ -1,0 +1,271 @@
+import Blocklists
+import Foundation
+import Store
+
+/// Applies a profile to a hosts file or a DNS server drop-in: compile, render, validate, check, back up, write, reload.
+///
+/// The one place both the command line (`sanehosts apply`) and the dashboard apply a profile, so they
+/// validate, check and write exactly the same way. Nothing is printed: the result carries the warnings
+/// and the prepared change (for a diff).
+public struct Applier: Sendable {
+  /// What to apply, and how.
+  public struct Options: Sendable {
+    /// The profile (nil: the active one).
+    public var profile: String?
+    /// A DNS server drop-in, or nil for the hosts file's managed section.
+    public var server: ServerTarget?
+    /// The address for blocked names in a hosts file.
+    public var address: Renderer.HostsAddress
+    /// Names per hosts line.
+    public var namesPerLine: Int
+    /// Prepare and report, write nothing.
+    public var dryRun: Bool
+    /// Replace the section even when someone else edited it.
+    public var force: Bool
+    /// Run the server's configuration checker on a drop-in first.
+    public var check: Bool
+    /// After writing a drop-in, reload the server this way (nil: do not reload).
+    public var reload: ReloadMethod?
+    /// After writing the hosts file, flush the DNS caches that run.
+    public var flush: Bool
+
+    /// Creates options; the defaults apply the active profile to the hosts file with 0.0.0.0.
+    public init(
+      profile: String? = nil, server: ServerTarget? = nil, address: Renderer.HostsAddress = .ipv4,
+      namesPerLine: Int = 1, dryRun: Bool = false, force: Bool = false, check: Bool = true,
+      reload: ReloadMethod? = nil, flush: Bool = false
+    ) {
+      self.profile = profile
+      self.server = server
+      self.address = address
+      self.namesPerLine = namesPerLine
+      self.dryRun = dryRun
+      self.force = force
+      self.check = check
+      self.reload = reload
+      self.flush = flush
+    }
+  }
+
+  /// What an apply did (or, on a dry run, would do).
+  public struct Result: Sendable, Encodable {
+    /// `hosts` or the server target's name.
+    public var target: String
+    /// The file.
+    public var path: String
+    /// The profile applied.
+    public var profile: String
+    /// Names in the profile.
+    public var names: Int
+    /// Entries added.
+    public var added: Int
+    /// Entries removed.
+    public var removed: Int
+    /// Whether the file was written.
+    public var wrote: Bool
+    /// Whether this was a dry run.
+    public var dryRun: Bool
+    /// The backup of the previous file.
+    public var backup: String?
+    /// Whether the file was rewritten in place (a mount point), which is not atomic.
+    public var inPlace: Bool
+    /// The configuration checker's verdict.
+    public var check: String?
+    /// How the server was reloaded.
+    public var reloaded: String?
+    /// The caches flushed.
+    public var flushed: [String]?
+    /// The flush in one line (what was flushed, or that no cache runs).
+    public var flushSummary: String?
+    /// The lookup time of a name at the end of /etc/hosts, when measured by the caller.
+    public var lookupMicroseconds: Int?
+    /// Warnings and notes, each a sentence.
+    public var warnings: [String]
+    /// Whether the file's first write needs a line in the server's configuration (see `instructions`).
+    public var firstWrite: Bool
+    /// For a drop-in: the line to add to the server's configuration, once.
+    public var instructions: String?
+  }
+
+  /// An apply's result, with the prepared change and a reload failure (the file was written regardless).
+  public struct Applied: Sendable {
+    /// The result.
+    public var result: Result
+    /// The change that was (or would be) written.
+    public var change: ManagedFile.Change
+    /// Set when the file was written but the reload failed.
+    public var reloadFailure: (any Error)?
+    /// The lines of the hosts section (for measuring the lookup time of its last name).
+    public var lastName: String?
+  }
+
+  /// The store holding the profile.
+  public let store: Store
+  /// The file to change.
+  public let file: ManagedFile
+  /// Runs checkers and reloads.
+  public var runner: ProcessRunner
+
+  /// Creates an applier for a file.
+  public init(store: Store, file: ManagedFile, runner: ProcessRunner = ProcessRunner()) {
+    self.store = store
+    self.file = file
+    self.runner = runner
+  }
+
+  /// Compiles the profile and applies it.
+  public func apply(_ options: Options) async throws -> Applied {
+    if !options.dryRun {
+      if options.server != nil { try Self.createParent(of: file.path) }
+      try file.checkWritable()
+    }
+    let set = try await BlockSet.compile(profile: options.profile, in: store)
+    let warnings = set.missing.map { "\($0) has no saved copy yet and is left out (run `sanehosts update`)." }
+    if let server = options.server {
+      return try await applyToServer(server, set: set, options: options, warnings: warnings)
+    }
+    return try await applyToHosts(set: set, options: options, warnings: warnings)
+  }
+
+  private func applyToHosts(set: BlockSet, options: Options, warnings: [String]) async throws -> Applied {
+    var warnings = warnings
+    let lines = try await HostsSection.lines(
+      for: set.list, profile: set.profile.name, address: options.address, namesPerLine: options.namesPerLine)
+    if let bad = HostsSection.firstInvalidLine(lines) {
+      throw ApplyError.invalidContent(
+        path: file.path, reason: "line \(bad.line) of the section would not parse: \(bad.text)")
+    }
+    let change = try file.prepare(lines: lines)
+    if let note = change.drift?.note(path: file.path) { warnings.append(note) }
+    if set.list.count > HostsSection.adviceThreshold {
+      warnings.append(
+        "\(set.list.count.formatted()) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: `sanehosts apply --target dnsmasq` (or unbound)."
+      )
+    }
+    var outcome = ManagedFile.Outcome()
+    var flushed: [String]?
+    var flushSummary: String?
+    if !options.dryRun {
+      outcome = try file.commit(
+        change, profile: set.profile.name, names: set.list.count, target: "hosts", force: options.force)
+      if outcome.inPlace {
+        warnings.append(
+          "\(file.path) is a mount point (a container's?), so it was rewritten in place, which is not atomic; the backup \(outcome.backup?.id ?? "-") holds the old file."
+        )
+      }
+      if options.flush {
+        let report = await CacheFlusher().flush()
+        flushed = report.flushed
+        flushSummary = report.summary
+        warnings += report.failed.map { "could not flush \($0)" }
+      }
+    }
+    let result = Result(
+      target: "hosts", path: file.path, profile: set.profile.name, names: set.list.count, added: change.added.count,
+      removed: change.removed.count, wrote: outcome.wrote, dryRun: options.dryRun, backup: outcome.backup?.id,
+      inPlace: outcome.inPlace, check: nil, reloaded: nil, flushed: flushed, flushSummary: flushSummary,
+      lookupMicroseconds: nil,
+      warnings: warnings, firstWrite: false, instructions: nil)
+    let lastName = lines.last?.split(separator: " ").last.map(String.init)
+    return Applied(result: result, change: change, reloadFailure: nil, lastName: lastName)
+  }
+
+  private func applyToServer(_ server: ServerTarget, set: BlockSet, options: Options, warnings: [String])
+    async throws -> Applied
+  {
+    var warnings = warnings
+    var reloadFailure: (any Error)?
+    let bytes = try await server.render(set.list, title: "SaneHosts profile \(set.profile.name)", date: Date())
+    let change = try file.prepare(contents: bytes)
+    if let note = change.drift?.note(path: file.path) { warnings.append(note) }
+    // The header's date (and the RPZ serial) change every time: only the entries decide.
+    let entriesChanged = change.before == nil || !Self.entries(change.added).isEmpty
+      || !Self.entries(change.removed).isEmpty
+    var check: ConfigCheck?
+    if options.check && entriesChanged {
+      check = try await Self.check(bytes, as: server, runner: runner)
+      if case .failed = check {
+        throw ApplyError.invalidContent(path: file.path, reason: check!.summary)
+      }
+      if case .unavailable = check { warnings.append(check!.summary) }
+    }
+    var outcome = ManagedFile.Outcome()
+    var reloaded: String?
+    if !options.dryRun && entriesChanged {
+      outcome = try file.commit(
+        change, profile: set.profile.name, names: set.list.count, target: server.rawValue, force: options.force)
+      if let method = options.reload {
+        do {
+          reloaded = try await method.perform(runner: runner)
+        } catch {
+          reloadFailure = error
+          warnings.append("\(file.path) was written, but reloading \(server.server) failed.")
+        }
+      }
+    }
+    let result = Result(
+      target: server.rawValue, path: file.path, profile: set.profile.name, names: set.list.count,
+      added: Self.entries(change.added).count, removed: Self.entries(change.removed).count, wrote: outcome.wrote,
+      dryRun: options.dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
+      reloaded: reloaded, flushed: nil, flushSummary: nil, lookupMicroseconds: nil, warnings: warnings,
+      firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
+    return Applied(result: result, change: change, reloadFailure: reloadFailure, lastName: nil)
+  }
+
+  /// Lines that are entries, not ones that change with every render (the zone's SOA serial).
+  public static func entries(_ lines: [String]) -> [String] { lines.filter { !ServerTarget.isVolatile($0) } }
+
+  /// Runs the server's checker on the bytes in a scratch file.
+  public static func check(_ bytes: [UInt8], as server: ServerTarget, runner: ProcessRunner = ProcessRunner())
+    async throws -> ConfigCheck
+  {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sanehosts-check-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let path = scratch.appendingPathComponent(server == .bind ? "db.sanehosts.rpz" : "sanehosts.conf").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return await server.check(path, runner: runner)
+  }
+
+  /// Creates the drop-in's directory (0755) when it is missing, as a package would.
+  public static func createParent(of path: String) throws {
+    let parent = (path as NSString).deletingLastPathComponent
+    guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    } catch {
+      throw ApplyError.notPermitted(path: path, detail: "cannot create \(parent)", isRoot: geteuid() == 0)
+    }
+  }
+}
+
+extension ManagedFile.Change {
+  /// `+ line` and `- line` for every line of ours added or removed (removed first).
+  public func diffText(skipping skip: (String) -> Bool = { _ in false }) -> String {
+    var out = ""
+    out.reserveCapacity((added.count + removed.count) * 24)
+    for line in removed where !skip(line) { out += "- \(line)\n" }
+    for line in added where !skip(line) { out += "+ \(line)\n" }
+    return out
+  }
+}
+
+extension ManagedFile.Drift {
+  /// What the drift means, as a warning or note line.
+  public func note(path: String) -> String {
+    switch self {
+    case .outsideSection(let since):
+      "note: \(path) was changed by someone else since SaneHosts wrote it (\(since.formatted(.iso8601))); their lines outside the section are kept."
+    case .insideSection(let since):
+      "warning: the SaneHosts part of \(path) was edited by someone else since \(since.formatted(.iso8601)); those edits are replaced (a backup is kept)."
+    }
+  }
+}
+
+extension DataDirectory {
+  /// Backups of the files SaneHosts changed.
+  public var backups: URL { url.appendingPathComponent("backups", isDirectory: true) }
+  /// The record of what SaneHosts last wrote to each file.
+  public var ledger: URL { url.appendingPathComponent("applied.json") }
+}

@@ -1,0 +1,332 @@
+import Apply
+import BlockerTest
+import Blocklists
+import Catalog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Loading
+import Store
+
+/// Request bodies of the API (JSON, or the same fields from an HTML form).
+enum APIRequest {
+  struct AddSource: Codable, Sendable {
+    var url: String?
+    var key: String?
+    var format: String?
+    var catalog: String?
+  }
+  struct Enabled: Codable, Sendable { var enabled: Flag? }
+  struct Rule: Codable, Sendable {
+    var kind: String
+    var pattern: String
+  }
+  struct Profile: Codable, Sendable { var name: String }
+  struct Update: Codable, Sendable { var force: Flag? }
+  struct Apply: Codable, Sendable {
+    var target: String?
+    var force: Flag?
+  }
+  struct Restore: Codable, Sendable {
+    var target: String?
+    var id: String
+  }
+}
+
+extension Dashboard {
+  /// The longest diff the API returns (the rest is counted).
+  static var diffLimit: Int { 2000 }
+
+  func addAPIRoutes(to router: Router<DashboardContext>) {
+    let api = router.group("api")
+
+    api.get("status") { _, _ in JSONResponse.make(try await overview()) }
+    // The CSRF token for scripts on this machine (the same one every page carries; no CORS, so other
+    // sites cannot read it).
+    api.get("session") { _, _ in JSONResponse.make(["csrf": csrf]) }
+
+    // Sources, catalog, profiles, rules.
+    api.get("sources") { _, _ in JSONResponse.make(try store.sources().map(SourceView.init)) }
+    api.post("sources") { request, context in
+      let body = try await request.decode(as: APIRequest.AddSource.self, context: context)
+      let view = try addSource(body)
+      return reply(request, view, status: .created, back: "/sources")
+    }
+    api.post("sources/:key/remove") { request, context in
+      let key = try context.parameters.require("key")
+      _ = try store.removeSource(key)
+      return reply(request, ["removed": key], back: "/sources")
+    }
+    api.post("sources/:key/enabled") { request, context in
+      let key = try context.parameters.require("key")
+      let body = try await request.decode(as: APIRequest.Enabled.self, context: context)
+      try store.setEnabled(body.enabled?.value ?? false, source: key)
+      return reply(request, ["key": key, "enabled": "\(body.enabled?.value ?? false)"], back: "/sources")
+    }
+    api.get("catalog") { _, _ in JSONResponse.make(Catalog.builtIn) }
+    api.post("presets/:id") { request, context in
+      let id = try context.parameters.require("id")
+      guard let preset = Catalog.builtIn.preset(id: id) else {
+        throw DashboardError.notFound(
+          "No preset \"\(id)\": use one of \(Catalog.builtIn.presets.map(\.id).joined(separator: ", ")).")
+      }
+      var added: [String] = []
+      for entry in Catalog.builtIn.entries(of: preset) {
+        let result = try store.addSource(NewSource(entry))
+        if result.isNew { added.append(result.source.key) }
+      }
+      return reply(request, ["added": added], status: .created, back: "/sources")
+    }
+    api.get("profiles") { _, _ in JSONResponse.make(try store.profiles()) }
+    api.post("profiles") { request, context in
+      let body = try await request.decode(as: APIRequest.Profile.self, context: context)
+      let profile = try store.createProfile(body.name)
+      return reply(request, profile, status: .created, back: "/sources")
+    }
+    api.post("profiles/:name/use") { request, context in
+      let profile = try store.useProfile(try context.parameters.require("name"))
+      return reply(request, profile, back: "/sources")
+    }
+    api.get("rules") { _, _ in JSONResponse.make(try store.rules()) }
+    api.post("rules") { request, context in
+      let body = try await request.decode(as: APIRequest.Rule.self, context: context)
+      let rule = try store.addRule(body.pattern, action: try Self.action(body.kind))
+      return reply(request, rule, status: .created, back: "/sources")
+    }
+    api.post("rules/remove") { request, context in
+      let body = try await request.decode(as: APIRequest.Rule.self, context: context)
+      try store.removeRule(body.pattern, action: try Self.action(body.kind))
+      return reply(request, ["removed": body.pattern], back: "/sources")
+    }
+
+    // Update.
+    api.get("update") { _, _ in JSONResponse.make(updates.relay.currentValue) }
+    api.post("update") { request, context in
+      let body = try await request.decode(as: APIRequest.Update.self, context: context)
+      return reply(request, try await startUpdate(force: body.force?.value ?? false), status: .accepted, back: "/sources")
+    }
+    api.post("update/cancel") { request, _ in
+      let cancelled = await updates.cancel()
+      return reply(request, ["cancelled": cancelled], back: "/sources")
+    }
+    api.get("update/events") { _, _ in events(updates.relay) }
+
+    // Blocker test.
+    api.get("test") { _, _ in JSONResponse.make(tests.relay.currentValue) }
+    api.post("test") { request, context in
+      let body = try await request.decode(as: TestRequest.self, context: context)
+      return reply(request, try await startTest(body), status: .accepted, back: "/test")
+    }
+    api.post("test/cancel") { request, _ in
+      let cancelled = await tests.cancel()
+      return reply(request, ["cancelled": cancelled], back: "/test")
+    }
+    api.get("test/events") { _, _ in events(tests.relay) }
+    api.get("test/result") { _, _ in
+      guard let report = try History(store: store).latest() else {
+        throw DashboardError.notFound("No blocker test has run yet: start one on the Test page or POST /api/test.")
+      }
+      return JSONResponse.make(report)
+    }
+
+    // History.
+    api.get("history") { _, _ in JSONResponse.make(try store.testRuns().map(RunView.init)) }
+    api.get("history/:id") { _, context in JSONResponse.make(try report(context.parameters.require("id"))) }
+    api.get("history/:id/export") { request, context in
+      let report = try report(context.parameters.require("id"))
+      let format = request.uri.queryParameters["format"].map(String.init) ?? "json"
+      return try export(report, format: format)
+    }
+    api.get("diff") { request, _ in
+      let (old, new) = try diffPair(request)
+      return JSONResponse.make(RunDifference(from: old, to: new))
+    }
+
+    // Apply.
+    api.post("apply/preview") { request, context in
+      let body = try await request.decode(as: APIRequest.Apply.self, context: context)
+      return JSONResponse.make(try await apply(body, dryRun: true))
+    }
+    api.post("apply") { request, context in
+      let body = try await request.decode(as: APIRequest.Apply.self, context: context)
+      return reply(request, try await apply(body, dryRun: false), back: "/apply")
+    }
+    api.get("backups") { request, _ in
+      let target = try Self.target(request.uri.queryParameters["target"].map(String.init))
+      return JSONResponse.make(backups(of: target))
+    }
+    api.post("restore") { request, context in
+      let body = try await request.decode(as: APIRequest.Restore.self, context: context)
+      let file = managedFile(for: try Self.target(body.target))
+      try file.checkWritable()
+      let (_, outcome) = try file.restore(body.id)
+      return reply(
+        request, ["restored": body.id, "wrote": outcome.wrote ? "yes" : "no", "backup": outcome.backup?.id ?? ""],
+        back: "/apply")
+    }
+
+    // Settings.
+    api.get("settings") { _, _ in JSONResponse.make(Settings.load(from: configuration.data)) }
+    api.post("settings") { request, context in
+      let settings = try await request.decode(as: Settings.self, context: context).validated()
+      try settings.save(to: configuration.data)
+      return reply(request, settings, back: "/test")
+    }
+  }
+
+  // MARK: Handlers
+
+  /// The JSON answer, or for a plain HTML form a redirect back to its page.
+  func reply(_ request: Request, _ value: some Encodable, status: HTTPResponse.Status = .ok, back: String)
+    -> Response
+  {
+    if request.isForm { return Response(status: .seeOther, headers: [.location: back]) }
+    return JSONResponse.make(value, status: status)
+  }
+
+  func overview() async throws -> OverviewView {
+    let profile = try store.activeProfile()
+    let sources = try store.sources(in: profile.name)
+    let compiled = try store.compiled(profile)
+    let lastTest = try store.testRuns(limit: 1).first.map(RunView.init)
+    var warnings: [String] = []
+    if sources.isEmpty {
+      warnings.append("Profile \(profile.name) has no source yet: add lists on the Sources page.")
+    }
+    let now = Date()
+    for member in sources where member.enabled {
+      let source = member.source
+      if source.lastSuccess == nil {
+        warnings.append("\(source.key) has never been downloaded: run Update now.")
+      } else if source.status == .failed {
+        warnings.append("\(source.key) failed at its last update (\(source.message ?? "no reason given")); its previous copy is used.")
+      } else if let success = source.lastSuccess, now.timeIntervalSince(success) > 7 * 86_400 {
+        warnings.append("\(source.key) was last updated \(Int(now.timeIntervalSince(success) / 86_400)) days ago.")
+      }
+    }
+    if let lastTest, lastTest.rating == Score.Rating.weak.rawValue {
+      warnings.append("The last blocker test scored weak: see the Test page for what was not blocked.")
+    }
+    let base = "/lists/\(profile.name)"
+    return OverviewView(
+      profile: profile.name, profiles: try store.profiles().map(\.name), names: compiled?.names,
+      compiledAt: compiled?.compiledAt, sources: sources.map(SourceView.init), lastTest: lastTest, warnings: warnings,
+      update: updates.relay.currentValue, test: tests.relay.currentValue,
+      subscriptions: ListCache.Format.allCases.map { "\(base).\($0.fileExtension)" })
+  }
+
+  func addSource(_ body: APIRequest.AddSource) throws -> SourceView {
+    let new: NewSource
+    if let id = body.catalog, !id.isEmpty {
+      guard let entry = Catalog.builtIn.entry(id: id) else {
+        throw DashboardError.notFound("No catalog list \"\(id)\": see GET /api/catalog for the ids.")
+      }
+      new = NewSource(entry)
+    } else {
+      let text = (body.url ?? "").trimmingCharacters(in: .whitespaces)
+      guard !text.isEmpty else { throw DashboardError.badRequest("Give the list's URL (https://…) or a catalog id.") }
+      let lowered = text.lowercased()
+      guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else {
+        throw DashboardError.badRequest(
+          "\"\(text)\" is not an http(s) URL. The dashboard adds lists by URL or catalog id; add a local file with `sanehosts sources add PATH`."
+        )
+      }
+      var parsed = try NewSource.parse(text)
+      if let key = body.key, !key.isEmpty { parsed.key = key }
+      if let format = body.format, !format.isEmpty {
+        guard let listFormat = ListFormat(rawValue: format) else {
+          throw DashboardError.badRequest(
+            "Unknown format \"\(format)\": use one of \(ListFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        parsed.format = listFormat
+      }
+      new = parsed
+    }
+    let (source, _) = try store.addSource(new)
+    let member = try store.sources().first { $0.source.key == source.key }
+    return SourceView(member ?? ProfileSource(source: source, enabled: true))
+  }
+
+  static func action(_ kind: String) throws(DashboardError) -> ProfileRule.Action {
+    guard let action = ProfileRule.Action(rawValue: kind.lowercased()) else {
+      throw .badRequest("Unknown rule kind \"\(kind)\": use allow or deny.")
+    }
+    return action
+  }
+
+  static func target(_ text: String?) throws(DashboardError) -> ApplyTarget {
+    guard let text, !text.isEmpty else { return .hosts }
+    guard let target = ApplyTarget(rawValue: text) else {
+      throw .badRequest("Unknown target \"\(text)\": use hosts, dnsmasq, dnsmasq-hosts, unbound or bind.")
+    }
+    return target
+  }
+
+  /// The file a target writes: the configured hosts file, or the server's drop-in.
+  func managedFile(for target: ApplyTarget) -> ManagedFile {
+    let server = ServerTarget(rawValue: target.rawValue)
+    let path: String =
+      if let server {
+        configuration.dropInDirectory.map { "\($0)/sanehosts-\(server.rawValue).\(server == .bind ? "rpz" : "conf")" }
+          ?? server.defaultOutput
+      } else { configuration.hostsFile }
+    return ManagedFile(
+      path: path, ownership: server == nil ? .section : .whole, backupDirectory: configuration.data.backups,
+      keepBackups: configuration.keepBackups, ledger: Ledger(url: configuration.data.ledger))
+  }
+
+  func apply(_ body: APIRequest.Apply, dryRun: Bool) async throws -> ApplyView {
+    let target = try Self.target(body.target)
+    let server = ServerTarget(rawValue: target.rawValue)
+    let file = managedFile(for: target)
+    let applied = try await Applier(store: store, file: file).apply(
+      Applier.Options(server: server, dryRun: dryRun, force: body.force?.value ?? false))
+    let lines = applied.change.diffText(skipping: server == nil ? { _ in false } : ServerTarget.isVolatile)
+      .split(separator: "\n", omittingEmptySubsequences: true)
+    let shown = lines.prefix(Self.diffLimit).joined(separator: "\n")
+    return ApplyView(result: applied.result, diff: shown, diffOmitted: max(0, lines.count - Self.diffLimit))
+  }
+
+  func backups(of target: ApplyTarget) -> [BackupView] {
+    managedFile(for: target).backups.list().map { backup in
+      BackupView(
+        id: backup.id, date: backup.date,
+        bytes: (try? FileManager.default.attributesOfItem(atPath: backup.url.path)[.size] as? Int) ?? 0)
+    }
+  }
+
+  func report(_ idText: String) throws -> TestReport {
+    guard let id = Int64(idText) else { throw DashboardError.badRequest("\"\(idText)\" is not a run id (a number).") }
+    return try History(store: store).load(id)
+  }
+
+  func diffPair(_ request: Request) throws -> (TestReport, TestReport) {
+    let query = request.uri.queryParameters
+    guard let from = query["from"].map(String.init), let to = query["to"].map(String.init) else {
+      throw DashboardError.badRequest("Give two runs to compare: ?from=ID&to=ID.")
+    }
+    return (try report(from), try report(to))
+  }
+
+  func export(_ report: TestReport, format: String) throws -> Response {
+    let (body, type, suffix): (String, String, String)
+    switch format {
+    case "json":
+      let encoder = JSONEncoder()
+      encoder.dateEncodingStrategy = .iso8601
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      body = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+      (type, suffix) = ("application/json", "json")
+    case "text": (body, type, suffix) = (report.text(), "text/plain", "txt")
+    case "junit": (body, type, suffix) = (report.junit(), "application/xml", "xml")
+    default: throw DashboardError.badRequest("Unknown export format \"\(format)\": use text, json or junit.")
+    }
+    return Response(
+      status: .ok,
+      headers: [
+        .contentType: "\(type); charset=utf-8",
+        .contentDisposition: "attachment; filename=\"sanehosts-test-\(report.id ?? 0).\(suffix)\"",
+      ],
+      body: .init(byteBuffer: ByteBuffer(string: body)))
+  }
+}

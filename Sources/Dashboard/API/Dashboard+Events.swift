@@ -1,0 +1,77 @@
+import Downloads
+import Foundation
+import Hummingbird
+import Loading
+import ServiceLifecycle
+
+extension Dashboard {
+  /// A Server-Sent Events stream of a job's status: the current one at once, then every change.
+  ///
+  /// Fed by the job's replaying relay, so a page that opens or reconnects in the middle of a run sees
+  /// where it is immediately. An idle stream sends a comment every `heartbeat`, so a closed page is
+  /// noticed and its observer removed; the stream ends when the server shuts down.
+  func events<Status: JobStatus>(_ relay: StateRelay<Status>) -> Response {
+    let heartbeat = self.heartbeat
+    let clock = self.clock
+    let body = ResponseBody { writer in
+      let encoder = JSONEncoder()
+      encoder.dateEncodingStrategy = .iso8601
+      encoder.outputFormatting = [.sortedKeys]
+      let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          for await status in relay.values() {
+            let data = (try? encoder.encode(status)) ?? Data("{}".utf8)
+            continuation.yield("event: status\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
+          }
+          continuation.finish()
+        }
+        group.addTask {
+          while !Task.isCancelled {
+            try await clock.sleep(for: heartbeat)
+            continuation.yield(": keep-alive\n\n")
+          }
+        }
+        try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+        for await message in messages.cancelOnGracefulShutdown() {
+          try await writer.write(ByteBuffer(string: message))
+        }
+        group.cancelAll()
+      }
+      try await writer.finish(nil)
+    }
+    return Response(
+      status: .ok,
+      headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
+      body: body)
+  }
+
+  func addListRoutes(to router: Router<DashboardContext>) {
+    let handler: @Sendable (Request, DashboardContext) async throws -> Response = { request, context in
+      let file = try context.parameters.require("file")
+      let dot = file.lastIndex(of: ".") ?? file.endIndex
+      let name = String(file[..<dot])
+      let suffix = dot < file.endIndex ? String(file[file.index(after: dot)...]) : ""
+      guard let format = ListCache.Format.allCases.first(where: { $0.fileExtension == suffix }) else {
+        throw DashboardError.notFound(
+          "No list \"\(file)\": use PROFILE.hosts, PROFILE.txt (one name per line) or PROFILE.adblock.")
+      }
+      let list = try await lists.list(profile: name, format: format)
+      var headers: HTTPFields = [
+        .eTag: list.etag, .cacheControl: "no-cache",
+        .lastModified: HTTPDate.string(from: list.modified),
+      ]
+      if let match = request.headers[.ifNoneMatch],
+        match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == list.etag || $0 == "*" })
+      {
+        return Response(status: .notModified, headers: headers)
+      }
+      headers[.contentType] = "text/plain; charset=utf-8"
+      headers[.contentLength] = "\(list.body.count)"
+      if request.method == .head { return Response(status: .ok, headers: headers) }
+      return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: list.body)))
+    }
+    router.get("lists/:file", use: handler)
+    router.head("lists/:file", use: handler)
+  }
+}

@@ -1,0 +1,118 @@
+import Apply
+import BlockerTest
+import Blocklists
+import Foundation
+import Store
+
+/// A source as the API and the pages show it.
+struct SourceView: Codable, Sendable {
+  var key: String
+  var name: String
+  var location: String
+  var enabled: Bool
+  var format: String?
+  var category: String?
+  var status: String
+  var message: String?
+  var lastSuccess: Date?
+  var lastAttempt: Date?
+  var names: Int?
+  var rejected: Int?
+  var bytes: Int64?
+
+  init(_ member: ProfileSource) {
+    let source = member.source
+    key = source.key
+    name = source.name
+    location = source.location
+    enabled = member.enabled
+    format = (source.format ?? source.detectedFormat)?.rawValue
+    category = source.category
+    status = source.status.rawValue
+    message = source.message
+    lastSuccess = source.lastSuccess
+    lastAttempt = source.lastAttempt
+    names = source.unique
+    rejected = source.rejected
+    bytes = source.bytes
+  }
+}
+
+/// A saved blocker-test run, in short.
+struct RunView: Codable, Sendable {
+  var id: Int64
+  var startedAt: Date
+  var probe: String
+  var target: String
+  var percent: Double?
+  var rating: String
+  var blocked: Int
+  var reachable: Int
+  var inconclusive: Int
+
+  init(_ record: TestRunRecord) {
+    id = record.id ?? 0
+    startedAt = record.startedAt
+    probe = record.probe
+    target = record.target
+    let score = Score(blocked: record.blocked, reachable: record.reachable, inconclusive: record.inconclusive)
+    percent = score.percent
+    rating = score.rating.rawValue
+    blocked = record.blocked
+    reachable = record.reachable
+    inconclusive = record.inconclusive
+  }
+}
+
+/// Everything the overview shows.
+struct OverviewView: Codable, Sendable {
+  var profile: String
+  var profiles: [String]
+  var names: Int?
+  var compiledAt: Date?
+  var sources: [SourceView]
+  var lastTest: RunView?
+  var warnings: [String]
+  var update: UpdateStatus
+  var test: TestStatus
+  /// The subscription URLs' paths for the active profile.
+  var subscriptions: [String]
+}
+
+/// A backup of an applied file.
+struct BackupView: Codable, Sendable {
+  var id: String
+  var date: Date
+  var bytes: Int
+}
+
+/// An apply's (or preview's) answer: the result and the lines that change.
+struct ApplyView: Encodable, Sendable {
+  var result: Applier.Result
+  /// `+ line` / `- line`, at most `diffLimit` lines.
+  var diff: String
+  /// Lines of the diff left out.
+  var diffOmitted: Int
+}
+
+/// A yes/no field that also reads an HTML checkbox's `on`.
+struct Flag: Codable, Sendable, Hashable {
+  var value: Bool
+
+  init(_ value: Bool) { self.value = value }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if let bool = try? container.decode(Bool.self) {
+      value = bool
+    } else {
+      let text = try container.decode(String.self).lowercased()
+      value = ["on", "true", "1", "yes"].contains(text)
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
+  }
+}

@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import BlockerTest
+import DNS
+import Downloads
+import Foundation
+import Loading
+import Store
+import Synchronization
+import Updates
+
+extension Dashboard {
+  /// Starts an update of the active profile; its progress goes to `updates.relay`.
+  func startUpdate(force: Bool) async throws -> UpdateStatus {
+    let profile = try store.activeProfile().name
+    let initial = UpdateStatus(state: .running, profile: profile, startedAt: Date())
+    let store = self.store
+    let configuration = downloads
+    let relay = updates.relay
+    try await updates.start(on: runner, initial: initial) { latch in
+      let status = Mutex(initial)
+      let publish: @Sendable ((inout UpdateStatus) -> Void) -> Void = { change in
+        relay.update(status.withLock { change(&$0); return $0 })
+      }
+      do {
+        let summary = try await DownloadManager.withManager(configuration: configuration) { manager in
+          try await runCancellable(latch, onCancel: { await manager.cancelAll() }) {
+            try await Updater(store: store, client: manager).update(
+              profile: profile, options: Updater.Options(force: force)
+            ) { event in publish { $0.apply(event) } }
+          }
+        }
+        publish { $0.finish(summary) }
+      } catch is CancellationError {
+        publish {
+          $0.state = .cancelled
+          $0.finishedAt = Date()
+          $0.message = "Cancelled: every source keeps its previous copy."
+          for index in $0.sources.indices where $0.sources[index].fraction < 1 {
+            $0.sources[index].phase = "cancelled"
+            $0.sources[index].detail = "cancelled"
+          }
+        }
+      } catch {
+        publish {
+          $0.state = .failed
+          $0.finishedAt = Date()
+          $0.message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+        }
+      }
+    }
+    return relay.currentValue
+  }
+
+  /// Starts a blocker test; its progress goes to `tests.relay`, the report to the history.
+  func startTest(_ request: TestRequest) async throws -> TestStatus {
+    let settings = Settings.load(from: configuration.data)
+    let kind = try request.probeKind(default: ProbeKind(rawValue: settings.probe) ?? .system)
+    let timeout = try request.timeoutDuration(default: settings.timeout)
+    var registry = try Registry.builtIn(with: store)
+    let categories = (request.category ?? []).filter { !$0.isEmpty }
+    if !categories.isEmpty {
+      let known = Set(registry.categories.map { $0.lowercased() })
+      if let unknown = categories.first(where: { !known.contains($0.lowercased()) }) {
+        throw DashboardError.badRequest(
+          "Unknown category \"\(unknown)\": use one of \(registry.categories.joined(separator: ", ")).")
+      }
+      registry = registry.filtered(categories: categories)
+    }
+    var resolver: Resolver?
+    var target = "system resolver"
+    if kind == .dns {
+      let text = (request.resolver ?? "").isEmpty ? settings.resolver : request.resolver ?? ""
+      guard !text.isEmpty else {
+        throw DashboardError.badRequest("The dns probe needs a DNS server: give its address as IP or IP:port.")
+      }
+      do {
+        resolver = try Resolver(server: text)
+      } catch {
+        throw DashboardError.badRequest("\"\(text)\" is not a DNS server address: \(error.localizedDescription)")
+      }
+      target = text
+    } else if kind == .https {
+      target = "HTTPS"
+    }
+    let initial = TestStatus(
+      state: .running, probe: kind.rawValue, target: target, total: registry.domains.count, startedAt: Date())
+    let store = self.store
+    let relay = tests.relay
+    try await tests.start(on: runner, initial: initial) { [registry, resolver] latch in
+      let status = Mutex(initial)
+      let publish: @Sendable ((inout TestStatus) -> Void) -> Void = { change in
+        relay.update(status.withLock { change(&$0); return $0 })
+      }
+      let client = HTTPSProbe.makeClient(timeout: timeout)
+      do {
+        let probe: any Probe =
+          switch kind {
+          case .system: SystemProbe()
+          case .dns: DNSProbe(resolver: resolver!, timeout: timeout)
+          case .https: HTTPSProbe(timeout: timeout, client: client)
+          }
+        let runner = TestRunner(
+          probe: probe, options: .init(timeout: timeout, concurrency: kind == .https ? 16 : 64),
+          clock: ContinuousClock())
+        var report = try await runCancellable(latch) {
+          try await runner.run(registry) { event in publish { $0.apply(event) } }
+        }
+        report = try History(store: store).save(report.annotated(with: store))
+        publish {
+          $0.state = .finished
+          $0.finishedAt = Date()
+          $0.runID = report.id
+          $0.percent = report.score.percent
+          $0.message = report.score.summary
+        }
+      } catch is CancellationError {
+        publish { $0.cancelled() }
+      } catch TestError.cancelled {
+        publish { $0.cancelled() }
+      } catch {
+        publish {
+          $0.state = .failed
+          $0.finishedAt = Date()
+          $0.message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+        }
+      }
+      try? await client.shutdown()
+    }
+    return relay.currentValue
+  }
+}
+
+extension TestStatus {
+  /// Marks the run cancelled: nothing is saved.
+  mutating func cancelled() {
+    state = .cancelled
+    finishedAt = Date()
+    message = "Cancelled after \(done) of \(total) domains; nothing was saved."
+  }
+}

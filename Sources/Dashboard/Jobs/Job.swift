@@ -1,0 +1,91 @@
+import Loading
+
+/// What a job's status says about where it is; the relay carries it to every page that watches.
+protocol JobStatus: Sendable, Encodable {
+  /// The status before any run.
+  static var idle: Self { get }
+}
+
+/// The phase of a job: what `state` means in every job status.
+enum JobPhase: String, Sendable, Codable, Hashable {
+  /// Never run since the server started.
+  case idle
+  /// Running now.
+  case running
+  /// Ended normally.
+  case finished
+  /// Cancelled by a user (or by the server shutting down).
+  case cancelled
+  /// Could not run or failed.
+  case failed
+}
+
+/// One kind of job (an update, a test) that runs at most once at a time and can be watched and cancelled.
+///
+/// The job's status lives in a replaying `StateRelay`: a page that opens (or reconnects) in the middle
+/// of a run gets the current status first, then every change.
+actor Job<Status: JobStatus> {
+  /// Where the job is.
+  enum State {
+    /// Nothing runs.
+    case idle
+    /// Run `id` runs; signalling the latch cancels it.
+    case running(id: Int, cancel: Latch)
+  }
+
+  /// The job's name in messages (`update`, `blocker test`).
+  nonisolated let name: String
+  /// The current status and its changes.
+  nonisolated let relay: StateRelay<Status>
+  private(set) var state: State = .idle
+  private var runs = 0
+
+  init(name: String) {
+    self.name = name
+    relay = StateRelay(Status.idle, bufferSize: 256)
+  }
+
+  /// Whether a run is in progress.
+  var isRunning: Bool {
+    if case .running = state { return true }
+    return false
+  }
+
+  /// Publishes `initial` and starts `work` on the runner; refuses while a run is in progress.
+  ///
+  /// `work` gets the cancel latch; it must publish its status through `relay` and return when done.
+  @discardableResult
+  func start(on runner: JobRunner, initial: Status, _ work: @escaping @Sendable (Latch) async -> Void)
+    throws(DashboardError) -> Int
+  {
+    if case .running = state { throw .alreadyRunning(job: name) }
+    relay.update(initial)
+    runs += 1
+    let id = runs
+    let latch = Latch()
+    state = .running(id: id, cancel: latch)
+    let accepted = runner.submit { [self] in
+      await work(latch)
+      await self.ended(id)
+    }
+    if !accepted {
+      state = .idle
+      throw .badRequest("The dashboard is shutting down; the \(name) was not started.")
+    }
+    return id
+  }
+
+  /// Cancels the running job; false when none runs.
+  @discardableResult
+  func cancel() -> Bool {
+    guard case .running(_, let latch) = state else { return false }
+    latch.signal()
+    return true
+  }
+
+  private func ended(_ id: Int) {
+    if case .running(let running, _) = state, running == id {
+      state = .idle
+    }
+  }
+}

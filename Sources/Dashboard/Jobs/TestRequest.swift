@@ -1,0 +1,33 @@
+import BlockerTest
+import DNS
+import Foundation
+
+/// What the Test page (or a script) asks for: probe, resolver, categories, timeout.
+struct TestRequest: Codable, Sendable, Hashable {
+  /// system, dns or https (default: the settings' probe).
+  var probe: String?
+  /// The DNS server for `dns`: IP or IP:port.
+  var resolver: String?
+  /// Only these categories (empty: all).
+  var category: [String]?
+  /// Seconds per probe.
+  var timeout: Double?
+
+  /// The probe kind, checked.
+  func probeKind(default fallback: ProbeKind) throws(DashboardError) -> ProbeKind {
+    guard let probe, !probe.isEmpty else { return fallback }
+    guard let kind = ProbeKind(rawValue: probe) else {
+      throw .badRequest("Unknown probe \"\(probe)\": use system, dns or https.")
+    }
+    return kind
+  }
+
+  /// The timeout, checked (0 < t ≤ 60).
+  func timeoutDuration(default fallback: Double) throws(DashboardError) -> Duration {
+    let seconds = timeout ?? fallback
+    guard seconds > 0 && seconds <= 60 else {
+      throw .badRequest("The timeout must be between 0 and 60 seconds, not \(seconds).")
+    }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Store
+import Updates
+
+/// Where a dashboard update is: the run's phase and one row per source, as the pages show them.
+struct UpdateStatus: JobStatus, Codable, Hashable {
+  /// One source's progress.
+  struct SourceRow: Codable, Hashable, Sendable {
+    /// The source's key.
+    var key: String
+    /// Its phase word: waiting, connecting, downloading, retrying, parsing, validating, saving, updated,
+    /// unchanged, failed.
+    var phase: String
+    /// The phase for people: "downloading 1.2 MB (30%)", "parsing 1,234 entries"…
+    var detail: String
+    /// How far the source is, 0…1.
+    var fraction: Double
+  }
+
+  /// The run's phase.
+  var state: JobPhase = .idle
+  /// The profile being updated.
+  var profile: String?
+  /// Each source, in the profile's order.
+  var sources: [SourceRow] = []
+  /// The step after the downloads: "compiling", "saving".
+  var step: String?
+  /// How the run ended, or why it failed.
+  var message: String?
+  /// Names in the compiled profile, once done.
+  var names: Int?
+  /// Sources updated, unchanged and failed, once done.
+  var updated = 0
+  var unchanged = 0
+  var failed = 0
+  /// When the run started and ended.
+  var startedAt: Date?
+  var finishedAt: Date?
+
+  static var idle: UpdateStatus { UpdateStatus() }
+
+  /// Moves the status on by one event of the updater.
+  mutating func apply(_ event: UpdateEvent) {
+    switch event {
+    case .started(let profile, let sources):
+      self.profile = profile.name
+      self.sources = sources.map { SourceRow(key: $0.key, phase: "waiting", detail: "waiting", fraction: 0) }
+    case .source(let key, let phase):
+      guard let index = sources.firstIndex(where: { $0.key == key }) else { return }
+      sources[index] = Self.row(key: key, phase)
+    case .compiling:
+      step = "compiling"
+    case .saving:
+      step = "saving"
+    case .finished:
+      break
+    }
+  }
+
+  /// The status of a finished run.
+  mutating func finish(_ summary: UpdateSummary) {
+    state = summary.run.outcome == .failed ? .failed : .finished
+    step = nil
+    names = summary.compiled?.names
+    updated = summary.run.updated
+    unchanged = summary.run.unchanged
+    failed = summary.run.failed
+    finishedAt = Date()
+    var text = "\(updated) updated, \(unchanged) unchanged, \(failed) failed"
+    if let names { text += "; \(names.grouped) names blocked" }
+    message = text + "."
+  }
+
+  /// The row for a source in `phase`.
+  static func row(key: String, _ phase: SourcePhase) -> SourceRow {
+    switch phase {
+    case .waiting:
+      return SourceRow(key: key, phase: "waiting", detail: "waiting", fraction: 0)
+    case .connecting(let attempt):
+      return SourceRow(
+        key: key, phase: "connecting", detail: attempt > 1 ? "connecting (attempt \(attempt))" : "connecting",
+        fraction: 0.02)
+    case .downloading(let bytes, let total):
+      var detail = "downloading \(bytes.megabytes)"
+      var fraction = 0.05
+      if let total, total > 0 {
+        let share = min(1, Double(bytes) / Double(total))
+        detail += " (\(Int(share * 100))%)"
+        fraction += 0.7 * share
+      }
+      return SourceRow(key: key, phase: "downloading", detail: detail, fraction: fraction)
+    case .retrying(let attempt, let of, let reason):
+      return SourceRow(key: key, phase: "retrying", detail: "retrying (\(attempt)/\(of)): \(reason)", fraction: 0.02)
+    case .parsing(let lines, _):
+      return SourceRow(key: key, phase: "parsing", detail: "parsing \(lines.grouped) entries", fraction: 0.8)
+    case .validating:
+      return SourceRow(key: key, phase: "validating", detail: "validating", fraction: 0.9)
+    case .saving:
+      return SourceRow(key: key, phase: "saving", detail: "saving", fraction: 0.95)
+    case .done(.updated(let names, let rejected, _)):
+      let rejects = rejected > 0 ? ", \(rejected.grouped) rejected" : ""
+      return SourceRow(key: key, phase: "updated", detail: "updated: \(names.grouped) names\(rejects)", fraction: 1)
+    case .done(.unchanged):
+      return SourceRow(key: key, phase: "unchanged", detail: "unchanged", fraction: 1)
+    case .done(.failed(let failure)):
+      return SourceRow(key: key, phase: "failed", detail: "failed: \(failure.text)", fraction: 1)
+    }
+  }
+}
+
+extension BinaryInteger {
+  /// The number with thousands separators: 1,234,567.
+  var grouped: String { Int(self).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
+
+  /// The number of bytes in MB with one decimal: 1.2 MB.
+  var megabytes: String { String(format: "%.1f MB", Double(self) / 1_000_000) }
+}

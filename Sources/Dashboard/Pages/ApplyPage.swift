@@ -1,0 +1,87 @@
+import Apply
+import Foundation
+
+/// The Apply page: the target, a diff preview, apply, and the backups with restore.
+enum ApplyPage {
+  struct Model {
+    var target: ApplyTarget
+    var path: String
+    var preview: ApplyView?
+    var previewError: String?
+    var backups: [BackupView]
+  }
+
+  static func render(_ model: Model, csrf: String) -> HTML {
+    let html = HTML()
+    let csrfField = Layout.csrfField(csrf)
+    html.raw("<h1>Apply</h1><section class=\"card\" aria-labelledby=\"apply-title\"><h2 id=\"apply-title\">Where</h2>")
+    html.raw("<form id=\"apply-form\" method=\"get\" action=\"/apply\" class=\"stack\"><div class=\"row wrap\"><div>")
+    html.raw("<label for=\"apply-target\">Target</label><select id=\"apply-target\" name=\"target\">")
+    for target in ApplyTarget.allCases {
+      html.raw("<option value=\"\(target.rawValue)\"\(target == model.target ? " selected" : "")>\(target.label)</option>")
+    }
+    html.raw("</select></div><p>File: <code id=\"apply-path\">").text(model.path).raw("</code></p></div>")
+    html.raw("<input type=\"hidden\" name=\"preview\" value=\"1\">")
+    html.raw("<div class=\"row\"><button id=\"apply-preview\" type=\"submit\" class=\"secondary\">Preview changes</button>")
+    html.raw("<button id=\"apply-run\" type=\"submit\" formmethod=\"post\" formaction=\"/api/apply\" data-apply>Apply</button>")
+    html.raw("<label class=\"check\"><input type=\"checkbox\" name=\"force\" id=\"apply-force\"> Replace edits made by others</label></div>")
+    html.raw(csrfField).raw("</form>")
+    html.raw("<div id=\"apply-result\" aria-live=\"polite\">")
+    if let preview = model.preview { html.append(result(preview)) }
+    if let error = model.previewError { html.element("p", [("class", "error")], text: error) }
+    html.raw("</div><pre id=\"apply-diff\" class=\"diff\" tabindex=\"0\" aria-label=\"Changes\">")
+    if let preview = model.preview {
+      html.text(preview.diff.isEmpty ? "(no change)" : preview.diff)
+      if preview.diffOmitted > 0 { html.text("\n… \(preview.diffOmitted.grouped) more lines") }
+    }
+    html.raw("</pre></section>")
+
+    html.raw("<section aria-labelledby=\"backups-title\"><h2 id=\"backups-title\">Backups</h2>")
+    html.raw("<div class=\"scroll\"><table id=\"backups\"><thead><tr><th scope=\"col\">Backup</th><th scope=\"col\">Taken</th>")
+    html.raw("<th scope=\"col\" class=\"num\">Bytes</th><th scope=\"col\"><span class=\"visually-hidden\">Restore</span></th></tr></thead><tbody>")
+    for backup in model.backups {
+      html.raw("<tr><td><code>").text(backup.id).raw("</code></td><td>").text(Layout.date(backup.date))
+      html.raw("</td><td class=\"num\">\(backup.bytes.grouped)</td><td><form method=\"post\" action=\"/api/restore\" data-api data-confirm=\"Restore this backup?\">\(csrfField)")
+      html.raw("<input type=\"hidden\" name=\"target\" value=\"\(model.target.rawValue)\"><input type=\"hidden\" name=\"id\" value=\"\(HTML.escape(backup.id))\">")
+      html.raw("<button type=\"submit\" class=\"restore small secondary\" data-backup=\"\(HTML.escape(backup.id))\">Restore</button></form></td></tr>")
+    }
+    if model.backups.isEmpty { html.raw("<tr><td colspan=\"4\">No backups yet: one is taken before every change.</td></tr>") }
+    html.raw("</tbody></table></div></section>")
+    return html
+  }
+
+  /// The summary of an apply or preview.
+  static func result(_ view: ApplyView) -> HTML {
+    let html = HTML()
+    let result = view.result
+    let counts = "\(result.names.grouped) names (+\(result.added.grouped) −\(result.removed.grouped))"
+    let line =
+      result.dryRun
+      ? "Would apply profile \(result.profile) to \(result.path): \(counts)."
+      : result.wrote
+        ? "Applied profile \(result.profile) to \(result.path): \(counts).\(result.backup.map { " Backup: \($0)." } ?? "")"
+        : "\(result.path) already holds profile \(result.profile) (\(result.names.grouped) names): nothing to write."
+    html.element("p", [("class", "result")], text: line)
+    if let check = result.check { html.element("p", text: "Check: \(check)") }
+    for warning in result.warnings { html.element("p", [("class", "warning")], text: warning) }
+    if result.firstWrite, let instructions = result.instructions {
+      html.element("p", text: "To load it, add to the server's configuration (once):")
+      html.element("pre", text: instructions)
+    }
+    return html
+  }
+}
+
+/// Sign-in with the access token, for a dashboard reached from another machine.
+enum LoginPage {
+  static func render(failed: Bool) -> HTML {
+    let html = HTML()
+    html.raw("<h1>Sign in</h1><p>This dashboard listens beyond this machine, so it needs its access token ")
+    html.raw("(printed by <code>sanehosts serve</code> and kept in the data directory's <code>dashboard.token</code>).</p>")
+    if failed { html.raw("<p class=\"error\" role=\"alert\">That token is not right.</p>") }
+    html.raw("<form method=\"post\" action=\"/login\" class=\"stack\"><label for=\"token\">Access token</label>")
+    html.raw("<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"current-password\" required>")
+    html.raw("<button type=\"submit\">Sign in</button></form>")
+    return html
+  }
+}

@@ -1,0 +1,88 @@
+import Apply
+import BlockerTest
+import Catalog
+import Foundation
+import Hummingbird
+import Loading
+import Store
+
+extension Dashboard {
+  func addPageRoutes(to router: Router<DashboardContext>) {
+    router.get("/") { _, _ in
+      Layout.page(title: "Overview", path: "/", csrf: csrf, body: OverviewPage.render(try await overview(), csrf: csrf))
+    }
+    router.get("sources") { _, _ in
+      let profile = try store.activeProfile()
+      let model = SourcesPage.Model(
+        profile: profile.name, profiles: try store.profiles().map(\.name),
+        sources: try store.sources(in: profile.name).map(SourceView.init), rules: try store.rules(in: profile.name),
+        update: updates.relay.currentValue, catalog: Catalog.builtIn)
+      return Layout.page(title: "Sources", path: "/sources", csrf: csrf, body: SourcesPage.render(model, csrf: csrf))
+    }
+    router.get("test") { _, _ in
+      let model = TestPage.Model(
+        status: tests.relay.currentValue, settings: Settings.load(from: configuration.data),
+        categories: try Registry.builtIn(with: store).categories, latest: try History(store: store).latest())
+      return Layout.page(title: "Test", path: "/test", csrf: csrf, body: TestPage.render(model, csrf: csrf))
+    }
+    router.get("history") { _, _ in
+      let runs = try store.testRuns(limit: 100).map(RunView.init)
+      return Layout.page(title: "History", path: "/history", csrf: csrf, body: HistoryPage.render(runs))
+    }
+    router.get("history/:id") { _, context in
+      let report = try report(context.parameters.require("id"))
+      let html = HTML()
+      html.raw("<h1>")
+      html.text("Run \(report.id.map(String.init) ?? "")")
+      html.raw("</h1>")
+      html.append(ReportView.render(report))
+      return Layout.page(title: "Run \(report.id.map(String.init) ?? "")", path: "/history", csrf: csrf, body: html)
+    }
+    router.get("diff") { request, _ in
+      let (old, new) = try diffPair(request)
+      return Layout.page(
+        title: "Compare runs", path: "/history", csrf: csrf,
+        body: HistoryPage.difference(RunDifference(from: old, to: new)))
+    }
+    router.get("apply") { request, _ in
+      let query = request.uri.queryParameters
+      let target = try Self.target(query["target"].map(String.init) ?? Settings.load(from: configuration.data).target)
+      var model = ApplyPage.Model(
+        target: target, path: managedFile(for: target).path, preview: nil, previewError: nil,
+        backups: backups(of: target))
+      if query["preview"] != nil {
+        do {
+          model.preview = try await apply(APIRequest.Apply(target: target.rawValue, force: nil), dryRun: true)
+        } catch {
+          model.previewError = ErrorPayload.from(error).0.error
+        }
+      }
+      return Layout.page(title: "Apply", path: "/apply", csrf: csrf, body: ApplyPage.render(model, csrf: csrf))
+    }
+    router.get("login") { _, _ in
+      Layout.page(title: "Sign in", path: "", csrf: csrf, body: LoginPage.render(failed: false))
+    }
+    router.post("login") { request, context in
+      struct Login: Decodable { var token: String }
+      let login = try await request.decode(as: Login.self, context: context)
+      guard let token = configuration.token, AccessToken.matches(login.token, token) else {
+        return Layout.page(
+          title: "Sign in", path: "", csrf: csrf, body: LoginPage.render(failed: true), status: .unauthorized)
+      }
+      var response = Response(status: .seeOther, headers: [.location: "/"])
+      response.setCookie(
+        Cookie(name: AccessGuard<DashboardContext>.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
+      return response
+    }
+    router.get("static/style.css") { _, _ in
+      Response(
+        status: .ok, headers: Layout.securityHeaders(type: "text/css; charset=utf-8"),
+        body: .init(byteBuffer: ByteBuffer(string: Assets.css)))
+    }
+    router.get("static/app.js") { _, _ in
+      Response(
+        status: .ok, headers: Layout.securityHeaders(type: "text/javascript; charset=utf-8"),
+        body: .init(byteBuffer: ByteBuffer(string: Assets.javascript)))
+    }
+  }
+}

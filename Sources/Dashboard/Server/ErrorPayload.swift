@@ -1,0 +1,106 @@
+import Apply
+import Foundation
+import HTTPTypes
+import Logging
+import Hummingbird
+import Store
+
+/// An error as the API returns it: `{"error": …, "suggestion": …}`, or a small page for a browser form.
+struct ErrorPayload: Codable, Sendable {
+  /// What went wrong, naming the bad value.
+  var error: String
+  /// What to do about it.
+  var suggestion: String?
+
+  /// The error as a response: JSON, or an HTML page with a way back.
+  func response(status: HTTPResponse.Status, html: Bool) -> Response {
+    if html {
+      let page = HTML()
+      page.raw("<h1>\(HTML.escape(status.reasonPhrase))</h1><p role=\"alert\" class=\"error\">")
+      page.text(error)
+      page.raw("</p>")
+      if let suggestion { page.raw("<p>").text(suggestion).raw("</p>") }
+      page.raw("<p><a href=\"/\">Back to the overview</a></p>")
+      return Layout.page(title: status.reasonPhrase, path: "", csrf: "", body: page, status: status)
+    }
+    return JSONResponse.make(self, status: status)
+  }
+
+  /// The payload and status for any error a route throws.
+  static func from(_ error: any Error) -> (ErrorPayload, HTTPResponse.Status) {
+    let localized = error as? any LocalizedError
+    let message = localized?.errorDescription ?? String(describing: error)
+    let payload = ErrorPayload(error: message, suggestion: localized?.recoverySuggestion)
+    switch error {
+    case let error as DashboardError:
+      switch error {
+      case .alreadyRunning: return (payload, .conflict)
+      case .notFound: return (payload, .notFound)
+      default: return (payload, .badRequest)
+      }
+    case let error as StoreError:
+      switch error {
+      case .notFound: return (payload, .notFound)
+      case .alreadyExists, .updateRunning, .deletingActiveProfile: return (payload, .conflict)
+      case .invalid: return (payload, .badRequest)
+      default: return (payload, .internalServerError)
+      }
+    case let error as ApplyError:
+      switch error {
+      case .notPermitted: return (payload, .forbidden)
+      case .noSuchBackup: return (payload, .notFound)
+      case .sectionEdited, .changedMeanwhile: return (payload, .conflict)
+      case .writeFailed, .unreadable: return (payload, .internalServerError)
+      default: return (payload, .badRequest)
+      }
+    case is DecodingError:
+      return (ErrorPayload(error: "The request is not valid: \(Self.describe(error))", suggestion: nil), .badRequest)
+    default:
+      return (payload, .internalServerError)
+    }
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    switch error as? DecodingError {
+    case .keyNotFound(let key, _): "the field \"\(key.stringValue)\" is missing."
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+    default: String(describing: error)
+    }
+  }
+}
+
+/// Turns what a route throws into `ErrorPayload` responses (JSON, or a page for a browser form).
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    -> Response
+  {
+    do {
+      return try await next(request, context)
+    } catch let error as HTTPError {
+      if request.wantsHTML {
+        return ErrorPayload(error: error.body ?? error.status.reasonPhrase, suggestion: nil)
+          .response(status: error.status, html: true)
+      }
+      throw error
+    } catch {
+      let (payload, status) = ErrorPayload.from(error)
+      if status == .internalServerError { context.logger.error("\(request.uri.path): \(payload.error)") }
+      return payload.response(status: status, html: request.wantsHTML)
+    }
+  }
+}
+
+/// JSON responses with ISO 8601 dates and sorted keys.
+enum JSONResponse {
+  static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    return Response(
+      status: status,
+      headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+      body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Store
+
+/// The dashboard's saved choices: how to test and where to apply. No secret is ever kept here.
+struct Settings: Codable, Sendable, Hashable {
+  /// The default probe: system, dns or https.
+  var probe = "system"
+  /// The default DNS server for the dns probe (IP or IP:port), empty for none.
+  var resolver = ""
+  /// Seconds per probe.
+  var timeout = 2.0
+  /// The default apply target: hosts, dnsmasq, dnsmasq-hosts, unbound or bind.
+  var target = "hosts"
+
+  /// The settings file: `DATA/dashboard.json`.
+  static func file(in data: DataDirectory) -> URL { data.url.appendingPathComponent("dashboard.json") }
+
+  /// The saved settings, or the defaults when none are saved (or the file is unreadable).
+  static func load(from data: DataDirectory) -> Settings {
+    guard let bytes = try? Data(contentsOf: file(in: data)),
+      let settings = try? JSONDecoder().decode(Settings.self, from: bytes)
+    else { return Settings() }
+    return settings
+  }
+
+  /// Saves the settings (atomically, 0600).
+  func save(to data: DataDirectory) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let url = Self.file(in: data)
+    try encoder.encode(self).write(to: url, options: .atomic)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+  }
+
+  /// Checks every field, naming the bad one.
+  func validated() throws(DashboardError) -> Settings {
+    guard ["system", "dns", "https"].contains(probe) else {
+      throw .badRequest("Unknown probe \"\(probe)\": use system, dns or https.")
+    }
+    guard timeout > 0 && timeout <= 60 else {
+      throw .badRequest("The timeout must be between 0 and 60 seconds, not \(timeout).")
+    }
+    guard ApplyTarget(rawValue: target) != nil else {
+      throw .badRequest("Unknown target \"\(target)\": use hosts, dnsmasq, dnsmasq-hosts, unbound or bind.")
+    }
+    return self
+  }
+}
+
+/// Where the Apply page writes: the hosts file or a DNS server drop-in.
+enum ApplyTarget: String, Codable, Sendable, CaseIterable {
+  case hosts, dnsmasq
+  case dnsmasqHosts = "dnsmasq-hosts"
+  case unbound, bind
+
+  /// What the page calls it.
+  var label: String {
+    switch self {
+    case .hosts: "Hosts file"
+    case .dnsmasq: "dnsmasq (address=)"
+    case .dnsmasqHosts: "dnsmasq (addn-hosts)"
+    case .unbound: "unbound"
+    case .bind: "BIND (RPZ)"
+    }
+  }
+}

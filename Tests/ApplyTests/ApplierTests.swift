@@ -1,0 +1,55 @@
+import Apply
+import Blocklists
+import Foundation
+import Store
+import Testing
+import TestSupport
+
+@Suite("Applier: the one apply of the CLI and the dashboard")
+struct ApplierTests {
+  @Test("The diff lists removed then added lines, skipping what it is told to")
+  func diff() {
+    let change = ManagedFile.Change(
+      path: "/h", before: [], after: [], drift: nil, added: ["0.0.0.0 a", "@ IN SOA x"], removed: ["0.0.0.0 b"])
+    #expect(change.diffText() == "- 0.0.0.0 b\n+ 0.0.0.0 a\n+ @ IN SOA x\n")
+    #expect(change.diffText(skipping: ServerTarget.isVolatile) == "- 0.0.0.0 b\n+ 0.0.0.0 a\n")
+  }
+
+  @Test("Drift is explained: kept outside, replaced inside")
+  func drift() {
+    let since = Date(timeIntervalSince1970: 1_800_000_000)
+    #expect(ManagedFile.Drift.outsideSection(since: since).note(path: "/h").contains("are kept"))
+    #expect(ManagedFile.Drift.insideSection(since: since).note(path: "/h").contains("replaced"))
+  }
+
+  @Test("A dry run prepares the change and writes nothing; the apply then writes exactly that")
+  func dryRunThenApply() async throws {
+    try await TemporaryDirectory.with { directory in
+      let data = DataDirectory(url: directory.file("data"))
+      let store = try Store.open(data)
+      let list = directory.file("list.txt")
+      try Data("ads.example\ntracker.example\n".utf8).write(to: list)
+      _ = try store.addSource(NewSource(location: list, key: "local", format: .domains))
+      _ = try store.addRule("extra.example", action: .deny)
+      let hosts = directory.file("hosts")
+      try Data("127.0.0.1 localhost\n".utf8).write(to: hosts)
+      let file = ManagedFile(
+        path: hosts.path, ownership: .section, backupDirectory: data.backups, ledger: Ledger(url: data.ledger))
+      let applier = Applier(store: store, file: file)
+
+      let preview = try await applier.apply(Applier.Options(dryRun: true))
+      #expect(preview.result.dryRun && !preview.result.wrote)
+      #expect(preview.change.added.contains("0.0.0.0 extra.example"))
+      #expect(try String(contentsOf: hosts, encoding: .utf8) == "127.0.0.1 localhost\n")
+      // The source has no saved copy yet: only the deny rule counts, and the source is named.
+      #expect(preview.result.warnings.contains { $0.contains("local has no saved copy") })
+
+      let applied = try await applier.apply(Applier.Options())
+      #expect(applied.result.wrote)
+      #expect(try String(contentsOf: hosts, encoding: .utf8).contains("0.0.0.0 extra.example"))
+      #expect(try String(contentsOf: hosts, encoding: .utf8).hasPrefix("127.0.0.1 localhost\n"))
+      let again = try await applier.apply(Applier.Options())
+      #expect(!again.result.wrote && again.result.added == 0)
+    }
+  }
+}
