@@ -314,6 +314,9 @@ let package = Package(
       dependencies: [
         "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "BlockerTest", "DNS", "TestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: swiftSettings
     ),
