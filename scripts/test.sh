@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole SaneHosts test suite on a Debian 12 machine with the Swift toolchain.
 # First installs what the build and tests need from Debian (SQLite's headers for GRDB, the real DNS
-# servers whose configuration checkers validate our outputs), then builds and runs every test target.
+# servers whose configuration checkers validate our outputs) and, for the dashboard's browser test,
+# Chromium, chromedriver and Selenium (scripts/install-browser-deps.sh), then builds and runs every test
+# target.
 # Tests start their own servers on
 # 127.0.0.1 and never touch the internet or this machine's /etc/hosts.
 set -euo pipefail
@@ -30,6 +32,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
+./scripts/install-browser-deps.sh
 
 swift build --build-tests
 swift test --skip-build "$@"

@@ -85,6 +85,32 @@ public struct Applier: Sendable {
     public var firstWrite: Bool
     /// For a drop-in: the line to add to the server's configuration, once.
     public var instructions: String?
+
+    /// Creates a result (normally made by `apply`).
+    public init(
+      target: String, path: String, profile: String, names: Int, added: Int, removed: Int, wrote: Bool,
+      dryRun: Bool, backup: String?, inPlace: Bool, check: String?, reloaded: String?, flushed: [String]?,
+      flushSummary: String?, lookupMicroseconds: Int?, warnings: [String], firstWrite: Bool, instructions: String?
+    ) {
+      self.target = target
+      self.path = path
+      self.profile = profile
+      self.names = names
+      self.added = added
+      self.removed = removed
+      self.wrote = wrote
+      self.dryRun = dryRun
+      self.backup = backup
+      self.inPlace = inPlace
+      self.check = check
+      self.reloaded = reloaded
+      self.flushed = flushed
+      self.flushSummary = flushSummary
+      self.lookupMicroseconds = lookupMicroseconds
+      self.warnings = warnings
+      self.firstWrite = firstWrite
+      self.instructions = instructions
+    }
   }
 
   /// An apply's result, with the prepared change and a reload failure (the file was written regardless).

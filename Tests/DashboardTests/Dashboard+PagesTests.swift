@@ -26,6 +26,10 @@ struct DashboardPagesTests {
           #expect(!page.text.contains("<script>"), "no inline script on \(path)")
           #expect(!page.text.contains("style=\""), "no inline style on \(path)")
           #expect(page.text.contains("<main id=\"main\">"))
+          #expect(page.text.contains("<a class=\"skip\" href=\"#main\">"))
+          if path != "/login" {
+            #expect(page.text.contains("<a href=\"\(path)\" aria-current=\"page\">"), "\(path)")
+          }
         }
         #expect(try await client.get("/static/app.js").headers[.contentType] == "text/javascript; charset=utf-8")
         #expect(try await client.get("/static/style.css").text.contains("prefers-color-scheme: dark"))

@@ -2,6 +2,7 @@ import Apply
 import Foundation
 import HTTPTypes
 import Logging
+import NIOCore
 import Hummingbird
 import Store
 
@@ -53,6 +54,9 @@ struct ErrorPayload: Codable, Sendable {
       case .writeFailed, .unreadable: return (payload, .internalServerError)
       default: return (payload, .badRequest)
       }
+    case let error as NIOTooManyBytesError:
+      let limit = error.maxBytes.map { " (\($0 / 1024) KiB)" } ?? ""
+      return (ErrorPayload(error: "The request body is larger than the dashboard takes\(limit).", suggestion: nil), .contentTooLarge)
     case is DecodingError:
       return (ErrorPayload(error: "The request is not valid: \(Self.describe(error))", suggestion: nil), .badRequest)
     default:

@@ -1,0 +1,30 @@
+import Dashboard
+import Foundation
+import Store
+import Testing
+import TestSupport
+
+@Suite("Access token")
+struct AccessTokenTests {
+  @Test("Generated once (64 hex digits, 0600), then reused")
+  func loadOrCreate() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = DataDirectory(url: directory.file("data"))
+    let (token, created) = try AccessToken.loadOrCreate(in: data)
+    #expect(created && token.count == 64 && token.allSatisfy(\.isHexDigit))
+    let mode = try FileManager.default.attributesOfItem(atPath: AccessToken.file(in: data).path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    let (again, createdAgain) = try AccessToken.loadOrCreate(in: data)
+    #expect(again == token && !createdAgain)
+    #expect(AccessToken.random() != AccessToken.random())
+  }
+
+  @Test("Comparison is exact")
+  func matches() {
+    #expect(AccessToken.matches("abc", "abc"))
+    #expect(!AccessToken.matches("abd", "abc"))
+    #expect(!AccessToken.matches("ab", "abc"))
+    #expect(!AccessToken.matches("", "abc"))
+  }
+}

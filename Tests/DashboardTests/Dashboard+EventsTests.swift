@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Hummingbird
+import HummingbirdTesting
+import Loading
+import Testing
+import TestSupport
+
+@testable import Dashboard
+
+@Suite("Server-Sent Events")
+struct DashboardEventsTests {
+  @Test("The stream opens with a retry hint, replays the current status, then sends each change as one event")
+  func stream() async throws {
+    try await DashboardHarness.with { harness in
+      try await harness.live { client async throws in
+        harness.dashboard.updates.relay.update(UpdateStatus(state: .running, profile: "p"))
+        let first = try await client.events("/api/update/events") { _ in true }
+        #expect(first.first?["state"] as? String == "running")
+        #expect(first.first?["profile"] as? String == "p")
+        harness.dashboard.updates.relay.update(UpdateStatus(state: .finished, message: "done"))
+        let second = try await client.events("/api/update/events") { _ in true }
+        #expect(second.first?["message"] as? String == "done")
+      }
+    }
+  }
+
+  @Test("An idle stream sends keep-alive comments on the injected clock")
+  func heartbeat() async throws {
+    try await DashboardHarness.with { harness in
+      var dashboard = harness.dashboard
+      let clock = ManualClock()
+      dashboard.clock = clock
+      dashboard.heartbeat = .seconds(15)
+      let response = dashboard.events(dashboard.tests.relay)
+      #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
+      let app = Application(router: {
+        let router = Router(context: DashboardContext.self)
+        router.get("events") { _, _ in response }
+        return router
+      }())
+      try await app.test(.live) { client async throws in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          group.addTask {
+            while !Task.isCancelled {
+              clock.advance(by: .seconds(15))
+              try await Task.sleep(for: .milliseconds(20))
+            }
+          }
+          let text = try await Self.read(port: client.port!, until: ": keep-alive")
+          #expect(text.hasPrefix("HTTP/1.1 200"))
+          #expect(text.contains("retry: 2000\n\nevent: status\ndata: {"))
+          group.cancelAll()
+        }
+      }
+    }
+  }
+
+  /// Reads a raw HTTP response from 127.0.0.1:port until `marker` appears.
+  static func read(port: Int, until marker: String) async throws -> String {
+    let client = LiveClient(port: port, csrf: "")
+    let statuses = try await client.http.execute(.init(url: "http://127.0.0.1:\(port)/events"), timeout: .seconds(30))
+    var text = "HTTP/1.1 \(statuses.status.code)\n"
+    for try await chunk in statuses.body {
+      text += String(buffer: chunk)
+      if text.contains(marker) { break }
+    }
+    try await client.http.shutdown()
+    return text
+  }
+}

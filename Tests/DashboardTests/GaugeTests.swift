@@ -1,0 +1,18 @@
+import BlockerTest
+import Testing
+
+@testable import Dashboard
+
+@Suite("Gauge")
+struct GaugeTests {
+  @Test("The ring's filled length is the score's share of the circumference; the label and rating are spoken")
+  func gauge() {
+    let svg = Gauge.svg(Score(blocked: 3, reachable: 1, inconclusive: 2)).output
+    #expect(svg.contains("data-percent=\"75.0\""))
+    #expect(svg.contains("stroke-dasharray=\"245.0 326.7\""))
+    #expect(svg.contains("aria-label=\"Score 75 percent, strong\""))
+    #expect(svg.contains(">75%<"))
+    let none = Gauge.svg(Score(blocked: 0, reachable: 0, inconclusive: 4)).output
+    #expect(none.contains("data-percent=\"\"") && none.contains(">–<") && none.contains("aria-label=\"No score\""))
+  }
+}

@@ -1,0 +1,35 @@
+import BlockerTest
+import Foundation
+import Testing
+
+@testable import Dashboard
+
+@Suite("Test page")
+struct TestPageTests {
+  @Test("The form keeps the saved settings; progress reads as counts; a result shows gauge, cards and rows")
+  func render() {
+    var status = TestStatus(state: .running, total: 128)
+    status.done = 42
+    status.blocked = 30
+    let results = ["a.example", "b.example"].enumerated().map { index, name in
+      DomainResult(
+        domain: TestDomain(hostname: name, category: "Ads", provider: "P"),
+        verdict: Verdict(index == 0 ? .blocked : .reachable, "why"), milliseconds: 3)
+    }
+    let report = TestReport(
+      id: 7, startedAt: Date(), milliseconds: 5, probe: .dns, target: "127.0.0.1:53", timeoutMilliseconds: 2000,
+      controls: [], results: results)
+    let model = TestPage.Model(
+      status: status, settings: Settings(probe: "dns", resolver: "10.0.0.1"), categories: ["Ads"], latest: report)
+    let html = TestPage.render(model, csrf: "c").output
+    #expect(html.contains("<option value=\"dns\" selected>"))
+    #expect(html.contains("value=\"10.0.0.1\""))
+    #expect(html.contains("42 of 128 domains, 30 blocked"))
+    #expect(html.contains("<progress id=\"test-progress\" max=\"128\" value=\"42\""))
+    #expect(html.contains("<span id=\"score-percent\">50.0%</span>"))
+    #expect(html.contains("data-category=\"Ads\"") && html.contains("<span class=\"blocked-count\">1</span>"))
+    #expect(html.contains("<tr data-verdict=\"reachable\"><td>b.example</td>"))
+    #expect(html.contains("href=\"/api/history/7/export?format=json\""))
+    #expect(TestPage.progressText(TestStatus(state: .running)) == "Checking the control domains…")
+  }
+}
