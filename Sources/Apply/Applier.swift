@@ -205,7 +205,8 @@ public struct Applier: Sendable {
     let change = try file.prepare(contents: bytes)
     if let note = change.drift?.note(path: file.path) { warnings.append(note) }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
-    let entriesChanged = change.before == nil || !Self.entries(change.added).isEmpty
+    let entriesChanged =
+      change.before == nil || !Self.entries(change.added).isEmpty
       || !Self.entries(change.removed).isEmpty
     var check: ConfigCheck?
     if options.check && entriesChanged {

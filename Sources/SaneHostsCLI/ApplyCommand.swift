@@ -106,7 +106,8 @@ struct ApplyCommand: AsyncParsableCommand {
         dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush)
       var applied = try await Applier(store: store, file: file).apply(options)
       if diff && !json {
-        Terminal.writeOutput(applied.change.diffText(skipping: target == .hosts ? { _ in false } : ServerTarget.isVolatile))
+        Terminal.writeOutput(
+          applied.change.diffText(skipping: target == .hosts ? { _ in false } : ServerTarget.isVolatile))
       }
       var latency: Duration?
       if diff && target == .hosts && Ledger.key(file.path) == "/etc/hosts", let last = applied.lastName {

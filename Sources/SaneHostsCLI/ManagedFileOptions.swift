@@ -27,4 +27,3 @@ struct ManagedFileOptions: ParsableArguments {
       ledger: Ledger(url: data.ledger))
   }
 }
-

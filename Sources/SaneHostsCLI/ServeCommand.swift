@@ -30,12 +30,16 @@ struct ServeCommand: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The address to listen on (default: 127.0.0.1, this machine only).") var host = "127.0.0.1"
+  @Option(help: "The address to listen on; 127.0.0.1 is this machine only.") var host = "127.0.0.1"
   @Option(help: "The port (0: any free port).") var port = 8080
-  @Option(help: ArgumentHelp("The access token for other machines (default: $SANEHOSTS_TOKEN, or generated).", valueName: "token"))
+  @Option(
+    help: ArgumentHelp(
+      "The access token for other machines (default: $SANEHOSTS_TOKEN, or generated).", valueName: "token"))
   var token: String?
   @Option(help: ArgumentHelp("The hosts file the Apply page changes.", valueName: "path")) var hostsFile = "/etc/hosts"
-  @Option(help: ArgumentHelp("Where the Apply page writes DNS server drop-ins (default: each server's usual place).", valueName: "path"))
+  @Option(
+    help: ArgumentHelp(
+      "Where the Apply page writes DNS server drop-ins (default: each server's usual place).", valueName: "path"))
   var dropInDir: String?
   @Option(help: "How many backups of each file to keep.") var keepBackups = 10
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel = "notice"

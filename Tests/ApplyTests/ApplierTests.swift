@@ -2,8 +2,8 @@ import Apply
 import Blocklists
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Applier: the one apply of the CLI and the dashboard")
 struct ApplierTests {

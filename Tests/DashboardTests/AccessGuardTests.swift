@@ -2,8 +2,8 @@ import Dashboard
 import Foundation
 import NIOHTTP1
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Access guard: Host check, token, CSRF and same-origin")
 struct AccessGuardTests {
@@ -33,13 +33,15 @@ struct AccessGuardTests {
   func csrf() async throws {
     try await DashboardHarness.with { harness in
       try await harness.live { client async throws in
-        let missing = try await client.request("/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"a.example"}"#)
+        let missing = try await client.request(
+          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"a.example"}"#)
         #expect(missing.status == 403)
         let wrong = try await client.request(
           "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"a.example"}"#,
           headers: [("X-CSRF-Token", String(repeating: "0", count: 64))])
         #expect(wrong.status == 403)
-        let badForm = try await client.request("/api/rules", method: .POST, form: "kind=deny&pattern=a.example&csrf=nope")
+        let badForm = try await client.request(
+          "/api/rules", method: .POST, form: "kind=deny&pattern=a.example&csrf=nope")
         #expect(badForm.status == 403)
         #expect(badForm.body.contains("<html"), "a browser form gets a page")
         let form = try await client.request(
@@ -114,6 +116,10 @@ struct AccessGuardTests {
     }
     #expect(throws: DashboardError.weakToken(length: 5)) {
       try Dashboard(configuration: DashboardConfiguration(host: "0.0.0.0", token: "short", data: data))
+    }
+    #expect(throws: DashboardError.invalidToken) {
+      try Dashboard(
+        configuration: DashboardConfiguration(host: "0.0.0.0", token: "0123456789abcdef; path=/", data: data))
     }
     #expect(DashboardError.tokenRequired(host: "0.0.0.0").errorDescription?.contains("--token") == true)
   }

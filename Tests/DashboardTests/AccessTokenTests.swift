@@ -1,8 +1,8 @@
 import Dashboard
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Access token")
 struct AccessTokenTests {
@@ -13,7 +13,8 @@ struct AccessTokenTests {
     let data = DataDirectory(url: directory.file("data"))
     let (token, created) = try AccessToken.loadOrCreate(in: data)
     #expect(created && token.count == 64 && token.allSatisfy(\.isHexDigit))
-    let mode = try FileManager.default.attributesOfItem(atPath: AccessToken.file(in: data).path)[.posixPermissions] as? Int
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: AccessToken.file(in: data).path)[.posixPermissions] as? Int
     #expect(mode == 0o600)
     let (again, createdAgain) = try AccessToken.loadOrCreate(in: data)
     #expect(again == token && !createdAgain)

@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Assets")
 struct AssetsTests {
-  @Test("The script writes data only as text and sends the CSRF header; the stylesheet has dark mode and a phone layout")
+  @Test(
+    "The script writes data only as text and sends the CSRF header; the stylesheet has dark mode and a phone layout")
   func assets() {
     #expect(!Assets.javascript.contains("innerHTML"))
     #expect(!Assets.javascript.contains("eval("))

@@ -4,8 +4,8 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("JSON API routes (in-process)")
 struct DashboardAPITests {
@@ -23,8 +23,12 @@ struct DashboardAPITests {
         #expect(catalog.status == .created, "\(catalog.text)")
         let file = try await client.post("/api/sources", json: #"{"url":"/etc/passwd"}"#, csrf: csrf)
         #expect(file.status == .badRequest)
-        #expect(file.json?["error"] as? String == "\"/etc/passwd\" is not an http(s) URL. The dashboard adds lists by URL or catalog id; add a local file with `sanehosts sources add PATH`.")
-        let format = try await client.post("/api/sources", json: #"{"url":"http://x.example/a","format":"xml"}"#, csrf: csrf)
+        #expect(
+          file.json?["error"] as? String
+            == "\"/etc/passwd\" is not an http(s) URL. The dashboard adds lists by URL or catalog id; add a local file with `sanehosts sources add PATH`."
+        )
+        let format = try await client.post(
+          "/api/sources", json: #"{"url":"http://x.example/a","format":"xml"}"#, csrf: csrf)
         #expect(format.status == .badRequest && format.text.contains("xml"))
         let unknown = try await client.post("/api/sources", json: #"{"catalog":"nope"}"#, csrf: csrf)
         #expect(unknown.status == .notFound && unknown.text.contains("nope"))
@@ -48,13 +52,17 @@ struct DashboardAPITests {
     try await DashboardHarness.with { harness in
       let csrf = harness.dashboard.csrfToken
       try await harness.routes { client async throws in
-        #expect(try await client.post("/api/rules", json: #"{"kind":"allow","pattern":"ok.example"}"#, csrf: csrf).status == .created)
+        #expect(
+          try await client.post("/api/rules", json: #"{"kind":"allow","pattern":"ok.example"}"#, csrf: csrf).status
+            == .created)
         let badKind = try await client.post("/api/rules", json: #"{"kind":"maybe","pattern":"x.example"}"#, csrf: csrf)
         #expect(badKind.status == .badRequest && badKind.text.contains("maybe"))
         let badName = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"<b>.example"}"#, csrf: csrf)
         #expect(badName.status == .badRequest)
         #expect(try await client.get("/api/rules").jsonArray?.count == 1)
-        #expect(try await client.post("/api/rules/remove", json: #"{"kind":"allow","pattern":"ok.example"}"#, csrf: csrf).status == .ok)
+        #expect(
+          try await client.post("/api/rules/remove", json: #"{"kind":"allow","pattern":"ok.example"}"#, csrf: csrf)
+            .status == .ok)
 
         #expect(try await client.post("/api/profiles", json: #"{"name":"kids"}"#, csrf: csrf).status == .created)
         #expect(try await client.post("/api/profiles/kids/use", csrf: csrf).status == .ok)
@@ -109,7 +117,9 @@ struct DashboardAPITests {
         let conf = harness.directory.file("dropins/sanehosts-dnsmasq.conf")
         #expect(try String(contentsOf: conf, encoding: .utf8).contains("address=/ads.example/"))
         #expect(try await client.post("/api/apply", json: #"{"target":"nginx"}"#, csrf: csrf).status == .badRequest)
-        #expect(try await client.post("/api/restore", json: #"{"target":"hosts","id":"nope"}"#, csrf: csrf).status == .notFound)
+        #expect(
+          try await client.post("/api/restore", json: #"{"target":"hosts","id":"nope"}"#, csrf: csrf).status
+            == .notFound)
       }
     }
   }
@@ -126,7 +136,8 @@ struct DashboardAPITests {
         #expect(added.status == .seeOther)
         #expect(added.headers[.location] == "/sources")
         let bad = try await client.execute(
-          uri: "/api/rules", method: .post, headers: form, body: ByteBuffer(string: "csrf=\(csrf)&kind=deny&pattern=%3Cx%3E"))
+          uri: "/api/rules", method: .post, headers: form,
+          body: ByteBuffer(string: "csrf=\(csrf)&kind=deny&pattern=%3Cx%3E"))
         #expect(bad.status == .badRequest)
         #expect(bad.text.contains("<!doctype html>") && bad.text.contains("&lt;x&gt;") && !bad.text.contains("<x>"))
       }

@@ -1,12 +1,12 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 import Hummingbird
 import HummingbirdTesting
 import Loading
-import Testing
+import NIOCore
+import NIOHTTP1
 import TestSupport
+import Testing
 
 @testable import Dashboard
 
@@ -36,11 +36,12 @@ struct DashboardEventsTests {
       dashboard.heartbeat = .seconds(15)
       let response = dashboard.events(dashboard.tests.relay)
       #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
-      let app = Application(router: {
-        let router = Router(context: DashboardContext.self)
-        router.get("events") { _, _ in response }
-        return router
-      }())
+      let app = Application(
+        router: {
+          let router = Router(context: DashboardContext.self)
+          router.get("events") { _, _ in response }
+          return router
+        }())
       try await app.test(.live) { client async throws in
         try await withThrowingTaskGroup(of: Void.self) { group in
           group.addTask {

@@ -5,12 +5,13 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Update and test jobs, live over Server-Sent Events", .serialized)
 struct DashboardJobsTests {
-  static let hostsList = "# <script>alert(1)</script>\n0.0.0.0 ads.example\n0.0.0.0 tracker.example\n127.0.0.1 localhost\n"
+  static let hostsList =
+    "# <script>alert(1)</script>\n0.0.0.0 ads.example\n0.0.0.0 tracker.example\n127.0.0.1 localhost\n"
   static let domainsList = "metrics.example\nbeacon.example\n\"><img src=x onerror=alert(1)>.example\n"
 
   /// A list big enough to take a while when trickled: about 1.2 MB.
@@ -50,7 +51,9 @@ struct DashboardJobsTests {
     }
   }
 
-  @Test("Cancel in the middle of a download: state cancelled, the store and its files exactly as before; replay on reconnect")
+  @Test(
+    "Cancel in the middle of a download: state cancelled, the store and its files exactly as before; replay on reconnect"
+  )
   func cancel() async throws {
     try await FixtureServer.with { lists in
       lists.route("/ads.txt", .resource(.init(Self.hostsList)))
@@ -67,7 +70,8 @@ struct DashboardJobsTests {
 
           _ = try await client.request(
             "/api/sources", method: .POST, json: #"{"url":"\#(lists.url("/slow.txt"))","key":"slow"}"#, csrf: true)
-          #expect(try await client.request("/api/update", method: .POST, json: "{\"force\":true}", csrf: true).status == 202)
+          #expect(
+            try await client.request("/api/update", method: .POST, json: "{\"force\":true}", csrf: true).status == 202)
           _ = try await client.events("/api/update/events") { status in
             let rows = status["sources"] as? [[String: Any]] ?? []
             return rows.contains { $0["key"] as? String == "slow" && $0["phase"] as? String == "downloading" }
@@ -84,12 +88,19 @@ struct DashboardJobsTests {
           #expect(end.last?["state"] as? String == "cancelled")
           let slowRow = (end.last?["sources"] as? [[String: Any]])?.first { $0["key"] as? String == "slow" }
           #expect(slowRow?["phase"] as? String == "cancelled")
-          #expect(try store.allSources().filter { $0.key == "ads" }.map { [$0.key, $0.sha256 ?? "", $0.cacheFile ?? ""] } == before)
+          #expect(
+            try store.allSources().filter { $0.key == "ads" }.map { [$0.key, $0.sha256 ?? "", $0.cacheFile ?? ""] }
+              == before)
           #expect(try store.allSources().first { $0.key == "slow" }?.cacheFile == nil)
           #expect(try FileManager.default.contentsOfDirectory(atPath: harness.data.lists.path).sorted() == filesBefore)
           let staging = (try? FileManager.default.contentsOfDirectory(atPath: harness.data.staging.path)) ?? []
-          #expect(await eventually { ((try? FileManager.default.contentsOfDirectory(atPath: harness.data.staging.path)) ?? []).isEmpty }, "\(staging)")
-          #expect(try await client.request("/api/update/cancel", method: .POST, json: "{}", csrf: true).json?["cancelled"] as? Bool == false)
+          #expect(
+            await eventually {
+              ((try? FileManager.default.contentsOfDirectory(atPath: harness.data.staging.path)) ?? []).isEmpty
+            }, "\(staging)")
+          #expect(
+            try await client.request("/api/update/cancel", method: .POST, json: "{}", csrf: true).json?["cancelled"]
+              as? Bool == false)
         }
       }
     }
@@ -136,7 +147,8 @@ struct DashboardJobsTests {
             "/api/test", method: .POST, json: #"{"probe":"dns","resolver":"not-an-ip"}"#, csrf: true)
           #expect(bad.status == 400 && bad.body.contains("not-an-ip"))
           let noCategory = try await client.request(
-            "/api/test", method: .POST, json: #"{"probe":"dns","resolver":"127.0.0.1:\#(dns.port)","category":["Nope"]}"#,
+            "/api/test", method: .POST,
+            json: #"{"probe":"dns","resolver":"127.0.0.1:\#(dns.port)","category":["Nope"]}"#,
             csrf: true)
           #expect(noCategory.status == 400 && noCategory.body.contains("Nope"))
 
@@ -157,7 +169,8 @@ struct DashboardJobsTests {
           #expect(history.body.contains("\"id\":\(id)"))
           let report = try await client.request("/api/history/\(id)")
           let categories = try #require(
-            (try JSONSerialization.jsonObject(with: Data(report.body.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
+            (try JSONSerialization.jsonObject(with: Data(report.body.utf8)) as? [String: Any])?["results"]
+              as? [[String: Any]])
           #expect(categories.filter { $0["outcome"] as? String == "blocked" }.count == ads)
           let text = try await client.request("/api/history/\(id)/export?format=text")
           #expect(text.status == 200 && text.headers.first(name: "Content-Disposition")?.contains("attachment") == true)

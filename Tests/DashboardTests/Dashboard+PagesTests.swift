@@ -5,8 +5,8 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Pages: server-rendered, escaped, readable without JavaScript")
 struct DashboardPagesTests {
@@ -20,7 +20,8 @@ struct DashboardPagesTests {
           let page = try await client.get(path)
           #expect(page.status == .ok, "\(path)")
           #expect(page.text.hasPrefix("<!doctype html>"), "\(path)")
-          #expect(page.text.contains("<meta name=\"csrf-token\" content=\"\(harness.dashboard.csrfToken)\">"), "\(path)")
+          #expect(
+            page.text.contains("<meta name=\"csrf-token\" content=\"\(harness.dashboard.csrfToken)\">"), "\(path)")
           #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
           #expect(page.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
           #expect(!page.text.contains("<script>"), "no inline script on \(path)")
@@ -45,7 +46,8 @@ struct DashboardPagesTests {
       let hostile = "<script>alert(1)</script>"
       _ = try store.addSource(
         NewSource(
-          location: URL(string: "http://127.0.0.1:9/list.txt?x=\"><script>alert(1)</script>")!, key: "evil", name: hostile))
+          location: URL(string: "http://127.0.0.1:9/list.txt?x=\"><script>alert(1)</script>")!, key: "evil",
+          name: hostile))
       try store.addCustomTestDomain(
         CustomTestDomain(hostname: "custom.example", category: "<img src=x onerror=alert(1)>", provider: hostile))
       try await harness.routes { client async throws in

@@ -1,8 +1,8 @@
 import Dashboard
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Dashboard")
 struct DashboardTests {
@@ -17,7 +17,10 @@ struct DashboardTests {
         let status = try await client.get("/api/status").json
         #expect(status?["profile"] as? String == "default")
         #expect((status?["warnings"] as? [String])?.first?.contains("no source yet") == true)
-        #expect((status?["subscriptions"] as? [String]) == ["/lists/default.hosts", "/lists/default.txt", "/lists/default.adblock"])
+        #expect(
+          (status?["subscriptions"] as? [String]) == [
+            "/lists/default.hosts", "/lists/default.txt", "/lists/default.adblock",
+          ])
       }
     }
   }

@@ -11,7 +11,8 @@ struct HTMLTests {
     let html = HTML()
     html.raw("<p>").text("<script>alert(1)</script>").raw("</p>")
     html.element("li", [("data-x", "\"><b>")], text: "1 < 2")
-    #expect(html.output == "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p><li data-x=\"&quot;&gt;&lt;b&gt;\">1 &lt; 2</li>")
+    #expect(
+      html.output == "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p><li data-x=\"&quot;&gt;&lt;b&gt;\">1 &lt; 2</li>")
   }
 
   @Test("Random strings never produce a markup character once escaped")
@@ -19,7 +20,8 @@ struct HTMLTests {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("<>&\"'abc \0é/=")
     for _ in 0..<2000 {
-      let text = String((0..<Int.random(in: 0..<20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+      let text = String(
+        (0..<Int.random(in: 0..<20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
       let escaped = HTML.escape(text)
       #expect(!escaped.contains("<") && !escaped.contains(">") && !escaped.contains("\"") && !escaped.contains("'"))
       #expect(!escaped.contains("\0"))

@@ -1,6 +1,6 @@
 import Loading
-import Testing
 import TestSupport
+import Testing
 
 @testable import Dashboard
 

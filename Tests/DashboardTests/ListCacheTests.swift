@@ -2,8 +2,8 @@ import Dashboard
 import Foundation
 import NIOHTTP1
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite("List subscriptions: stable URLs with ETag and If-None-Match")
 struct ListCacheTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @testable import Dashboard
 

@@ -1,8 +1,8 @@
 import Catalog
 import Foundation
 import Store
-import Updates
 import Testing
+import Updates
 
 @testable import Dashboard
 

@@ -7,23 +7,25 @@ import Updates
 
 @Suite("Update status")
 struct UpdateStatusTests {
-  @Test("Each phase reads as the CLI says it", arguments: [
-    (SourcePhase.waiting, "waiting", "waiting"),
-    (.connecting(attempt: 1), "connecting", "connecting"),
-    (.connecting(attempt: 2), "connecting", "connecting (attempt 2)"),
-    (.downloading(bytes: 1_200_000, total: 4_000_000), "downloading", "downloading 1.2 MB (30%)"),
-    (.downloading(bytes: 500_000, total: nil), "downloading", "downloading 0.5 MB"),
-    (.retrying(attempt: 2, of: 3, reason: "timeout"), "retrying", "retrying (2/3): timeout"),
-    (.parsing(lines: 12_345, names: 10), "parsing", "parsing 12,345 entries"),
-    (.validating, "validating", "validating"),
-    (.saving, "saving", "saving"),
-    (.done(.updated(names: 1234, rejected: 2, bytes: 9)), "updated", "updated: 1,234 names, 2 rejected"),
-    (.done(.unchanged(.notModified)), "unchanged", "unchanged"),
-    (
-      .done(.failed(SourceFailure(kind: .notAList, message: "It is a web page.", suggestion: "Check the URL."))),
-      "failed", "failed: It is a web page. Check the URL."
-    ),
-  ])
+  @Test(
+    "Each phase reads as the CLI says it",
+    arguments: [
+      (SourcePhase.waiting, "waiting", "waiting"),
+      (.connecting(attempt: 1), "connecting", "connecting"),
+      (.connecting(attempt: 2), "connecting", "connecting (attempt 2)"),
+      (.downloading(bytes: 1_200_000, total: 4_000_000), "downloading", "downloading 1.2 MB (30%)"),
+      (.downloading(bytes: 500_000, total: nil), "downloading", "downloading 0.5 MB"),
+      (.retrying(attempt: 2, of: 3, reason: "timeout"), "retrying", "retrying (2/3): timeout"),
+      (.parsing(lines: 12_345, names: 10), "parsing", "parsing 12,345 entries"),
+      (.validating, "validating", "validating"),
+      (.saving, "saving", "saving"),
+      (.done(.updated(names: 1234, rejected: 2, bytes: 9)), "updated", "updated: 1,234 names, 2 rejected"),
+      (.done(.unchanged(.notModified)), "unchanged", "unchanged"),
+      (
+        .done(.failed(SourceFailure(kind: .notAList, message: "It is a web page.", suggestion: "Check the URL."))),
+        "failed", "failed: It is a web page. Check the URL."
+      ),
+    ])
   func phases(phase: SourcePhase, word: String, detail: String) {
     let row = UpdateStatus.row(key: "k", phase)
     #expect(row.phase == word)

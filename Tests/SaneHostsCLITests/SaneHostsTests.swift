@@ -20,13 +20,14 @@ struct SaneHostsTests {
     #expect(result.standardOutput.contains("SOURCES AND PROFILES"))
     #expect(result.standardOutput.contains("APPLYING"))
     #expect(result.standardOutput.contains("TESTING A BLOCKER"))
+    #expect(result.standardOutput.contains("DASHBOARD"))
     for command in [
       "status", "update", "sources", "profile", "allow", "deny", "catalog", "compile", "apply", "disable", "restore",
-      "schedule", "test", "history", "registry", "pihole",
+      "schedule", "test", "history", "registry", "pihole", "serve",
     ] {
       #expect(result.standardOutput.contains("  \(command) "), "\(command) is listed")
     }
-    for missing in ["serve", "dashboard"] {
+    for missing in ["hardening", "fuzz"] {
       #expect(!result.standardOutput.contains("  \(missing) "), "no placeholder for \(missing)")
     }
   }

@@ -3,8 +3,8 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 @testable import SaneHostsCLI
 

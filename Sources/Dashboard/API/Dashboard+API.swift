@@ -103,7 +103,8 @@ extension Dashboard {
     api.get("update") { _, _ in JSONResponse.make(updates.relay.currentValue) }
     api.post("update") { request, context in
       let body = try await request.decode(as: APIRequest.Update.self, context: context)
-      return reply(request, try await startUpdate(force: body.force?.value ?? false), status: .accepted, back: "/sources")
+      return reply(
+        request, try await startUpdate(force: body.force?.value ?? false), status: .accepted, back: "/sources")
     }
     api.post("update/cancel") { request, _ in
       let cancelled = await updates.cancel()
@@ -199,7 +200,9 @@ extension Dashboard {
       if source.lastSuccess == nil {
         warnings.append("\(source.key) has never been downloaded: run Update now.")
       } else if source.status == .failed {
-        warnings.append("\(source.key) failed at its last update (\(source.message ?? "no reason given")); its previous copy is used.")
+        warnings.append(
+          "\(source.key) failed at its last update (\(source.message ?? "no reason given")); its previous copy is used."
+        )
       } else if let success = source.lastSuccess, now.timeIntervalSince(success) > 7 * 86_400 {
         warnings.append("\(source.key) was last updated \(Int(now.timeIntervalSince(success) / 86_400)) days ago.")
       }

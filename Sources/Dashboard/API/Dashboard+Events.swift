@@ -62,7 +62,9 @@ extension Dashboard {
         .lastModified: HTTPDate.string(from: list.modified),
       ]
       if let match = request.headers[.ifNoneMatch],
-        match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == list.etag || $0 == "*" })
+        match.split(separator: ",").contains(where: {
+          $0.trimmingCharacters(in: .whitespaces) == list.etag || $0 == "*"
+        })
       {
         return Response(status: .notModified, headers: headers)
       }

@@ -19,7 +19,11 @@ extension Dashboard {
     try await updates.start(on: runner, initial: initial) { latch in
       let status = Mutex(initial)
       let publish: @Sendable ((inout UpdateStatus) -> Void) -> Void = { change in
-        relay.update(status.withLock { change(&$0); return $0 })
+        relay.update(
+          status.withLock {
+            change(&$0)
+            return $0
+          })
       }
       do {
         let summary = try await DownloadManager.withManager(configuration: configuration) { manager in
@@ -89,7 +93,11 @@ extension Dashboard {
     try await tests.start(on: runner, initial: initial) { [registry, resolver] latch in
       let status = Mutex(initial)
       let publish: @Sendable ((inout TestStatus) -> Void) -> Void = { change in
-        relay.update(status.withLock { change(&$0); return $0 })
+        relay.update(
+          status.withLock {
+            change(&$0)
+            return $0
+          })
       }
       let client = HTTPSProbe.makeClient(timeout: timeout)
       do {

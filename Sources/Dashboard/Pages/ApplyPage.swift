@@ -18,13 +18,19 @@ enum ApplyPage {
     html.raw("<form id=\"apply-form\" method=\"get\" action=\"/apply\" class=\"stack\"><div class=\"row wrap\"><div>")
     html.raw("<label for=\"apply-target\">Target</label><select id=\"apply-target\" name=\"target\">")
     for target in ApplyTarget.allCases {
-      html.raw("<option value=\"\(target.rawValue)\"\(target == model.target ? " selected" : "")>\(target.label)</option>")
+      html.raw(
+        "<option value=\"\(target.rawValue)\"\(target == model.target ? " selected" : "")>\(target.label)</option>")
     }
     html.raw("</select></div><p>File: <code id=\"apply-path\">").text(model.path).raw("</code></p></div>")
     html.raw("<input type=\"hidden\" name=\"preview\" value=\"1\">")
-    html.raw("<div class=\"row\"><button id=\"apply-preview\" type=\"submit\" class=\"secondary\">Preview changes</button>")
-    html.raw("<button id=\"apply-run\" type=\"submit\" formmethod=\"post\" formaction=\"/api/apply\" data-apply>Apply</button>")
-    html.raw("<label class=\"check\"><input type=\"checkbox\" name=\"force\" id=\"apply-force\"> Replace edits made by others</label></div>")
+    html.raw(
+      "<div class=\"row\"><button id=\"apply-preview\" type=\"submit\" class=\"secondary\">Preview changes</button>")
+    html.raw(
+      "<button id=\"apply-run\" type=\"submit\" formmethod=\"post\" formaction=\"/api/apply\" data-apply>Apply</button>"
+    )
+    html.raw(
+      "<label class=\"check\"><input type=\"checkbox\" name=\"force\" id=\"apply-force\"> Replace edits made by others</label></div>"
+    )
     html.raw(csrfField).raw("</form>")
     html.raw("<div id=\"apply-result\" aria-live=\"polite\">")
     if let preview = model.preview { html.append(result(preview)) }
@@ -37,15 +43,27 @@ enum ApplyPage {
     html.raw("</pre></section>")
 
     html.raw("<section aria-labelledby=\"backups-title\"><h2 id=\"backups-title\">Backups</h2>")
-    html.raw("<div class=\"scroll\"><table id=\"backups\"><thead><tr><th scope=\"col\">Backup</th><th scope=\"col\">Taken</th>")
-    html.raw("<th scope=\"col\" class=\"num\">Bytes</th><th scope=\"col\"><span class=\"visually-hidden\">Restore</span></th></tr></thead><tbody>")
+    html.raw(
+      "<div class=\"scroll\"><table id=\"backups\"><thead><tr><th scope=\"col\">Backup</th><th scope=\"col\">Taken</th>"
+    )
+    html.raw(
+      "<th scope=\"col\" class=\"num\">Bytes</th><th scope=\"col\"><span class=\"visually-hidden\">Restore</span></th></tr></thead><tbody>"
+    )
     for backup in model.backups {
       html.raw("<tr><td><code>").text(backup.id).raw("</code></td><td>").text(Layout.date(backup.date))
-      html.raw("</td><td class=\"num\">\(backup.bytes.grouped)</td><td><form method=\"post\" action=\"/api/restore\" data-api data-confirm=\"Restore this backup?\">\(csrfField)")
-      html.raw("<input type=\"hidden\" name=\"target\" value=\"\(model.target.rawValue)\"><input type=\"hidden\" name=\"id\" value=\"\(HTML.escape(backup.id))\">")
-      html.raw("<button type=\"submit\" class=\"restore small secondary\" data-backup=\"\(HTML.escape(backup.id))\">Restore</button></form></td></tr>")
+      html.raw(
+        "</td><td class=\"num\">\(backup.bytes.grouped)</td><td><form method=\"post\" action=\"/api/restore\" data-api data-confirm=\"Restore this backup?\">\(csrfField)"
+      )
+      html.raw(
+        "<input type=\"hidden\" name=\"target\" value=\"\(model.target.rawValue)\"><input type=\"hidden\" name=\"id\" value=\"\(HTML.escape(backup.id))\">"
+      )
+      html.raw(
+        "<button type=\"submit\" class=\"restore small secondary\" data-backup=\"\(HTML.escape(backup.id))\">Restore</button></form></td></tr>"
+      )
     }
-    if model.backups.isEmpty { html.raw("<tr><td colspan=\"4\">No backups yet: one is taken before every change.</td></tr>") }
+    if model.backups.isEmpty {
+      html.raw("<tr><td colspan=\"4\">No backups yet: one is taken before every change.</td></tr>")
+    }
     html.raw("</tbody></table></div></section>")
     return html
   }
@@ -77,7 +95,8 @@ enum LoginPage {
   static func render(failed: Bool) -> HTML {
     let html = HTML()
     html.raw("<h1>Sign in</h1><p>This dashboard listens beyond this machine, so it needs its access token ")
-    html.raw("(printed by <code>sanehosts serve</code> and kept in the data directory's <code>dashboard.token</code>).</p>")
+    html.raw(
+      "(printed by <code>sanehosts serve</code> and kept in the data directory's <code>dashboard.token</code>).</p>")
     if failed { html.raw("<p class=\"error\" role=\"alert\">That token is not right.</p>") }
     html.raw("<form method=\"post\" action=\"/login\" class=\"stack\"><label for=\"token\">Access token</label>")
     html.raw("<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"current-password\" required>")

@@ -71,7 +71,8 @@ extension Dashboard {
       }
       var response = Response(status: .seeOther, headers: [.location: "/"])
       response.setCookie(
-        Cookie(name: AccessGuard<DashboardContext>.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
+        Cookie(
+          name: AccessGuard<DashboardContext>.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
       return response
     }
     router.get("static/style.css") { _, _ in

@@ -20,7 +20,8 @@ enum Gauge {
       "<circle class=\"value\" cx=\"60\" cy=\"60\" r=\"52\" fill=\"none\" stroke-width=\"12\" stroke-linecap=\"round\" stroke-dasharray=\"\(String(format: "%.1f", filled)) \(String(format: "%.1f", circumference))\" transform=\"rotate(-90 60 60)\"/>"
     )
     html.raw("<text x=\"60\" y=\"66\" text-anchor=\"middle\" class=\"gauge-label\">\(label)</text>")
-    html.raw("<text x=\"60\" y=\"84\" text-anchor=\"middle\" class=\"gauge-rating\">\(score.rating.rawValue)</text></svg>")
+    html.raw(
+      "<text x=\"60\" y=\"84\" text-anchor=\"middle\" class=\"gauge-rating\">\(score.rating.rawValue)</text></svg>")
     return html
   }
 }

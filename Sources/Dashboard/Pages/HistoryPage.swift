@@ -11,17 +11,22 @@ enum HistoryPage {
       return html
     }
     html.append(chart(runs.reversed()))
-    html.raw("<form id=\"diff-form\" method=\"get\" action=\"/diff\" class=\"row wrap\"><div><label for=\"diff-from\">Compare</label>")
+    html.raw(
+      "<form id=\"diff-form\" method=\"get\" action=\"/diff\" class=\"row wrap\"><div><label for=\"diff-from\">Compare</label>"
+    )
     html.raw(options("from", id: "diff-from", runs: runs, selected: runs.count > 1 ? runs[1].id : runs[0].id))
     html.raw("</div><div><label for=\"diff-to\">with</label>")
     html.raw(options("to", id: "diff-to", runs: runs, selected: runs[0].id))
     html.raw("</div><button type=\"submit\">Compare</button></form><div class=\"cards\" id=\"runs\">")
     for run in runs {
       let score = Score(blocked: run.blocked, reachable: run.reachable, inconclusive: run.inconclusive)
-      html.raw("<article class=\"card run-card\" data-run=\"\(run.id)\"><h2><a href=\"/history/\(run.id)\">Run \(run.id)</a></h2>")
+      html.raw(
+        "<article class=\"card run-card\" data-run=\"\(run.id)\"><h2><a href=\"/history/\(run.id)\">Run \(run.id)</a></h2>"
+      )
       html.append(Gauge.svg(score, size: 96))
       html.raw("<p>").text(Layout.date(run.startedAt)).raw("<br>").text("\(run.probe) · \(run.target)").raw("</p>")
-      html.raw("<p class=\"small\">").text("\(run.blocked) blocked, \(run.reachable) reachable, \(run.inconclusive) inconclusive")
+      html.raw("<p class=\"small\">").text(
+        "\(run.blocked) blocked, \(run.reachable) reachable, \(run.inconclusive) inconclusive")
       html.raw("</p></article>")
     }
     html.raw("</div>")
@@ -31,7 +36,8 @@ enum HistoryPage {
   static func options(_ name: String, id: String, runs: [RunView], selected: Int64) -> String {
     var out = "<select id=\"\(id)\" name=\"\(name)\">"
     for run in runs {
-      out += "<option value=\"\(run.id)\"\(run.id == selected ? " selected" : "")>Run \(run.id), \(HTML.escape(Layout.date(run.startedAt)))</option>"
+      out +=
+        "<option value=\"\(run.id)\"\(run.id == selected ? " selected" : "")>Run \(run.id), \(HTML.escape(Layout.date(run.startedAt)))</option>"
     }
     return out + "</select>"
   }
@@ -43,7 +49,9 @@ enum HistoryPage {
     let width = 600.0
     let height = 200.0
     let pad = 30.0
-    html.raw("<figure><svg id=\"score-chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Score over time: ")
+    html.raw(
+      "<figure><svg id=\"score-chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Score over time: "
+    )
     html.text(scored.map { "run \($0.0.id) \(Int($0.1.rounded()))%" }.joined(separator: ", "))
     html.raw("\" preserveAspectRatio=\"xMidYMid meet\">")
     for level in [0, 30, 60, 100] {
@@ -60,7 +68,9 @@ enum HistoryPage {
       html.raw(points.map { String(format: "%.1f,%.1f", $0.x, $0.y) }.joined(separator: " ")).raw("\"/>")
     }
     for point in points {
-      html.raw("<a href=\"/history/\(point.run.id)\"><circle class=\"dot\" cx=\"\(String(format: "%.1f", point.x))\" cy=\"\(String(format: "%.1f", point.y))\" r=\"5\"><title>")
+      html.raw(
+        "<a href=\"/history/\(point.run.id)\"><circle class=\"dot\" cx=\"\(String(format: "%.1f", point.x))\" cy=\"\(String(format: "%.1f", point.y))\" r=\"5\"><title>"
+      )
       html.text("Run \(point.run.id): \(String(format: "%.1f", point.run.percent ?? 0))%").raw("</title></circle></a>")
     }
     html.raw("</svg><figcaption>Score over time (percent blocked of conclusive domains)</figcaption></figure>")
@@ -70,15 +80,20 @@ enum HistoryPage {
   /// What changed between two runs.
   static func difference(_ difference: RunDifference) -> HTML {
     let html = HTML()
-    html.raw("<h1>").text("Run \(difference.from.map(String.init) ?? "?") → run \(difference.to.map(String.init) ?? "?")").raw("</h1>")
+    html.raw("<h1>").text(
+      "Run \(difference.from.map(String.init) ?? "?") → run \(difference.to.map(String.init) ?? "?")"
+    ).raw("</h1>")
     html.raw("<section id=\"diff\">")
     for (title, changes, id) in [
-      ("Newly blocked", difference.newlyBlocked, "newly-blocked"), ("Newly reachable", difference.newlyReachable, "newly-reachable"),
+      ("Newly blocked", difference.newlyBlocked, "newly-blocked"),
+      ("Newly reachable", difference.newlyReachable, "newly-reachable"),
       ("Other changes", difference.other, "other-changes"),
     ] {
       html.raw("<h2>").text("\(title) (\(changes.count))").raw("</h2><ul id=\"\(id)\">")
       for change in changes {
-        html.raw("<li>").text("\(change.hostname): \(change.before?.rawValue ?? "–") → \(change.after?.rawValue ?? "–")").raw("</li>")
+        html.raw("<li>").text(
+          "\(change.hostname): \(change.before?.rawValue ?? "–") → \(change.after?.rawValue ?? "–")"
+        ).raw("</li>")
       }
       if changes.isEmpty { html.raw("<li class=\"muted\">None.</li>") }
       html.raw("</ul>")

@@ -69,7 +69,8 @@ enum Layout {
   static func date(_ date: Date) -> String {
     date.formatted(
       Date.VerbatimFormatStyle(
-        format: "\(year: .defaultDigits)-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
+        format:
+          "\(year: .defaultDigits)-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
         timeZone: TimeZone(identifier: "UTC")!, calendar: Calendar(identifier: .gregorian))) + " UTC"
   }
 }

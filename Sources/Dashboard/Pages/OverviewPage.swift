@@ -10,7 +10,8 @@ enum OverviewPage {
     html.raw("</p><p>Names blocked: <strong id=\"names-blocked\">")
     html.text(view.names.map(\.grouped) ?? "0")
     html.raw("</strong></p><p class=\"muted\">")
-    html.text(view.compiledAt.map { "Compiled \(Layout.age($0))" } ?? "Not compiled yet: run Update now on the Sources page.")
+    html.text(
+      view.compiledAt.map { "Compiled \(Layout.age($0))" } ?? "Not compiled yet: run Update now on the Sources page.")
     html.raw("</p></article>")
 
     html.raw("<article class=\"card\" id=\"last-score\"><h2>Last test</h2>")
@@ -39,7 +40,9 @@ enum OverviewPage {
 
     html.raw("<section aria-labelledby=\"sources-title\"><h2 id=\"sources-title\">Sources</h2>")
     html.raw("<div class=\"scroll\"><table id=\"sources-table\"><thead><tr><th scope=\"col\">Source</th>")
-    html.raw("<th scope=\"col\">Status</th><th scope=\"col\" class=\"num\">Names</th><th scope=\"col\">Updated</th></tr></thead><tbody>")
+    html.raw(
+      "<th scope=\"col\">Status</th><th scope=\"col\" class=\"num\">Names</th><th scope=\"col\">Updated</th></tr></thead><tbody>"
+    )
     for source in view.sources {
       html.raw("<tr data-source=\"\(HTML.escape(source.key))\"\(source.enabled ? "" : " class=\"disabled\"")><td>")
       html.text(source.key).raw("<br><span class=\"muted small\">").text(source.name).raw("</span></td>")

@@ -21,12 +21,15 @@ enum SourcesPage {
 
     // Update.
     let running = model.update.state == .running
-    html.raw("<section class=\"card\" aria-labelledby=\"update-title\" data-events=\"/api/update/events\" id=\"update\">")
+    html.raw(
+      "<section class=\"card\" aria-labelledby=\"update-title\" data-events=\"/api/update/events\" id=\"update\">")
     html.raw("<h2 id=\"update-title\">Update</h2><div class=\"row\">")
     html.raw("<form method=\"post\" action=\"/api/update\" data-api>\(csrfField)")
     html.raw("<button id=\"update-start\" type=\"submit\"\(running ? " disabled" : "")>Update now</button></form>")
     html.raw("<form method=\"post\" action=\"/api/update/cancel\" data-api>\(csrfField)")
-    html.raw("<button id=\"update-cancel\" type=\"submit\" class=\"secondary\"\(running ? "" : " disabled")>Cancel</button></form>")
+    html.raw(
+      "<button id=\"update-cancel\" type=\"submit\" class=\"secondary\"\(running ? "" : " disabled")>Cancel</button></form>"
+    )
     html.raw("<p>State: <strong id=\"update-state\" class=\"state\">").text(model.update.state.rawValue)
     html.raw("</strong> <span id=\"update-step\">").text(model.update.step ?? "").raw("</span></p></div>")
     html.raw("<p id=\"update-message\" aria-live=\"polite\">").text(model.update.message ?? "").raw("</p>")
@@ -38,10 +41,13 @@ enum SourcesPage {
     html.raw("<section aria-labelledby=\"sources-title\"><h2 id=\"sources-title\">Sources of profile ")
     html.text(model.profile).raw("</h2><div class=\"scroll\"><table id=\"sources\"><thead><tr>")
     html.raw("<th scope=\"col\">Source</th><th scope=\"col\">Format</th><th scope=\"col\">Status</th>")
-    html.raw("<th scope=\"col\" class=\"num\">Names</th><th scope=\"col\">Enabled</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>")
+    html.raw(
+      "<th scope=\"col\" class=\"num\">Names</th><th scope=\"col\">Enabled</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>"
+    )
     for source in model.sources {
       let key = HTML.escape(source.key)
-      html.raw("<tr data-source=\"\(key)\"><td><strong>").text(source.key).raw("</strong><br><span class=\"muted small location\">")
+      html.raw("<tr data-source=\"\(key)\"><td><strong>").text(source.key).raw(
+        "</strong><br><span class=\"muted small location\">")
       html.text(source.location).raw("</span></td><td>").text(source.format ?? "auto").raw("</td><td>")
       html.raw("<span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
       if let message = source.message { html.raw("<br><span class=\"small\">").text(message).raw("</span>") }
@@ -49,29 +55,44 @@ enum SourcesPage {
       if let rejected = source.rejected, rejected > 0 {
         html.raw("<br><span class=\"small muted\">").text("\(rejected.grouped) rejected").raw("</span>")
       }
-      html.raw("</td><td><form method=\"post\" action=\"/api/sources/\(key)/enabled\" data-api data-toggle>\(csrfField)")
+      html.raw(
+        "</td><td><form method=\"post\" action=\"/api/sources/\(key)/enabled\" data-api data-toggle>\(csrfField)")
       html.raw("<input type=\"hidden\" name=\"enabled\" value=\"\(source.enabled ? "false" : "true")\">")
       html.raw("<label><input type=\"checkbox\" class=\"source-enabled\"\(source.enabled ? " checked" : "")")
       html.raw(" aria-label=\"Use \(key)\" data-submit> <span class=\"visually-hidden\">enabled</span></label>")
-      html.raw("<noscript><button type=\"submit\" class=\"small\">\(source.enabled ? "Disable" : "Enable")</button></noscript></form></td>")
+      html.raw(
+        "<noscript><button type=\"submit\" class=\"small\">\(source.enabled ? "Disable" : "Enable")</button></noscript></form></td>"
+      )
       html.raw("<td><form method=\"post\" action=\"/api/sources/\(key)/remove\" data-api>\(csrfField)")
-      html.raw("<button type=\"submit\" class=\"source-remove secondary\" aria-label=\"Remove \(key)\">Remove</button></form></td></tr>")
+      html.raw(
+        "<button type=\"submit\" class=\"source-remove secondary\" aria-label=\"Remove \(key)\">Remove</button></form></td></tr>"
+      )
     }
-    if model.sources.isEmpty { html.raw("<tr><td colspan=\"6\">No sources yet: add a URL or pick from the catalog below.</td></tr>") }
+    if model.sources.isEmpty {
+      html.raw("<tr><td colspan=\"6\">No sources yet: add a URL or pick from the catalog below.</td></tr>")
+    }
     html.raw("</tbody></table></div>")
 
     html.raw("<form id=\"add-source\" method=\"post\" action=\"/api/sources\" data-api class=\"stack\">\(csrfField)")
     html.raw("<h3>Add a list</h3><label for=\"source-url\">URL</label>")
-    html.raw("<input id=\"source-url\" name=\"url\" type=\"url\" required placeholder=\"https://example.org/hosts.txt\">")
-    html.raw("<div class=\"row\"><div><label for=\"source-key\">Key (optional)</label><input id=\"source-key\" name=\"key\" pattern=\"[a-z0-9][a-z0-9._-]*\"></div>")
-    html.raw("<div><label for=\"source-format\">Format</label><select id=\"source-format\" name=\"format\"><option value=\"\">detect</option>")
+    html.raw(
+      "<input id=\"source-url\" name=\"url\" type=\"url\" required placeholder=\"https://example.org/hosts.txt\">")
+    html.raw(
+      "<div class=\"row\"><div><label for=\"source-key\">Key (optional)</label><input id=\"source-key\" name=\"key\" pattern=\"[a-z0-9][a-z0-9._-]*\"></div>"
+    )
+    html.raw(
+      "<div><label for=\"source-format\">Format</label><select id=\"source-format\" name=\"format\"><option value=\"\">detect</option>"
+    )
     for format in ListFormat.allCases { html.raw("<option>\(format.rawValue)</option>") }
     html.raw("</select></div></div><button id=\"add-source-submit\" type=\"submit\">Add</button></form></section>")
 
     // Rules.
-    html.raw("<section aria-labelledby=\"rules-title\"><h2 id=\"rules-title\">Allow and deny rules</h2><ul id=\"rules\">")
+    html.raw(
+      "<section aria-labelledby=\"rules-title\"><h2 id=\"rules-title\">Allow and deny rules</h2><ul id=\"rules\">")
     for rule in model.rules {
-      html.raw("<li data-rule=\"\(HTML.escape(rule.text))\"><span class=\"rule rule-\(rule.action.rawValue)\">\(rule.action.rawValue)</span> ")
+      html.raw(
+        "<li data-rule=\"\(HTML.escape(rule.text))\"><span class=\"rule rule-\(rule.action.rawValue)\">\(rule.action.rawValue)</span> "
+      )
       html.element("code", text: rule.text)
       html.raw(" <form method=\"post\" action=\"/api/rules/remove\" data-api class=\"inline\">\(csrfField)")
       html.raw("<input type=\"hidden\" name=\"kind\" value=\"\(rule.action.rawValue)\">")
@@ -80,48 +101,71 @@ enum SourcesPage {
     }
     if model.rules.isEmpty { html.raw("<li class=\"muted\">No rules.</li>") }
     html.raw("</ul><form id=\"add-rule\" method=\"post\" action=\"/api/rules\" data-api class=\"row\">\(csrfField)")
-    html.raw("<div><label for=\"rule-kind\">Rule</label><select id=\"rule-kind\" name=\"kind\"><option>allow</option><option>deny</option></select></div>")
-    html.raw("<div><label for=\"rule-pattern\">Name or *.wildcard</label><input id=\"rule-pattern\" name=\"pattern\" required></div>")
+    html.raw(
+      "<div><label for=\"rule-kind\">Rule</label><select id=\"rule-kind\" name=\"kind\"><option>allow</option><option>deny</option></select></div>"
+    )
+    html.raw(
+      "<div><label for=\"rule-pattern\">Name or *.wildcard</label><input id=\"rule-pattern\" name=\"pattern\" required></div>"
+    )
     html.raw("<button type=\"submit\">Add rule</button></form></section>")
 
     // Profiles.
-    html.raw("<section aria-labelledby=\"profiles-title\"><h2 id=\"profiles-title\">Profiles</h2><ul id=\"profiles\" class=\"plain\">")
+    html.raw(
+      "<section aria-labelledby=\"profiles-title\"><h2 id=\"profiles-title\">Profiles</h2><ul id=\"profiles\" class=\"plain\">"
+    )
     for name in model.profiles {
       html.raw("<li>").text(name)
       if name == model.profile {
         html.raw(" <strong>(active)</strong>")
       } else {
-        html.raw(" <form method=\"post\" action=\"/api/profiles/\(HTML.escape(name))/use\" data-api class=\"inline\">\(csrfField)")
+        html.raw(
+          " <form method=\"post\" action=\"/api/profiles/\(HTML.escape(name))/use\" data-api class=\"inline\">\(csrfField)"
+        )
         html.raw("<button type=\"submit\" class=\"small secondary\">Use</button></form>")
       }
       html.raw("</li>")
     }
     html.raw("</ul><form method=\"post\" action=\"/api/profiles\" data-api class=\"row\">\(csrfField)")
-    html.raw("<div><label for=\"profile-name-new\">New profile</label><input id=\"profile-name-new\" name=\"name\" required></div>")
+    html.raw(
+      "<div><label for=\"profile-name-new\">New profile</label><input id=\"profile-name-new\" name=\"name\" required></div>"
+    )
     html.raw("<button type=\"submit\">Create</button></form></section>")
 
     // Catalog.
     let added = Set(model.sources.map(\.location))
-    html.raw("<section aria-labelledby=\"catalog-title\"><h2 id=\"catalog-title\">Catalog</h2><p>Presets add several lists at once:</p><div class=\"row wrap\">")
+    html.raw(
+      "<section aria-labelledby=\"catalog-title\"><h2 id=\"catalog-title\">Catalog</h2><p>Presets add several lists at once:</p><div class=\"row wrap\">"
+    )
     for preset in model.catalog.presets {
-      html.raw("<form method=\"post\" action=\"/api/presets/\(HTML.escape(preset.id))\" data-api class=\"inline\">\(csrfField)")
+      html.raw(
+        "<form method=\"post\" action=\"/api/presets/\(HTML.escape(preset.id))\" data-api class=\"inline\">\(csrfField)"
+      )
       html.raw("<button type=\"submit\" class=\"secondary\" title=\"\(HTML.escape(preset.description))\">")
       html.text(preset.name).raw("</button></form>")
     }
-    html.raw("</div><label for=\"catalog-filter\">Filter the catalog</label><input id=\"catalog-filter\" type=\"search\" data-filter=\"#catalog tbody tr\">")
-    html.raw("<div class=\"scroll\"><table id=\"catalog\"><thead><tr><th scope=\"col\">List</th><th scope=\"col\">Category</th>")
-    html.raw("<th scope=\"col\" class=\"num\">Size</th><th scope=\"col\"><span class=\"visually-hidden\">Add</span></th></tr></thead><tbody>")
+    html.raw(
+      "</div><label for=\"catalog-filter\">Filter the catalog</label><input id=\"catalog-filter\" type=\"search\" data-filter=\"#catalog tbody tr\">"
+    )
+    html.raw(
+      "<div class=\"scroll\"><table id=\"catalog\"><thead><tr><th scope=\"col\">List</th><th scope=\"col\">Category</th>"
+    )
+    html.raw(
+      "<th scope=\"col\" class=\"num\">Size</th><th scope=\"col\"><span class=\"visually-hidden\">Add</span></th></tr></thead><tbody>"
+    )
     for entry in model.catalog.sources {
       let category = model.catalog.category(id: entry.category)?.name ?? entry.category
       html.raw("<tr data-catalog=\"\(HTML.escape(entry.id))\"><td><strong>").text(entry.name)
-      html.raw("</strong><br><span class=\"small muted\">").text(entry.description).raw("</span></td><td>").text(category)
+      html.raw("</strong><br><span class=\"small muted\">").text(entry.description).raw("</span></td><td>").text(
+        category)
       html.raw("</td><td class=\"num\">").text("~\(entry.estimatedNames.grouped)").raw("</td><td>")
       if added.contains(entry.url.absoluteString) {
         html.raw("<span class=\"muted\">added</span>")
       } else {
         html.raw("<form method=\"post\" action=\"/api/sources\" data-api class=\"inline\">\(csrfField)")
         html.raw("<input type=\"hidden\" name=\"catalog\" value=\"\(HTML.escape(entry.id))\">")
-        html.raw("<button type=\"submit\" class=\"small\" data-add=\"\(HTML.escape(entry.id))\" aria-label=\"Add \(HTML.escape(entry.name))\">Add</button></form>")
+        html.raw(
+          "<button type=\"submit\" class=\"small\" data-add=\"\(HTML.escape(entry.id))\" aria-label=\"Add \(HTML.escape(entry.name))\">Add</button></form>"
+        )
       }
       html.raw("</td></tr>")
     }
@@ -134,7 +178,8 @@ enum SourcesPage {
     let html = HTML()
     let key = HTML.escape(row.key)
     html.raw("<div class=\"source-progress\" data-source=\"\(key)\"><span class=\"key\">").text(row.key)
-    html.raw("</span><progress max=\"1\" value=\"\(String(format: "%.3f", row.fraction))\" aria-label=\"\(key)\"></progress>")
+    html.raw(
+      "</span><progress max=\"1\" value=\"\(String(format: "%.3f", row.fraction))\" aria-label=\"\(key)\"></progress>")
     html.raw("<span class=\"phase phase-\(HTML.escape(row.phase))\">").text(row.detail).raw("</span></div>")
     return html
   }

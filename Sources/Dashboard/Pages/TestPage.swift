@@ -17,7 +17,9 @@ enum TestPage {
     html.raw("<h1>Test your blocking</h1>")
     html.raw("<section class=\"card\" id=\"test\" data-events=\"/api/test/events\" aria-labelledby=\"test-title\">")
     html.raw("<h2 id=\"test-title\">New test</h2>")
-    html.raw("<form id=\"test-form\" method=\"post\" action=\"/api/test\" data-api class=\"stack\">\(csrfField)<div class=\"row wrap\">")
+    html.raw(
+      "<form id=\"test-form\" method=\"post\" action=\"/api/test\" data-api class=\"stack\">\(csrfField)<div class=\"row wrap\">"
+    )
     html.raw("<div><label for=\"probe\">Probe</label><select id=\"probe\" name=\"probe\">")
     for (value, label) in [("system", "System resolver"), ("dns", "A DNS server"), ("https", "HTTPS request")] {
       html.raw("<option value=\"\(value)\"\(model.settings.probe == value ? " selected" : "")>\(label)</option>")
@@ -25,18 +27,29 @@ enum TestPage {
     html.raw("</select></div><div><label for=\"resolver\">DNS server (for the DNS probe)</label>")
     html.raw("<input id=\"resolver\" name=\"resolver\" placeholder=\"192.168.1.2 or 127.0.0.1:5353\" value=\"")
     html.text(model.settings.resolver).raw("\"></div>")
-    html.raw("<div><label for=\"timeout\">Timeout (s)</label><input id=\"timeout\" name=\"timeout\" type=\"number\" min=\"0.1\" max=\"60\" step=\"0.1\" value=\"")
+    html.raw(
+      "<div><label for=\"timeout\">Timeout (s)</label><input id=\"timeout\" name=\"timeout\" type=\"number\" min=\"0.1\" max=\"60\" step=\"0.1\" value=\""
+    )
     html.text(String(model.settings.timeout)).raw("\"></div></div>")
     html.raw("<fieldset><legend>Categories (none ticked: all)</legend><div class=\"row wrap\">")
     for (index, category) in model.categories.enumerated() {
-      html.raw("<label class=\"check\" for=\"category-\(index)\"><input type=\"checkbox\" id=\"category-\(index)\" name=\"category\" value=\"")
+      html.raw(
+        "<label class=\"check\" for=\"category-\(index)\"><input type=\"checkbox\" id=\"category-\(index)\" name=\"category\" value=\""
+      )
       html.text(category).raw("\"> ").text(category).raw("</label>")
     }
-    html.raw("</div></fieldset><button id=\"test-start\" type=\"submit\"\(running ? " disabled" : "")>Start test</button></form>")
+    html.raw(
+      "</div></fieldset><button id=\"test-start\" type=\"submit\"\(running ? " disabled" : "")>Start test</button></form>"
+    )
     html.raw("<form method=\"post\" action=\"/api/test/cancel\" data-api>\(csrfField)")
-    html.raw("<button id=\"test-cancel\" type=\"submit\" class=\"secondary\"\(running ? "" : " disabled")>Cancel</button></form>")
-    html.raw("<p>State: <strong id=\"test-state\" class=\"state\">").text(model.status.state.rawValue).raw("</strong></p>")
-    html.raw("<progress id=\"test-progress\" max=\"\(max(1, model.status.total))\" value=\"\(model.status.done)\" aria-label=\"Domains probed\"></progress>")
+    html.raw(
+      "<button id=\"test-cancel\" type=\"submit\" class=\"secondary\"\(running ? "" : " disabled")>Cancel</button></form>"
+    )
+    html.raw("<p>State: <strong id=\"test-state\" class=\"state\">").text(model.status.state.rawValue).raw(
+      "</strong></p>")
+    html.raw(
+      "<progress id=\"test-progress\" max=\"\(max(1, model.status.total))\" value=\"\(model.status.done)\" aria-label=\"Domains probed\"></progress>"
+    )
     html.raw("<p id=\"test-message\" aria-live=\"polite\">").text(progressText(model.status)).raw("</p></section>")
 
     html.raw("<section id=\"test-result\" aria-labelledby=\"result-title\">")
@@ -53,7 +66,8 @@ enum TestPage {
   /// "42 of 128 domains, 30 blocked", or the message of an ended run.
   static func progressText(_ status: TestStatus) -> String {
     if status.state == .running {
-      return status.total == 0 ? "Checking the control domains…" : "\(status.done) of \(status.total) domains, \(status.blocked) blocked"
+      return status.total == 0
+        ? "Checking the control domains…" : "\(status.done) of \(status.total) domains, \(status.blocked) blocked"
     }
     return status.message ?? ""
   }
@@ -70,18 +84,24 @@ enum ReportView {
     html.text(score.percent.map { String(format: "%.1f%%", $0) } ?? "no score").raw("</span> blocked</p><p>")
     html.text("\(score.blocked) blocked, \(score.reachable) reachable, \(score.inconclusive) inconclusive")
     html.raw("</p><p class=\"muted\">").text(
-      "Run \(report.id.map(String.init) ?? "-") · \(report.probe.rawValue) probe · \(report.target) · \(Layout.date(report.startedAt))")
+      "Run \(report.id.map(String.init) ?? "-") · \(report.probe.rawValue) probe · \(report.target) · \(Layout.date(report.startedAt))"
+    )
     html.raw("</p>")
     if let id = report.id {
-      html.raw("<p class=\"row\"><a class=\"button secondary\" id=\"export-text\" href=\"/api/history/\(id)/export?format=text\" download>Export text</a>")
-      html.raw("<a class=\"button secondary\" id=\"export-json\" href=\"/api/history/\(id)/export?format=json\" download>Export JSON</a></p>")
+      html.raw(
+        "<p class=\"row\"><a class=\"button secondary\" id=\"export-text\" href=\"/api/history/\(id)/export?format=text\" download>Export text</a>"
+      )
+      html.raw(
+        "<a class=\"button secondary\" id=\"export-json\" href=\"/api/history/\(id)/export?format=json\" download>Export JSON</a></p>"
+      )
     }
     html.raw("</div></div>")
     for warning in report.warnings { html.element("p", [("class", "warning")], text: warning) }
 
     html.raw("<h3>By category</h3><div class=\"cards\">")
     for group in report.categories {
-      html.raw("<article class=\"card category-card\" data-category=\"\(HTML.escape(group.name))\"><h4>").text(group.name)
+      html.raw("<article class=\"card category-card\" data-category=\"\(HTML.escape(group.name))\"><h4>").text(
+        group.name)
       html.raw("</h4><p class=\"big\">").text(group.score.percent.map { "\(Int($0.rounded()))%" } ?? "–").raw("</p><p>")
       html.raw("<span class=\"blocked-count\">\(group.score.blocked)</span> blocked · ")
       html.raw("<span class=\"reachable-count\">\(group.score.reachable)</span> reachable")
@@ -89,14 +109,26 @@ enum ReportView {
       html.raw("</p></article>")
     }
     html.raw("</div><h3>Domains</h3><div class=\"row wrap\"><div><label for=\"domain-filter\">Filter</label>")
-    html.raw("<input id=\"domain-filter\" type=\"search\" data-filter=\"#domain-table tbody tr\" placeholder=\"name, category, provider\"></div>")
-    html.raw("<div><label for=\"verdict-filter\">Verdict</label><select id=\"verdict-filter\" data-verdict-filter=\"#domain-table tbody tr\">")
-    html.raw("<option value=\"\">all</option><option>blocked</option><option>reachable</option><option>inconclusive</option></select></div></div>")
-    html.raw("<div class=\"scroll\"><table id=\"domain-table\"><thead><tr><th scope=\"col\">Domain</th><th scope=\"col\">Category</th>")
-    html.raw("<th scope=\"col\">Provider</th><th scope=\"col\">Verdict</th><th scope=\"col\">Why</th><th scope=\"col\" class=\"num\">ms</th></tr></thead><tbody>")
+    html.raw(
+      "<input id=\"domain-filter\" type=\"search\" data-filter=\"#domain-table tbody tr\" placeholder=\"name, category, provider\"></div>"
+    )
+    html.raw(
+      "<div><label for=\"verdict-filter\">Verdict</label><select id=\"verdict-filter\" data-verdict-filter=\"#domain-table tbody tr\">"
+    )
+    html.raw(
+      "<option value=\"\">all</option><option>blocked</option><option>reachable</option><option>inconclusive</option></select></div></div>"
+    )
+    html.raw(
+      "<div class=\"scroll\"><table id=\"domain-table\"><thead><tr><th scope=\"col\">Domain</th><th scope=\"col\">Category</th>"
+    )
+    html.raw(
+      "<th scope=\"col\">Provider</th><th scope=\"col\">Verdict</th><th scope=\"col\">Why</th><th scope=\"col\" class=\"num\">ms</th></tr></thead><tbody>"
+    )
     for result in report.results {
-      html.raw("<tr data-verdict=\"\(result.outcome.rawValue)\"><td>").text(result.hostname).raw("</td><td>").text(result.category)
-      html.raw("</td><td>").text(result.provider).raw("</td><td><span class=\"verdict verdict-\(result.outcome.rawValue)\">")
+      html.raw("<tr data-verdict=\"\(result.outcome.rawValue)\"><td>").text(result.hostname).raw("</td><td>").text(
+        result.category)
+      html.raw("</td><td>").text(result.provider).raw(
+        "</td><td><span class=\"verdict verdict-\(result.outcome.rawValue)\">")
       html.text(result.outcome.rawValue).raw("</span></td><td class=\"small\">").text(result.reason)
       if let listed = result.listedBy, !listed.isEmpty {
         html.raw("<br><span class=\"muted\">").text("listed by \(listed.joined(separator: ", "))").raw("</span>")

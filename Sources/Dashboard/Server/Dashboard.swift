@@ -33,11 +33,17 @@ public struct Dashboard: Sendable {
   /// The clock of the event-stream heartbeat.
   public var clock: any Clock<Duration> = ContinuousClock()
 
-  /// Opens the store and checks the configuration: off loopback a token of at least 16 characters is required.
+  /// Opens the store and checks the configuration: off loopback a token of at least 16 characters
+  /// (letters, digits, `-._~`) is required.
   public init(configuration: DashboardConfiguration) throws {
     if !configuration.isLoopback {
       guard let token = configuration.token else { throw DashboardError.tokenRequired(host: configuration.host) }
       if token.count < 16 { throw DashboardError.weakToken(length: token.count) }
+      if !token.unicodeScalars.allSatisfy({
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0))
+      }) {
+        throw DashboardError.invalidToken
+      }
     }
     self.configuration = configuration
     store = try Store.open(configuration.data)

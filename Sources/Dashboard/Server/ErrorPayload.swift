@@ -1,9 +1,9 @@
 import Apply
 import Foundation
 import HTTPTypes
+import Hummingbird
 import Logging
 import NIOCore
-import Hummingbird
 import Store
 
 /// An error as the API returns it: `{"error": …, "suggestion": …}`, or a small page for a browser form.
@@ -56,7 +56,10 @@ struct ErrorPayload: Codable, Sendable {
       }
     case let error as NIOTooManyBytesError:
       let limit = error.maxBytes.map { " (\($0 / 1024) KiB)" } ?? ""
-      return (ErrorPayload(error: "The request body is larger than the dashboard takes\(limit).", suggestion: nil), .contentTooLarge)
+      return (
+        ErrorPayload(error: "The request body is larger than the dashboard takes\(limit).", suggestion: nil),
+        .contentTooLarge
+      )
     case is DecodingError:
       return (ErrorPayload(error: "The request is not valid: \(Self.describe(error))", suggestion: nil), .badRequest)
     default:

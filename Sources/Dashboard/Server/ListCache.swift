@@ -59,7 +59,9 @@ actor ListCache {
     let members = try store.sources(in: profile.name).filter(\.enabled)
     let rules = try store.rules(in: profile.name)
     var key = "\(profile.id ?? 0)\n"
-    for member in members { key += "\(member.source.key) \(member.source.sha256 ?? "-") \(member.source.format?.rawValue ?? "")\n" }
+    for member in members {
+      key += "\(member.source.key) \(member.source.sha256 ?? "-") \(member.source.format?.rawValue ?? "")\n"
+    }
     for rule in rules { key += "\(rule.action.rawValue) \(rule.text)\n" }
     let fingerprint = Self.hex(SHA256.hash(data: Data(key.utf8)))
     let cacheKey = "\(profile.name).\(format.rawValue)"
