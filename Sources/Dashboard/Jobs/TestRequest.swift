@@ -13,6 +13,34 @@ struct TestRequest: Codable, Sendable, Hashable {
   /// Seconds per probe.
   var timeout: Double?
 
+  init(probe: String? = nil, resolver: String? = nil, category: [String]? = nil, timeout: Double? = nil) {
+    self.probe = probe
+    self.resolver = resolver
+    self.category = category
+    self.timeout = timeout
+  }
+
+  /// Reads `category` as a list or, from a form with one box ticked, a single value; an empty timeout
+  /// field means the default.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    probe = try container.decodeIfPresent(String.self, forKey: .probe)
+    resolver = try container.decodeIfPresent(String.self, forKey: .resolver)
+    if let list = try? container.decodeIfPresent([String].self, forKey: .category) {
+      category = list
+    } else {
+      category = try container.decodeIfPresent(String.self, forKey: .category).map { [$0] }
+    }
+    if let seconds = try? container.decodeIfPresent(Double.self, forKey: .timeout) {
+      timeout = seconds
+    } else if let text = try container.decodeIfPresent(String.self, forKey: .timeout), !text.isEmpty {
+      guard let seconds = Double(text) else {
+        throw DashboardError.badRequest("The timeout \"\(text)\" is not a number of seconds.")
+      }
+      timeout = seconds
+    }
+  }
+
   /// The probe kind, checked.
   func probeKind(default fallback: ProbeKind) throws(DashboardError) -> ProbeKind {
     guard let probe, !probe.isEmpty else { return fallback }

@@ -16,14 +16,30 @@ public struct DashboardContext: RequestContext {
 }
 
 /// Decodes a JSON body, or an `application/x-www-form-urlencoded` one (a plain HTML form).
+///
+/// A form repeats a field for each ticked checkbox (`category=Ads&category=Mixed`); such keys become
+/// arrays (`category[]=…`), which is how the form decoder reads lists.
 public struct BodyDecoder: RequestDecoder {
   public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws
     -> T
   {
     if request.isForm {
-      return try await URLEncodedFormDecoder().decode(type, from: request, context: context)
+      let body = String(buffer: try await request.body.collect(upTo: context.maxUploadSize))
+      return try URLEncodedFormDecoder().decode(type, from: Self.arrayingRepeatedKeys(body))
     }
     return try await JSONDecoder().decode(type, from: request, context: context)
+  }
+
+  /// `a=1&a=2&b=3` → `a[]=1&a[]=2&b=3`: keys given more than once become array keys.
+  static func arrayingRepeatedKeys(_ body: String) -> String {
+    let pairs = body.split(separator: "&", omittingEmptySubsequences: true)
+    let keys = pairs.map { $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+    var counts: [Substring: Int] = [:]
+    for key in keys { counts[key, default: 0] += 1 }
+    return zip(pairs, keys).map { pair, key in
+      counts[key, default: 0] > 1 && !key.contains("%5B") && !key.contains("[")
+        ? "\(key)[]\(pair.dropFirst(key.count))" : String(pair)
+    }.joined(separator: "&")
   }
 }
 
