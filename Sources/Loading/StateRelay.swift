@@ -26,6 +26,8 @@ public final class StateRelay<Value: Sendable>: Sendable {
   /// How many not-yet-consumed values each observer's stream keeps (the newest ones win).
   public let bufferSize: Int
   private let state: Mutex<State>
+  /// Held while an update is handed to the observers, so updates arrive in the order they were made.
+  private let delivery = Mutex(())
 
   /// Creates a relay holding `initialValue`; `bufferSize` (at least 1, default 64) bounds each observer's backlog.
   public init(_ initialValue: Value, bufferSize: Int = 64) {
@@ -58,11 +60,18 @@ public final class StateRelay<Value: Sendable>: Sendable {
   }
 
   /// Stores `value` as the current value and yields it to every observer; ignored after `finish()`.
+  ///
+  /// Observers get the value outside the state lock: a stream ending on another thread runs its
+  /// termination handler (which takes the state lock) while holding the stream's own lock, so yielding
+  /// under the state lock could deadlock. The delivery lock keeps concurrent updates in order.
   public func update(_ value: Value) {
-    state.withLock { state in
-      guard !state.isFinished else { return }
-      state.value = value
-      for continuation in state.observers.values {
+    delivery.withLock { _ in
+      let observers = state.withLock { state -> [AsyncStream<Value>.Continuation] in
+        guard !state.isFinished else { return [] }
+        state.value = value
+        return Array(state.observers.values)
+      }
+      for continuation in observers {
         continuation.yield(value)
       }
     }

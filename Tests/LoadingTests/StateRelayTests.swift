@@ -1,4 +1,6 @@
+import Dispatch
 import Loading
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -107,5 +109,52 @@ struct StateRelayTests {
 
   @Test func defaultBufferKeepsSixtyFourValues() {
     #expect(StateRelay(0).bufferSize == 64)
+  }
+
+  /// Regression: `update` yielded to observers while holding the relay's lock. Yielding resumes a
+  /// waiting observer, which takes that task's status lock; cancelling the observer's task holds the
+  /// same status lock while its stream's termination handler takes the relay's lock. Each waited for the
+  /// other: a page closing its event stream as an update started froze the dashboard.
+  @Test func cancellingWaitingObserversDuringUpdatesNeverDeadlocks() async throws {
+    let relay = StateRelay(0, bufferSize: 4)
+    let stop = Atomic<Bool>(false)
+    let updates = Atomic<Int>(0)
+    let (finished, finish) = AsyncStream.makeStream(of: Void.self)
+    DispatchQueue.global().async {
+      var value = 0
+      while !stop.load(ordering: .relaxed) {
+        value += 1
+        relay.update(value)
+        updates.add(1, ordering: .relaxed)
+      }
+      finish.yield()
+    }
+    // Rounds of observers waiting for the next value, cancelled together while the updates go on.
+    for _ in 0..<300 {
+      await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<8 {
+          group.addTask {
+            for await _ in relay.values() {}
+          }
+        }
+        await Task.yield()
+        group.cancelAll()
+      }
+    }
+    stop.store(true, ordering: .relaxed)
+    let ended = await withTaskGroup(of: Bool.self) { race in
+      race.addTask {
+        var iterator = finished.makeAsyncIterator()
+        return await iterator.next() != nil
+      }
+      race.addTask {
+        try? await Task.sleep(for: .seconds(30))
+        return false
+      }
+      let first = await race.next() ?? false
+      race.cancelAll()
+      return first
+    }
+    #expect(ended, "the updating thread is stuck after \(updates.load(ordering: .relaxed)) updates")
   }
 }

@@ -167,6 +167,8 @@ enum Assets {
       // Live progress: the current state at once (the server replays it), then every change.
       function watch(section, render) {
         const source = new EventSource(section.dataset.events);
+        // A page kept in the back/forward cache must not hold its stream (browsers allow 6 per host).
+        window.addEventListener("pagehide", () => source.close());
         let last = null;
         source.addEventListener("status", (event) => {
           const status = JSON.parse(event.data);
@@ -244,6 +246,7 @@ enum Assets {
         target.addEventListener("change", () => { window.location.search = "?target=" + encodeURIComponent(target.value); });
         async function run(url) {
           flash.hidden = true;
+          result.dataset.state = "working";
           result.textContent = "Working…";
           try {
             const data = await post(url, { target: target.value, force: document.getElementById("apply-force").checked });
@@ -263,9 +266,11 @@ enum Assets {
               result.append(p);
             }
             diff.textContent = (data.diff || "(no change)") + (data.diffOmitted ? "\\n… " + data.diffOmitted + " more lines" : "");
+            result.dataset.state = "done";
             return r;
           } catch (error) {
             result.textContent = "";
+            result.dataset.state = "error";
             showError(error.message);
           }
         }

@@ -78,7 +78,7 @@ enum SourcesPage {
     html.raw(
       "<input id=\"source-url\" name=\"url\" type=\"url\" required placeholder=\"https://example.org/hosts.txt\">")
     html.raw(
-      "<div class=\"row\"><div><label for=\"source-key\">Key (optional)</label><input id=\"source-key\" name=\"key\" pattern=\"[a-z0-9][a-z0-9._-]*\"></div>"
+      "<div class=\"row\"><div><label for=\"source-key\">Key (optional)</label><input id=\"source-key\" name=\"key\" pattern=\"[a-z0-9][a-z0-9._\\-]*\"></div>"
     )
     html.raw(
       "<div><label for=\"source-format\">Format</label><select id=\"source-format\" name=\"format\"><option value=\"\">detect</option>"

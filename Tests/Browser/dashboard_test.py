@@ -1,0 +1,989 @@
+#!/usr/bin/env python3
+"""Drives the `sanehosts serve` dashboard in a real, headless Chromium.
+
+Everything runs on 127.0.0.1 and nothing touches the internet or this machine's /etc/hosts:
+- a list server (ThreadingHTTPServer in a thread) serves /ads.txt, /trackers.txt and /slow.txt,
+  a 5 MB list sent 4 KB every 100 ms so an update can be cancelled while it downloads;
+- a real dnsmasq answers every name with a routable address except a few ad and tracker domains
+  from the blocker-test registry, so the score lies strictly between 0 and 100 and the blocked
+  count of one category is known in advance;
+- `sanehosts serve` runs on a fresh data directory and writes a temporary hosts file.
+
+The browser adds sources, submits a URL and a rule holding markup (refused, quoted as text, never
+run), runs and cancels an update, runs a DNS blocker test, opens the history, previews and applies
+the hosts file, and reads the overview with JavaScript disabled. Errors in the browser console fail
+the run too. A PNG of each whole page goes to SCREENSHOT_DIR; on failure also failure.png and
+failure.html, and the message carries the server's output and its own view of the jobs.
+
+Environment: SANEHOSTS_BIN (default .build/debug/sanehosts), SCREENSHOT_DIR (default
+.build/screenshots), CHROMIUM (default /usr/bin/chromium), CHROMEDRIVER (default /usr/bin/chromedriver),
+DNSMASQ (default /usr/sbin/dnsmasq).
+Needs: Debian chromium, chromium-driver, dnsmasq-base; selenium from PyPI
+(scripts/install-browser-deps.sh installs them). Exits 0 when every check passed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import queue
+import random
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import (
+        NoAlertPresentException,
+        StaleElementReferenceException,
+        TimeoutException,
+        WebDriverException,
+    )
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError as error:  # pragma: no cover - reported to the Swift test
+    print(
+        f"FAIL: selenium is not importable ({error}): run `python3 -m pip install selenium` "
+        "(scripts/install-browser-deps.sh does).",
+        file=sys.stderr,
+    )
+    sys.exit(1)
+
+REPO = Path(__file__).resolve().parents[2]
+REGISTRY = REPO / "Sources/BlockerTest/Resources/registry.tsv"
+SANEHOSTS = Path(os.environ.get("SANEHOSTS_BIN", ".build/debug/sanehosts")).absolute()
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", ".build/screenshots")).absolute()
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+DNSMASQ = os.environ.get("DNSMASQ", "/usr/sbin/dnsmasq")
+
+WAIT = 20  # seconds for an ordinary page change
+BEGIN_MARKER = "# >>> SaneHosts: managed section, do not edit"
+END_MARKER = "# <<< SaneHosts: end of managed section <<<"
+
+# Domains dnsmasq sinkholes (0.0.0.0 and ::); every other name resolves to a routable address.
+BLOCKED_DOMAINS = ["doubleclick.net", "googlesyndication.com", "hotjar.com"]
+# The category whose blocked count is checked exactly.
+CHECKED_CATEGORY = "Ads"
+
+# The lists. ads.txt is in hosts format, with hostile text the parser must reject and the page
+# must show (if at all) as text only.
+ADS_TXT = """\
+# Test ad list
+# <script>alert(1)</script>
+0.0.0.0 ads.example
+0.0.0.0 banner.ads.example
+127.0.0.1 popup.example
+0.0.0.0 <img src=x onerror=alert(1)>.example
+<img src=x onerror=alert(1)>.example
+0.0.0.0 adserver.example  # inline comment
+""".encode()
+TRACKERS_TXT = """\
+# Test tracker list (one name per line)
+tracker.example
+pixel.tracker.example
+metrics.example
+<img src=x onerror=alert(1)>.example
+""".encode()
+VALID_NAMES = {
+    "ads.example", "banner.ads.example", "popup.example", "adserver.example",
+    "tracker.example", "pixel.tracker.example", "metrics.example",
+}
+SLOW_TOTAL = 5 * 1024 * 1024
+SLOW_CHUNK = 4096
+SLOW_INTERVAL = 0.1
+
+
+class Failure(Exception):
+    """A check that did not hold; the message says what was expected and what was seen."""
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise Failure(message)
+
+
+# MARK: - The list server
+
+
+class ListServer:
+    """Serves the test lists on 127.0.0.1 at a free port, from a thread."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.requests: list[str] = []
+        self.slow_downloads: list[str] = []  # How each /slow.txt response ended, for failure messages.
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:
+                server.requests.append(f"{self.command} {self.path}")
+
+            def do_HEAD(self) -> None:
+                self.respond(head=True)
+
+            def do_GET(self) -> None:
+                self.respond(head=False)
+
+            def respond(self, head: bool) -> None:
+                path = self.path.split("?", 1)[0]
+                if path == "/slow.txt":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/plain; charset=utf-8")
+                    self.send_header("Content-Length", str(SLOW_TOTAL))
+                    self.send_header("Cache-Control", "no-store")
+                    self.end_headers()
+                    if not head:
+                        self.dribble()
+                    return
+                body = {"/ads.txt": ADS_TXT, "/trackers.txt": TRACKERS_TXT}.get(path)
+                if body is None:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if not head:
+                    self.wfile.write(body)
+
+            def dribble(self) -> None:
+                """Sends SLOW_TOTAL bytes of hosts lines, SLOW_CHUNK every SLOW_INTERVAL seconds."""
+                sent = 0
+                number = 0
+                started = time.monotonic()
+                ending = "stopped by the test"
+                try:
+                    while sent < SLOW_TOTAL and not server.stop.is_set():
+                        lines = []
+                        size = 0
+                        while size < SLOW_CHUNK:
+                            line = f"0.0.0.0 slow{number}.example\n"
+                            lines.append(line)
+                            size += len(line)
+                            number += 1
+                        chunk = "".join(lines).encode()[: min(SLOW_CHUNK, SLOW_TOTAL - sent)]
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                        sent += len(chunk)
+                        server.stop.wait(SLOW_INTERVAL)
+                    if sent == SLOW_TOTAL:
+                        ending = "sent in full"
+                except (BrokenPipeError, ConnectionResetError, OSError) as error:
+                    ending = f"client went away ({type(error).__name__})"  # A cancelled update: the point.
+                server.slow_downloads.append(
+                    f"{ending} after {sent:,} bytes, {time.monotonic() - started:.1f} s (at {time.strftime('%H:%M:%S')})")
+                self.close_connection = True
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name="list-server", daemon=True)
+        self.thread.start()
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def close(self) -> None:
+        self.stop.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+# MARK: - dnsmasq
+
+
+def registry() -> list[tuple[str, str, str]]:
+    """(category, provider, hostname) for every registry line."""
+    rows = []
+    for line in REGISTRY.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        category, provider, hostname = line.split("\t")
+        rows.append((category, provider, hostname.strip().lower()))
+    return rows
+
+
+def is_blocked(hostname: str) -> bool:
+    return any(hostname == domain or hostname.endswith("." + domain) for domain in BLOCKED_DOMAINS)
+
+
+def free_dns_port() -> int:
+    """A port on 127.0.0.1 free for UDP and TCP, below the ephemeral range (as FreePort.forDNS)."""
+    for _ in range(100):
+        port = random.randint(20000, 31999)
+        try:
+            for kind in (socket.SOCK_DGRAM, socket.SOCK_STREAM):
+                with socket.socket(socket.AF_INET, kind) as probe:
+                    probe.bind(("127.0.0.1", port))
+            return port
+        except OSError:
+            continue
+    raise Failure("no free port for dnsmasq between 20000 and 32000 after 100 tries")
+
+
+def dns_query(port: int, name: str, timeout: float = 0.5) -> bytes | None:
+    """Sends one A query to 127.0.0.1:port; the raw reply, or None without one."""
+    ident = random.randint(0, 0xFFFF)
+    question = b"".join(bytes([len(label)]) + label.encode() for label in name.split(".")) + b"\0"
+    packet = struct.pack(">HHHHHH", ident, 0x0100, 1, 0, 0, 0) + question + struct.pack(">HH", 1, 1)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.settimeout(timeout)
+        sock.sendto(packet, ("127.0.0.1", port))
+        try:
+            reply, _ = sock.recvfrom(512)
+        except socket.timeout:
+            return None
+    return reply if reply[:2] == packet[:2] else None
+
+
+class Dnsmasq:
+    """A real dnsmasq on 127.0.0.1: everything resolves to 93.184.216.34 except BLOCKED_DOMAINS."""
+
+    def __init__(self, directory: Path) -> None:
+        check(os.access(DNSMASQ, os.X_OK), f"{DNSMASQ} is missing: install the Debian package dnsmasq-base")
+        self.log_path = directory / "dnsmasq.log"
+        for attempt in range(5):
+            self.port = free_dns_port()
+            arguments = [
+                DNSMASQ, "--no-daemon", "--conf-file=/dev/null", "--bind-interfaces",
+                "--listen-address=127.0.0.1", f"--port={self.port}", "--no-resolv", "--no-hosts",
+                "--log-facility=-", "--cache-size=0",
+                "--address=/#/93.184.216.34", "--address=/#/2606:2800:220:1:248:1893:25c8:1946",
+            ]
+            for domain in BLOCKED_DOMAINS:
+                arguments += [f"--address=/{domain}/0.0.0.0", f"--address=/{domain}/::"]
+            self.log_file = open(self.log_path, "ab")
+            self.process = subprocess.Popen(
+                arguments, stdin=subprocess.DEVNULL, stdout=self.log_file, stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and self.process.poll() is None:
+                if dns_query(self.port, "readiness.example") is not None:
+                    log(f"dnsmasq answers on 127.0.0.1:{self.port}")
+                    return
+            self.close()  # The port was taken in between, or it did not come up: another port.
+        raise Failure(f"dnsmasq did not start after 5 tries; its log:\n{self.log_path.read_text()}")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log_file.close()
+
+
+# MARK: - sanehosts serve
+
+
+class Dashboard:
+    """`sanehosts serve` on 127.0.0.1 at a port it picks, with its output collected."""
+
+    def __init__(self, directory: Path, hosts_file: Path) -> None:
+        check(SANEHOSTS.is_file() and os.access(SANEHOSTS, os.X_OK),
+              f"the sanehosts binary {SANEHOSTS} does not exist: build it (swift build) or set SANEHOSTS_BIN")
+        data = directory / "data"
+        environment = dict(os.environ)
+        # Never the user's own data, even where an option is not passed on.
+        environment.update(SANEHOSTS_HOME=str(data), XDG_DATA_HOME=str(directory / "xdg"), NO_COLOR="1")
+        self.arguments = [
+            str(SANEHOSTS), "serve", "--host", "127.0.0.1", "--port", "0",
+            "--data-dir", str(data), "--hosts-file", str(hosts_file),
+        ]
+        log("starting " + " ".join(self.arguments))
+        self.process = subprocess.Popen(
+            self.arguments, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=environment, cwd=directory)
+        self.stdout: list[str] = []
+        self.stderr: list[str] = []
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def pump(stream, into: list[str], forward: queue.Queue | None) -> None:
+            for raw in iter(stream.readline, b""):
+                line = raw.decode(errors="replace").rstrip("\n")
+                into.append(line)
+                if forward is not None:
+                    forward.put(line)
+            if forward is not None:
+                forward.put(None)
+
+        threading.Thread(target=pump, args=(self.process.stdout, self.stdout, lines), daemon=True).start()
+        threading.Thread(target=pump, args=(self.process.stderr, self.stderr, None), daemon=True).start()
+        try:
+            self.wait_for_address(lines)
+        except BaseException:
+            self.process.kill()  # Never left running behind a failed start.
+            self.process.wait()
+            raise
+
+    def wait_for_address(self, lines: queue.Queue) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise Failure("sanehosts serve printed no http://127.0.0.1:PORT/ line within 30 s" + self.output())
+            try:
+                line = lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                self.process.wait(5)
+                raise Failure(
+                    f"sanehosts serve exited with status {self.process.returncode} before listening" + self.output())
+            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if match:
+                self.port = int(match.group(1))
+                self.base = f"http://127.0.0.1:{self.port}"
+                log(f"dashboard listening at {self.base}/")
+                return
+
+    def api(self, path: str):
+        """GET a JSON API path (reads need no CSRF token)."""
+        import json
+        import urllib.request
+        with urllib.request.urlopen(self.base + path, timeout=5) as response:
+            return json.load(response)
+
+    def jobs(self) -> str:
+        """The server's own view of the update and test jobs (GET /api/update, /api/test), to tell a stuck
+        job from a page that stopped receiving events."""
+        import urllib.request
+        parts = []
+        for path in ("/api/update", "/api/test"):
+            try:
+                with urllib.request.urlopen(self.base + path, timeout=5) as response:
+                    parts.append(f"--- GET {path} ---\n{response.read(3000).decode(errors='replace')}")
+            except Exception as error:  # Diagnostics only.
+                parts.append(f"--- GET {path} failed: {error}")
+        return "\n" + "\n".join(parts)
+
+    def output(self) -> str:
+        return ("\n--- sanehosts serve stdout ---\n" + "\n".join(self.stdout[-80:]) +
+                "\n--- sanehosts serve stderr ---\n" + "\n".join(self.stderr[-80:]))
+
+    def stop(self) -> int:
+        """SIGTERM, then waits up to 10 s; the exit status (killed and reported when it hangs)."""
+        if self.process.poll() is not None:
+            return self.process.returncode
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise Failure("sanehosts serve did not exit within 10 s of SIGTERM (killed)")
+
+
+# MARK: - The browser
+
+
+def chromium(javascript: bool = True, width: int = 1280, height: int = 900) -> webdriver.Chrome:
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        check(os.access(path, os.X_OK), f"{path} is missing: install the Debian package {package} "
+              "(scripts/install-browser-deps.sh does)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
+                     "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--lang=en-US"):
+        options.add_argument(argument)
+    if not javascript:
+        options.add_argument("--blink-settings=scriptEnabled=false")
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit driver path: Selenium Manager never downloads anything.
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+class Browser:
+    """Helpers on one Chromium: waits with readable failures, screenshots, page checks."""
+
+    def __init__(self, driver: webdriver.Chrome, base: str) -> None:
+        self.driver = driver
+        self.base = base
+
+    def open(self, path: str) -> None:
+        try:
+            self.driver.get(self.base + path)
+        except TimeoutException:
+            raise Failure(
+                f"{path} did not load within 30 s. If earlier pages opened Server-Sent Events, Chromium's limit of "
+                "6 HTTP/1.1 connections per host may be used up by pages kept in the back/forward cache with "
+                "their EventSource still open: pages should close it on `pagehide` (and reopen on `pageshow`)"
+            ) from None
+        self.wait(lambda d: d.execute_script("return document.readyState") == "complete", f"{path} to load")
+        csrf = self.driver.find_elements(By.CSS_SELECTOR, 'meta[name="csrf-token"]')
+        check(len(csrf) == 1 and (csrf[0].get_attribute("content") or "").strip() != "",
+              f"{path}: expected one <meta name=\"csrf-token\"> with a content, found {len(csrf)}")
+
+    def wait(self, condition, what: str, timeout: float = WAIT):
+        """Waits until `condition(driver)` is truthy; fails saying what was awaited."""
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1,
+                                 ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+        except TimeoutException:
+            raise Failure(f"timed out after {timeout:g} s waiting for {what} (page {self.driver.current_url})") from None
+
+    def element(self, css: str, timeout: float = WAIT):
+        return self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, css)), f"element {css}", timeout)
+
+    def visible(self, css: str, timeout: float = WAIT):
+        return self.wait(EC.visibility_of_element_located((By.CSS_SELECTOR, css)), f"visible element {css}", timeout)
+
+    def text(self, css: str) -> str:
+        """The element's textContent with whitespace collapsed ('' when it does not exist): the DOM's
+        words, not as CSS shows them (`text-transform: capitalize` turns "idle" into "Idle")."""
+        found = self.driver.find_elements(By.CSS_SELECTOR, css)
+        if not found:
+            return ""
+        try:
+            return " ".join((found[0].get_attribute("textContent") or "").split())
+        except StaleElementReferenceException:
+            return ""
+
+    def wait_text(self, css: str, predicate, what: str, timeout: float = WAIT) -> str:
+        seen: list[str] = []
+
+        def condition(_):
+            value = self.text(css)
+            if not seen or seen[-1] != value:
+                seen.append(value)
+            return value if predicate(value) else False
+
+        try:
+            return self.wait(condition, f"{css} to show {what}", timeout)
+        except Failure as failure:
+            raise Failure(f"{failure}; texts seen: {seen[-8:]!r}") from None
+
+    def click(self, css: str) -> None:
+        element = self.wait(EC.element_to_be_clickable((By.CSS_SELECTOR, css)), f"clickable {css}")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def choose(self, css: str, value: str) -> None:
+        """Selects the option of a <select> whose value (or, lacking one, text) is `value`."""
+        select = Select(self.element(css))
+        options = [(o.get_attribute("value") or o.text).strip() for o in select.options]
+        check(value in options, f"{css}: no option {value!r}; options: {options!r}")
+        select.select_by_index(options.index(value))
+
+    def screenshot(self, name: str) -> None:
+        """A PNG of the whole page (not only the window), through the DevTools protocol."""
+        path = SCREENSHOTS / name
+        width, height = self.driver.execute_script(
+            "const e = document.documentElement; return [Math.max(e.scrollWidth, innerWidth), e.scrollHeight]")
+        try:
+            shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+                "format": "png", "captureBeyondViewport": True,
+                "clip": {"x": 0, "y": 0, "width": width, "height": min(height, 10000), "scale": 1}})
+            path.write_bytes(base64.b64decode(shot["data"]))
+        except WebDriverException:
+            check(self.driver.save_screenshot(str(path)), f"could not save the screenshot {path}")
+        log(f"screenshot {path}")
+
+    def no_script_ran(self, where: str) -> None:
+        """The hostile list text is inert: no dialog opened, no <img onerror>, no injected script."""
+        try:
+            alert = self.driver.switch_to.alert
+            text = alert.text
+            alert.dismiss()
+            raise Failure(f"{where}: a JavaScript dialog is open ({text!r}): list text ran as script")
+        except NoAlertPresentException:
+            pass
+        images = self.driver.find_elements(By.CSS_SELECTOR, "img[onerror]")
+        check(not images, f"{where}: {len(images)} <img> element(s) with an onerror attribute in the DOM")
+        scripts = self.driver.execute_script(
+            "return Array.from(document.scripts).map(s => s.textContent).filter(t => t.includes('alert(1)'))")
+        check(not scripts, f"{where}: a <script> holding list text is in the DOM: {scripts!r}")
+
+
+def number(text: str) -> int:
+    """The first (comma-grouped) integer in a text."""
+    match = re.search(r"\d[\d,\u202f\u00a0 ]*", text)
+    check(match is not None, f"expected a number, found {text!r}")
+    return int(re.sub(r"\D", "", match.group(0)))
+
+
+def phase_word(text: str) -> str:
+    """The phase's first word: "updated" for "updated: 4 names, 4 rejected"."""
+    words = re.findall(r"[a-z]+", text.lower())
+    return words[0] if words else ""
+
+
+def category_key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+# MARK: - The flow
+
+
+def add_sources(browser: Browser, lists: ListServer) -> None:
+    """(a) Adds the three lists through the add-source form and sees them in the table."""
+    browser.open("/sources")
+    for key, path in (("ads", "/ads.txt"), ("trackers", "/trackers.txt"), ("slow", "/slow.txt")):
+        url = browser.visible("#add-source #source-url")
+        url.clear()
+        url.send_keys(lists.url(path))
+        key_field = browser.element("#add-source #source-key")
+        key_field.clear()
+        key_field.send_keys(key)
+        browser.click("#add-source-submit")
+        browser.element(f'#sources tr[data-source="{key}"]')
+        log(f"source {key} added")
+    rows = browser.driver.find_elements(By.CSS_SELECTOR, "#sources tr[data-source]")
+    keys = {row.get_attribute("data-source") for row in rows}
+    check({"ads", "trackers", "slow"} <= keys, f"#sources rows: expected ads, trackers and slow, found {sorted(keys)}")
+    table = browser.text("#sources")
+    check(lists.url("/ads.txt") in table, f"#sources does not show the ads list's URL: {table!r}")
+    catalog = browser.driver.find_elements(By.CSS_SELECTOR, "#catalog button[data-add]")
+    check(catalog, "#catalog has no button[data-add] (the built-in catalog of lists)")
+
+
+HOSTILE_IMG = "<img src=x onerror=alert(1)>"
+HOSTILE_SCRIPT = "<script>alert(1)</script>"
+
+
+def hostile_input(browser: Browser) -> None:
+    """(f) Text a user or a list controls is shown as text: a URL and a rule pattern holding markup are
+    refused, the refusal quotes them, and nothing runs. (The lists' own hostile lines are rejected by the
+    parser; the pages show only counts of rejected tokens, checked in the update step.)"""
+    for form, field, value, kind in (
+        ("#add-source", "#source-url", HOSTILE_IMG + ".example", None),
+        ("#add-rule", '#add-rule input[name="pattern"]', HOSTILE_SCRIPT, "deny"),
+    ):
+        browser.open("/sources")
+        # Past the browser's own checks (type=url, pattern), as a hostile client would be.
+        browser.driver.execute_script(f"document.querySelector('{form}').noValidate = true")
+        if kind:
+            browser.choose(f'{form} select[name="kind"]', kind)
+        box = browser.visible(field)
+        box.clear()
+        box.send_keys(value)
+        browser.click(f'{form} button[type="submit"]')
+        browser.wait(lambda d: value in d.execute_script("return document.body.innerText"),
+                     f"the refusal of {value!r} (quoting it as text) after submitting {form}")
+        browser.no_script_ran(f"{form} refusing {value!r}")
+    rows = {r.get_attribute("data-source") for r in browser.driver.find_elements(By.CSS_SELECTOR, "#sources tr[data-source]")}
+    check(rows == {"ads", "trackers", "slow"}, f"a refused source was added anyway: #sources lists {sorted(rows)}")
+    log("hostile URL and rule pattern refused and shown as text")
+
+
+def update_and_cancel(browser: Browser) -> None:
+    """(b, first half) Starts an update, sees progress, cancels it while slow.txt downloads."""
+    browser.open("/sources")
+    state = browser.text("#update-state")
+    check(state in ("idle", "finished", "cancelled", "failed", ""), f"#update-state before the update: {state!r}")
+    browser.click("#update-start")
+    browser.wait_text("#update-state", lambda t: t == "running", '"running"')
+    slow = '#update-progress .source-progress[data-source="slow"]'
+    browser.element(slow)
+    for key in ("ads", "trackers"):
+        browser.element(f'#update-progress .source-progress[data-source="{key}"]')
+    check(browser.driver.find_elements(By.CSS_SELECTOR, slow + " progress"),
+          f"{slow} has no <progress> element")
+
+    # The slow source's phase changes while it downloads (bytes and percentage grow).
+    phases: list[str] = []
+
+    def phase_changed(_):
+        value = browser.text(slow + " .phase")
+        if value and (not phases or phases[-1] != value):
+            phases.append(value)
+        downloading = [p for p in phases if p.startswith("downloading")]
+        return len(set(phases)) >= 2 and len(set(downloading)) >= 2
+
+    try:
+        browser.wait(phase_changed, "the slow source's phase to change twice while downloading")
+    except Failure as failure:
+        raise Failure(f"{failure}; phases seen: {phases!r}") from None
+    log(f"slow source phases: {phases[:6]!r}")
+    for key in ("ads", "trackers"):
+        browser.wait_text(f'#update-progress .source-progress[data-source="{key}"] .phase',
+                          lambda t: phase_word(t) in ("updated", "unchanged"),
+                          '"updated" (the small lists finish first)')
+    check(browser.text("#update-state") == "running",
+          f"#update-state should still be running while slow.txt downloads, is {browser.text('#update-state')!r}")
+    browser.screenshot("update-progress.png")
+
+    browser.click("#update-cancel")
+    browser.wait_text("#update-state", lambda t: t == "cancelled", '"cancelled"')
+    browser.wait_text(slow + " .phase", lambda t: phase_word(t) == "cancelled", 'a "cancelled" phase for slow.txt')
+    log("update cancelled")
+
+
+def disable_slow_and_update(browser: Browser, dashboard: Dashboard) -> None:
+    """(b, second half) Disables the slow source, updates again and sees it finish."""
+    browser.open("/sources")
+    box = browser.element('#sources tr[data-source="slow"] input.source-enabled')
+    check(box.is_selected(), "the slow source's input.source-enabled is not ticked before disabling it")
+    box.click()
+
+    def slow_disabled(_):
+        return any(s["key"] == "slow" and not s["enabled"] for s in dashboard.api("/api/sources"))
+
+    # The server saving it (not the click) is what counts: GET /api/sources says so.
+    browser.wait(slow_disabled, "GET /api/sources to show the slow source disabled after unticking it")
+    browser.open("/sources")
+    box = browser.element('#sources tr[data-source="slow"] input.source-enabled')
+    check(not box.is_selected(), "the slow source is still enabled after unticking input.source-enabled and reloading")
+    log("slow source disabled")
+
+    check(browser.text("#update-state") == "cancelled",
+          f"#update-state after reloading: expected the last run's cancelled, found {browser.text('#update-state')!r}")
+    browser.click("#update-start")
+    # "cancelled" is the previous run's state: wait for this run's end (it may pass "running" unseen).
+    final = browser.wait_text("#update-state", lambda t: t in ("finished", "failed"), '"finished"', timeout=60)
+    check(final == "finished", f"#update-state: expected finished, found {final!r}")
+    # The page reloads itself shortly after a run ends; a fresh load replays the last run's rows.
+    browser.open("/sources")
+    for key in ("ads", "trackers"):
+        browser.wait_text(f'#update-progress .source-progress[data-source="{key}"] .phase',
+                          lambda t: phase_word(t) in ("updated", "unchanged"), "updated or unchanged")
+    slow_rows = browser.driver.find_elements(By.CSS_SELECTOR, '#update-progress .source-progress[data-source="slow"]')
+    if slow_rows:
+        phase = browser.text('#update-progress .source-progress[data-source="slow"] .phase')
+        check(phase_word(phase) == "cancelled", f"the disabled slow source has a new phase: {phase!r}")
+    # The parser kept the valid names and rejected the markup (the pages show only counts of it).
+    sources = {s["key"]: s for s in dashboard.api("/api/sources")}
+    for key, names, rejected in (("ads", 4, 2), ("trackers", 3, 1)):
+        got = sources.get(key, {})
+        check(got.get("names") == names and (got.get("rejected") or 0) >= rejected,
+              f"GET /api/sources {key}: expected {names} names and at least {rejected} rejected tokens "
+              f"(the <img onerror> lines), found names={got.get('names')} rejected={got.get('rejected')}")
+    browser.no_script_ran("/sources after the update")
+    browser.screenshot("sources.png")
+
+
+def overview(browser: Browser) -> int:
+    """The overview shows the profile and the number of names blocked; returns that number."""
+    browser.open("/")
+    browser.element("#profile-name")
+    count = number(browser.wait_text("#names-blocked", lambda t: re.search(r"\d", t) is not None, "a number"))
+    check(count > 0, f"#names-blocked: expected more than 0 names after the update, found {count}")
+    check(count == len(VALID_NAMES),
+          f"#names-blocked: expected {len(VALID_NAMES)} (the valid names of ads.txt and trackers.txt), found {count}")
+    for key in ("ads", "trackers"):
+        browser.element(f'#sources-table tr[data-source="{key}"]')
+    browser.element("#warnings")
+    browser.no_script_ran("/ (overview)")
+    log(f"overview: {count} names blocked")
+    return count
+
+
+def blocker_test(browser: Browser, dns: Dnsmasq) -> float:
+    """(c) Runs the DNS blocker test against dnsmasq; checks the gauge, one category and the filter."""
+    rows = registry()
+    expected_blocked = sum(1 for c, _, h in rows if c == CHECKED_CATEGORY and is_blocked(h))
+    expected_total = sum(1 for c, _, _ in rows if c == CHECKED_CATEGORY)
+    check(0 < expected_blocked < expected_total,
+          f"registry: {CHECKED_CATEGORY} should have some but not all names under {BLOCKED_DOMAINS}")
+    filtered = sorted(h for _, _, h in rows if h.endswith("doubleclick.net"))
+
+    browser.open("/test")
+    browser.choose("#test-form select#probe", "dns")
+    resolver = browser.visible("#test-form input#resolver")
+    resolver.clear()
+    resolver.send_keys(f"127.0.0.1:{dns.port}")
+    boxes = browser.driver.find_elements(By.CSS_SELECTOR, '#test-form input[name="category"]')
+    check(boxes, '#test-form has no category checkboxes (input[name="category"])')
+    for box in boxes:
+        if not box.is_selected():
+            browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+            box.click()
+    # Records every state and progress value the page shows: a local dnsmasq answers the whole
+    # registry in well under a second, faster than polling could see "running".
+    # Kept in sessionStorage: the page may reload itself once the run ends.
+    browser.driver.execute_script("""
+        const seen = {states: [], progress: []};
+        const note = () => {
+          const state = document.querySelector('#test-state');
+          const bar = document.querySelector('#test-progress');
+          if (state) { const t = state.textContent.trim(); if (seen.states.at(-1) !== t) seen.states.push(t); }
+          if (bar && bar.value !== undefined) seen.progress.push(Number(bar.value) / Number(bar.max || 1));
+          sessionStorage.setItem('sanehostsSeen', JSON.stringify(seen));
+        };
+        new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+        note();""")
+    browser.click("#test-start")
+    final = browser.wait_text("#test-state", lambda t: t in ("finished", "failed", "cancelled"), '"finished"', timeout=90)
+    check(final == "finished", f"#test-state: expected finished, found {final!r}")
+    seen = browser.driver.execute_script("return JSON.parse(sessionStorage.getItem('sanehostsSeen'))")
+    check(seen is not None, "the test page's recorder is gone: the page navigated before the run ended")
+    check("running" in seen["states"], f"#test-state never showed running; states seen: {seen['states']!r}")
+    check(any(0 < value for value in seen["progress"]),
+          f"#test-progress never moved; values seen: {seen['progress'][:10]!r}")
+    # The page reloads itself shortly after a run ends; a fresh load is the same page, without the race.
+    browser.open("/test")
+    check(browser.text("#test-state") == "finished", f"#test-state after reloading: {browser.text('#test-state')!r}")
+
+    gauge = browser.element("#test-result svg.gauge[data-percent]")
+    percent = float(gauge.get_attribute("data-percent"))
+    check(0 < percent < 100, f"svg.gauge data-percent: expected strictly between 0 and 100, found {percent}")
+    shown = browser.text("#score-percent")
+    check(re.search(r"\d", shown) is not None, f"#score-percent shows no number: {shown!r}")
+
+    cards = browser.driver.find_elements(By.CSS_SELECTOR, "#test-result .category-card[data-category]")
+    names = [card.get_attribute("data-category") for card in cards]
+    card = next((c for c in cards if category_key(c.get_attribute("data-category")) == category_key(CHECKED_CATEGORY)),
+                None)
+    check(card is not None, f".category-card[data-category={CHECKED_CATEGORY}] missing; categories shown: {names!r}")
+    blocked = number(card.find_element(By.CSS_SELECTOR, ".blocked-count").get_attribute("textContent"))
+    reachable = number(card.find_element(By.CSS_SELECTOR, ".reachable-count").get_attribute("textContent"))
+    check(blocked == expected_blocked,
+          f"{CHECKED_CATEGORY} .blocked-count: expected {expected_blocked} (registry names under {BLOCKED_DOMAINS}), "
+          f"found {blocked}")
+    check(reachable == expected_total - expected_blocked,
+          f"{CHECKED_CATEGORY} .reachable-count: expected {expected_total - expected_blocked}, found {reachable}")
+    log(f"test: score {percent}%, {CHECKED_CATEGORY} {blocked} blocked, {reachable} reachable")
+
+    all_rows = browser.driver.find_elements(By.CSS_SELECTOR, "#domain-table tr[data-verdict]")
+    probed = [r for r in rows if r[0] != "Control"]  # The control names may be listed apart.
+    check(len(all_rows) in (len(rows), len(probed)),
+          f"#domain-table: expected {len(probed)} rows (the registry without its {len(rows) - len(probed)} control "
+          f"names) or {len(rows)}, found {len(all_rows)}")
+    inconclusive = browser.driver.find_elements(By.CSS_SELECTOR, '#domain-table tr[data-verdict="inconclusive"]')
+    check(not inconclusive, f"{len(inconclusive)} inconclusive verdicts against a working dnsmasq: "
+          f"{[r.text for r in inconclusive[:3]]!r}")
+    filter_box = browser.visible("#domain-filter")
+    filter_box.clear()
+    filter_box.send_keys("doubleclick")
+
+    def filtered_rows(_):
+        shown = [r for r in browser.driver.find_elements(By.CSS_SELECTOR, "#domain-table tr[data-verdict]")
+                 if r.is_displayed()]
+        return shown if len(shown) == len(filtered) else False
+
+    shown = browser.wait(filtered_rows, f"#domain-filter 'doubleclick' to leave {len(filtered)} visible rows")
+    for row in shown:
+        check("doubleclick" in row.text and row.get_attribute("data-verdict") == "blocked",
+              f"filtered row should be a blocked doubleclick name: {row.text!r} ({row.get_attribute('data-verdict')})")
+    for link in ("#export-text", "#export-json"):
+        href = browser.element(link).get_attribute("href") or ""
+        check(href != "", f"{link} has no href")
+    browser.screenshot("test.png")
+    filter_box.send_keys(Keys.CONTROL, "a")
+    filter_box.send_keys(Keys.BACKSPACE)  # As typed: fires the input events clear() does not.
+    browser.wait(lambda d: len([r for r in d.find_elements(By.CSS_SELECTOR, "#domain-table tr[data-verdict]")
+                                if r.is_displayed()]) == len(all_rows), "every row to show again once the filter is empty")
+    return percent
+
+
+def history(browser: Browser) -> None:
+    """(d) The run appears as a card; its page opens."""
+    browser.open("/history")
+    card = browser.element(".run-card[data-run]")
+    run = card.get_attribute("data-run")
+    browser.element("svg#score-chart")
+    browser.element("#diff-form")
+    browser.screenshot("history.png")
+    link = browser.element(f'.run-card[data-run="{run}"] a[href$="/history/{run}"]')
+    browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    browser.wait(EC.url_contains(f"/history/{run}"), f"the page of run {run}")
+    browser.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.gauge, .category-card, #domain-table"),
+                 f"the score, categories or domains of run {run}")
+    log(f"history: run {run} opened")
+
+
+def apply(browser: Browser, hosts_file: Path) -> None:
+    """(e) Previews the hosts-file diff, applies it, and finds the names between the markers."""
+    browser.open("/apply")
+    browser.choose("select#apply-target", "hosts")
+    browser.click("#apply-preview")
+    diff = browser.wait_text("#apply-diff", lambda t: "ads.example" in t, "a diff adding ads.example")
+    check("+" in diff, f"#apply-diff shows no added line: {diff[:300]!r}")
+    before = hosts_file.read_text()
+    check("ads.example" not in before, "the preview already changed the hosts file")
+    browser.click("#apply-run")
+
+    def done(driver):
+        try:
+            alert = driver.switch_to.alert  # A confirmation dialog is fine here: accept it.
+            alert.accept()
+            return False
+        except NoAlertPresentException:
+            pass
+        text = browser.text("#apply-result")
+        # "Working…" (or any text ending in an ellipsis) is the page saying it is on its way.
+        return text if text and not text.startswith("Working") and not text.endswith(("…", "...")) else False
+
+    result = browser.wait(done, "#apply-result to show the outcome", timeout=30)
+    check(str(hosts_file) in result, f"#apply-result does not name the file written ({hosts_file}): {result!r}")
+    log(f"apply result: {result[:200]!r}")
+    browser.screenshot("apply.png")
+    text = hosts_file.read_text()
+    check("127.0.0.1 localhost" in text, f"the hosts file lost its own lines:\n{text}")
+    begin = text.find(BEGIN_MARKER)
+    end = text.find(END_MARKER)
+    check(0 <= begin < end, f"the hosts file has no SaneHosts section:\n{text}")
+    section = text[begin:end]
+    check(re.search(r"^\S+\s+ads\.example\s*$", section, re.M) is not None,
+          f"ads.example is not between the SaneHosts markers:\n{section}")
+    check("<img" not in section and "slow0.example" not in section,
+          f"the section holds rejected or disabled names:\n{section}")
+    browser.open("/apply")
+    restore = browser.driver.find_elements(By.CSS_SELECTOR, "#backups button.restore[data-backup]")
+    check(restore, "#backups shows no button.restore[data-backup] after applying (the hosts file was backed up)")
+
+
+def javascript_disabled(base: str, expected: int) -> None:
+    """(g) The overview and sources page are readable without JavaScript."""
+    driver = chromium(javascript=False)
+    try:
+        browser = Browser(driver, base)
+        browser.open("/")
+        check(driver.execute_script("return 1") == 1, "WebDriver scripts stopped working")  # only page scripts are off
+        shown = browser.text("#names-blocked")
+        check(shown != "" and number(shown) == expected,
+              f"without JavaScript #names-blocked shows {shown!r}, expected {expected:,}")
+        browser.screenshot("overview-nojs.png")
+        browser.open("/sources")
+        keys = {r.get_attribute("data-source") for r in driver.find_elements(By.CSS_SELECTOR, "#sources tr[data-source]")}
+        check({"ads", "trackers"} <= keys, f"without JavaScript #sources lists {sorted(keys)}")
+        log("pages readable with JavaScript disabled")
+    finally:
+        driver.quit()
+
+
+def phone(browser: Browser) -> None:
+    browser.driver.set_window_size(390, 844)
+    browser.open("/")
+    browser.visible("#names-blocked")
+    overflow = browser.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    if overflow > 1:
+        log(f"note: the overview is {overflow}px wider than a 390px phone screen (scrolls sideways)")
+    browser.screenshot("overview-phone.png")
+    browser.driver.set_window_size(1280, 900)
+
+
+def console_errors(driver, expected: str | None = None) -> list[str]:
+    """SEVERE messages of the browser console since the last call, without those matching `expected`."""
+    try:
+        return [entry["message"] for entry in driver.get_log("browser")
+                if not (expected and re.search(expected, entry["message"])) 
+                if entry.get("level") == "SEVERE" and "favicon.ico" not in entry["message"]]
+    except WebDriverException:
+        return []
+
+
+def interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt  # SIGTERM too: the finally clause stops the browser and the servers.
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, interrupt)
+    started = time.monotonic()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    directory = Path(tempfile.mkdtemp(prefix="sanehosts-browser-"))
+    hosts_file = directory / "hosts"
+    hosts_file.write_text("127.0.0.1 localhost\n::1 localhost ip6-localhost\n192.0.2.10 printer.lan\n")
+    lists = dns = dashboard = driver = None
+    failure: str | None = None
+    errors: list[str] = []
+    try:
+        lists = ListServer()
+        log(f"list server at {lists.url('/')}")
+        dns = Dnsmasq(directory)
+        dashboard = Dashboard(directory, hosts_file)
+        driver = chromium()
+        browser = Browser(driver, dashboard.base)
+
+        browser.open("/")
+        browser.screenshot("overview-empty.png")
+        add_sources(browser, lists)
+        browser.no_script_ran("/sources")
+        errors += console_errors(driver)
+        hostile_input(browser)
+        errors += console_errors(driver, expected=r"/api/(sources|rules) - .*status of 400")  # the refusals
+        update_and_cancel(browser)
+        disable_slow_and_update(browser, dashboard)
+        names = overview(browser)
+        browser.screenshot("overview.png")
+        blocker_test(browser, dns)
+        history(browser)
+        apply(browser, hosts_file)
+        browser.open("/")
+        browser.element("#last-score svg.gauge[data-percent]")
+        browser.no_script_ran("/ after the test and apply")
+        phone(browser)
+        errors += console_errors(driver)
+        javascript_disabled(dashboard.base, names)
+        check(not errors, "the browser console reported errors:\n  " + "\n  ".join(errors))
+    except Failure as error:
+        failure = str(error)
+    except KeyboardInterrupt:
+        failure = "interrupted (SIGINT or SIGTERM, e.g. the Swift test's time limit)"
+    except Exception:  # An unexpected error is a failure too, with its traceback.
+        failure = "unexpected error:\n" + traceback.format_exc()
+    finally:
+        if failure and driver is not None:
+            try:
+                driver.save_screenshot(str(SCREENSHOTS / "failure.png"))
+                (SCREENSHOTS / "failure.html").write_text(driver.page_source)
+                failure += f"\n(page {driver.current_url}; failure.png and failure.html in {SCREENSHOTS})"
+            except WebDriverException:
+                pass
+        if driver is not None:
+            if failure:
+                errors += console_errors(driver)
+            driver.quit()
+        if dashboard is not None:
+            if failure and dashboard.process.poll() is None:
+                failure += dashboard.jobs()
+            if failure and lists is not None:
+                failure += "\n--- list server ---\nrequests: " + ", ".join(lists.requests)
+                failure += "\n/slow.txt responses: " + ("; ".join(lists.slow_downloads) or "none ended")
+            try:
+                status = dashboard.stop()
+                if status != 0:
+                    message = f"sanehosts serve exited with status {status} after SIGTERM, expected 0"
+                    failure = f"{failure}\nAlso: {message}" if failure else message
+                elif not failure:
+                    log("sanehosts serve stopped cleanly on SIGTERM")
+            except Failure as error:
+                failure = f"{failure}\nAlso: {error}" if failure else str(error)
+            if failure:
+                failure += dashboard.output()
+        if dns is not None:
+            dns.close()
+        if lists is not None:
+            lists.close()
+    if failure and errors and "the browser console reported errors" not in failure:
+        failure += "\n--- browser console errors ---\n" + "\n".join(errors)
+    elapsed = time.monotonic() - started
+    if failure:
+        print(f"FAIL after {elapsed:.1f} s: {failure}", file=sys.stderr, flush=True)
+        print(f"(temporary files kept in {directory})", file=sys.stderr)
+        return 1
+    shutil.rmtree(directory, ignore_errors=True)
+    log(f"PASS: every dashboard check passed in {elapsed:.1f} s; screenshots in {SCREENSHOTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
