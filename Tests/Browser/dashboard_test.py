@@ -871,14 +871,116 @@ def javascript_disabled(base: str, expected: int) -> None:
 
 
 def phone(browser: Browser) -> None:
+    """Every page fits a 390 px phone screen: nothing but the tables' own scroll boxes scrolls sideways."""
     browser.driver.set_window_size(390, 844)
+    try:
+        for path in PAGES:
+            browser.open(path)
+            browser.visible("main h1")
+            overflow = browser.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            if overflow > 1:
+                wide = browser.driver.execute_script(
+                    "const out = []; for (const e of document.querySelectorAll('body *')) {"
+                    " const r = e.getBoundingClientRect();"
+                    " if (r.right > innerWidth + 1 && !e.closest('.scroll')) out.push(e.outerHTML.slice(0, 100)); }"
+                    " return out.slice(0, 5);")
+                check(False, f"{path} is {overflow}px wider than a 390px phone screen; too wide: {wide}")
+            if path == "/":
+                browser.screenshot("overview-phone.png")
+    finally:
+        browser.driver.set_window_size(1280, 900)
+
+
+PAGES = ["/", "/sources", "/test", "/history", "/apply"]
+
+# Accessibility checks run in the page: every control has a name, every text meets WCAG AA contrast
+# (4.5:1, or 3:1 for large text) against the background it is drawn on. Disabled controls are exempt,
+# as WCAG says.
+ACCESSIBILITY_SCRIPT = r"""
+function rgba(text) {
+  const m = text.match(/rgba?\(([^)]+)\)/);
+  if (!m) return [0, 0, 0, 0];
+  const p = m[1].split(",").map((x) => parseFloat(x));
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+}
+function luminance(c) {
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+}
+function background(element) {
+  for (let e = element; e; e = e.parentElement) {
+    const c = rgba(getComputedStyle(e).backgroundColor);
+    if (c[3] > 0.5) return c;
+  }
+  return rgba(getComputedStyle(document.body).backgroundColor);
+}
+function effectiveOpacity(element) {
+  let opacity = 1;
+  for (let e = element; e; e = e.parentElement) opacity *= parseFloat(getComputedStyle(e).opacity);
+  return opacity;
+}
+const problems = [];
+for (const control of document.querySelectorAll("input:not([type=hidden]), select, textarea, button")) {
+  if (control.offsetParent === null) continue;
+  const named = (control.labels && control.labels.length > 0) || control.getAttribute("aria-label") ||
+    control.getAttribute("aria-labelledby") || control.title || (control.tagName === "BUTTON" && control.textContent.trim());
+  if (!named) problems.push("no accessible name: " + control.outerHTML.slice(0, 120));
+}
+for (const svg of document.querySelectorAll("svg[role=img]")) {
+  if (!svg.getAttribute("aria-label")) problems.push("an image without aria-label: " + svg.outerHTML.slice(0, 80));
+}
+const seen = new Set();
+for (const element of document.querySelectorAll("body *")) {
+  if (element.offsetParent === null || element.closest("svg")) continue;
+  const own = Array.from(element.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+  if (!own || element.closest(":disabled")) continue;
+  const style = getComputedStyle(element);
+  const fg = rgba(style.color);
+  const bg = background(element);
+  const alpha = fg[3] * effectiveOpacity(element);
+  const mixed = [0, 1, 2].map((i) => fg[i] * alpha + bg[i] * (1 - alpha));
+  const [a, b] = [luminance(mixed), luminance(bg)];
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const size = parseFloat(style.fontSize);
+  const large = size >= 24 || (size >= 18.66 && parseInt(style.fontWeight) >= 700);
+  const needed = large ? 3 : 4.5;
+  const key = element.tagName + "." + element.className + ":" + style.color + "/" + bg.join(",");
+  if (ratio < needed && !seen.has(key)) {
+    seen.add(key);
+    problems.push("contrast " + ratio.toFixed(2) + " < " + needed + " for <" + element.tagName.toLowerCase() +
+      " class='" + element.className + "'> '" + element.textContent.trim().slice(0, 40) + "' (" + style.color + " on rgb(" + bg.slice(0, 3).join(",") + "))");
+  }
+}
+return problems;
+"""
+
+
+def accessibility(browser: Browser) -> None:
+    """Names, contrast (light and dark) and the keyboard: the skip link comes first, then the navigation."""
+    problems: list[str] = []
+    for scheme in ["light", "dark"]:
+        browser.driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        try:
+            for path in PAGES:
+                browser.open(path)
+                browser.visible("main h1")
+                problems += [f"{scheme} {path}: {p}" for p in browser.driver.execute_script(ACCESSIBILITY_SCRIPT)]
+                if scheme == "dark" and path in ("/", "/test"):
+                    browser.screenshot("overview-dark.png" if path == "/" else "test-dark.png")
+        finally:
+            browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    check(not problems, "accessibility problems:\n  " + "\n  ".join(problems))
     browser.open("/")
-    browser.visible("#names-blocked")
-    overflow = browser.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-    if overflow > 1:
-        log(f"note: the overview is {overflow}px wider than a 390px phone screen (scrolls sideways)")
-    browser.screenshot("overview-phone.png")
-    browser.driver.set_window_size(1280, 900)
+    body = browser.element("body")
+    body.send_keys(Keys.TAB)
+    first = browser.driver.execute_script("return document.activeElement.className")
+    check(first == "skip", f"the first Tab should reach the skip link, not {first!r}")
+    browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    browser.driver.switch_to.active_element.send_keys(Keys.TAB)
+    inside = browser.driver.execute_script("return document.activeElement.closest('main') !== null")
+    check(inside, "after the skip link, Tab should move into the main content")
+    log("accessibility: every control named, WCAG AA contrast in light and dark, skip link first")
 
 
 def console_errors(driver, expected: str | None = None) -> list[str]:
@@ -931,6 +1033,7 @@ def main() -> int:
         browser.element("#last-score svg.gauge[data-percent]")
         browser.no_script_ran("/ after the test and apply")
         phone(browser)
+        accessibility(browser)
         errors += console_errors(driver)
         javascript_disabled(dashboard.base, names)
         check(not errors, "the browser console reported errors:\n  " + "\n  ".join(errors))

@@ -77,6 +77,12 @@ struct DashboardAPITests {
           csrf: csrf)
         #expect(saved.status == .ok)
         #expect(try await client.get("/api/settings").json?["resolver"] as? String == "127.0.0.1:5353")
+        // A partial change keeps the other fields (the Test page saves probe, server and timeout only).
+        let partial = try await client.post("/api/settings", json: #"{"probe":"system","timeout":"3"}"#, csrf: csrf)
+        #expect(partial.status == .ok, "\(partial.text)")
+        let saved2 = try await client.get("/api/settings").json
+        #expect(saved2?["probe"] as? String == "system" && saved2?["target"] as? String == "unbound")
+        #expect(saved2?["timeout"] as? Double == 3 && saved2?["resolver"] as? String == "127.0.0.1:5353")
         let bad = try await client.post(
           "/api/settings", json: #"{"probe":"carrier-pigeon","resolver":"","timeout":1,"target":"hosts"}"#, csrf: csrf)
         #expect(bad.status == .badRequest && bad.text.contains("carrier-pigeon"))

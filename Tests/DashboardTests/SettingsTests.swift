@@ -22,6 +22,17 @@ struct SettingsTests {
     #expect(Settings.load(from: data) == Settings())
   }
 
+  @Test("A change touches only the fields it names; a bad timeout text is named")
+  func change() throws {
+    let saved = Settings(probe: "dns", resolver: "10.0.0.1", timeout: 3, target: "bind")
+    let change = try JSONDecoder().decode(
+      Settings.Change.self, from: Data(#"{"resolver":" 10.0.0.2 ","timeout":""}"#.utf8))
+    #expect(saved.applying(change) == Settings(probe: "dns", resolver: "10.0.0.2", timeout: 3, target: "bind"))
+    #expect(throws: DashboardError.self) {
+      try JSONDecoder().decode(Settings.Change.self, from: Data(#"{"timeout":"soon"}"#.utf8))
+    }
+  }
+
   @Test("Each bad field is named")
   func validation() {
     #expect(throws: DashboardError.self) { try Settings(probe: "x").validated() }

@@ -169,7 +169,8 @@ extension Dashboard {
     // Settings.
     api.get("settings") { _, _ in JSONResponse.make(Settings.load(from: configuration.data)) }
     api.post("settings") { request, context in
-      let settings = try await request.decode(as: Settings.self, context: context).validated()
+      let change = try await request.decode(as: Settings.Change.self, context: context)
+      let settings = try Settings.load(from: configuration.data).applying(change).validated()
       try settings.save(to: configuration.data)
       return reply(request, settings, back: "/test")
     }

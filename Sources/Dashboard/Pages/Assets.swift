@@ -9,7 +9,8 @@ enum Assets {
         --accent: #4493f8; --accent-fg: #0d1117; --ok: #3fb950; --warn: #d29922; --bad: #f85149; --track: #30363d; }
     }
     * { box-sizing: border-box; }
-    body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
+    body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg);
+      overflow-wrap: break-word; }
     a { color: var(--accent); }
     :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
     .skip { position: absolute; left: -999px; top: 0; background: var(--accent); color: var(--accent-fg); padding: .5rem 1rem; }
@@ -34,11 +35,11 @@ enum Assets {
     .stack > * { display: block; margin-bottom: .5rem; }
     .inline { display: inline; }
     .plain { list-style: none; padding: 0; }
-    .scroll { overflow-x: auto; }
+    .scroll { overflow-x: auto; position: relative; }
     table { border-collapse: collapse; width: 100%; }
     th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--border); vertical-align: top; }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
-    tr.disabled { opacity: .6; }
+    tr.disabled td { color: var(--muted); }
     .location { overflow-wrap: anywhere; }
     label { font-weight: 600; display: block; }
     label.check { font-weight: 400; display: inline-flex; gap: .35rem; align-items: center; }
@@ -54,7 +55,7 @@ enum Assets {
     .source-progress { display: grid; grid-template-columns: minmax(6rem, 12rem) 1fr minmax(8rem, 18rem); gap: .75rem; align-items: center; padding: .25rem 0; }
     .source-progress .key { font-weight: 600; overflow-wrap: anywhere; }
     .phase-failed, .status-failed, .verdict-reachable, .error { color: var(--bad); }
-    .phase-updated, .phase-unchanged, .status-ok, .verdict-blocked, .ok { color: var(--ok); }
+    .phase-updated, .phase-unchanged, .status-updated, .status-unchanged, .verdict-blocked, .ok { color: var(--ok); }
     .phase-cancelled, .verdict-inconclusive, .warning { color: var(--warn); }
     .state { text-transform: capitalize; }
     .gauge .track { stroke: var(--track); }
@@ -76,6 +77,7 @@ enum Assets {
     .rule-allow { color: var(--ok); }
     .rule-deny { color: var(--bad); }
     #flash { padding: .75rem 1rem; border-radius: 8px; border: 1px solid var(--bad); color: var(--bad); margin-bottom: 1rem; }
+    #notice { padding: .75rem 1rem; border-radius: 8px; border: 1px solid var(--ok); color: var(--ok); margin-bottom: 1rem; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     @media (max-width: 40rem) {
       .row { flex-direction: column; align-items: stretch; }
@@ -92,6 +94,7 @@ enum Assets {
     (function () {
       const csrf = document.querySelector('meta[name="csrf-token"]').content;
       const flash = document.getElementById("flash");
+      const notice = document.getElementById("notice");
 
       function showError(message) {
         flash.textContent = message;
@@ -131,12 +134,20 @@ enum Assets {
         form.addEventListener("submit", async (event) => {
           event.preventDefault();
           if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
-          const button = form.querySelector("button[type=submit]");
+          const button = event.submitter || form.querySelector("button[type=submit]");
           if (button) button.disabled = true;
           flash.hidden = true;
+          const submitter = event.submitter;
+          const url = (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action");
           try {
-            await post(form.getAttribute("action"), formBody(form, event.submitter));
-            if (!form.closest("[data-events]")) window.location.reload();
+            await post(url, formBody(form, submitter));
+            if (submitter && submitter.dataset.success) {
+              notice.textContent = submitter.dataset.success;
+              notice.hidden = false;
+              if (button) button.disabled = false;
+            } else if (!form.closest("[data-events]")) {
+              window.location.reload();
+            }
           } catch (error) {
             showError(error.message);
             if (button) button.disabled = false;

@@ -28,6 +28,7 @@ enum Layout {
     }
     html.raw("</ul></nav></header><main id=\"main\">")
     html.raw("<div id=\"flash\" role=\"alert\" aria-live=\"assertive\" hidden></div>")
+    html.raw("<div id=\"notice\" role=\"status\" aria-live=\"polite\" hidden></div>")
     html.append(body)
     html.raw("</main><footer>SaneHosts dashboard · <a href=\"/api/status\">JSON API</a></footer></body></html>")
     return Response(

@@ -39,7 +39,8 @@ enum TestPage {
       html.text(category).raw("\"> ").text(category).raw("</label>")
     }
     html.raw(
-      "</div></fieldset><button id=\"test-start\" type=\"submit\"\(running ? " disabled" : "")>Start test</button></form>"
+      "</div></fieldset><div class=\"row\"><button id=\"test-start\" type=\"submit\"\(running ? " disabled" : "")>Start test</button>"
+        + "<button id=\"test-save\" type=\"submit\" class=\"secondary\" formaction=\"/api/settings\" data-success=\"Saved: new tests start with this probe, server and timeout.\">Save as defaults</button></div></form>"
     )
     html.raw("<form method=\"post\" action=\"/api/test/cancel\" data-api>\(csrfField)")
     html.raw(

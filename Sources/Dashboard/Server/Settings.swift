@@ -32,6 +32,42 @@ struct Settings: Codable, Sendable, Hashable {
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
   }
 
+  /// Some fields to change; the others keep their saved values.
+  struct Change: Decodable, Sendable {
+    var probe: String?
+    var resolver: String?
+    var timeout: Double?
+    var target: String?
+
+    /// Reads the timeout as a number or, from a form, as text (empty: unchanged).
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      probe = try container.decodeIfPresent(String.self, forKey: .probe)
+      resolver = try container.decodeIfPresent(String.self, forKey: .resolver)
+      target = try container.decodeIfPresent(String.self, forKey: .target)
+      if let seconds = try? container.decodeIfPresent(Double.self, forKey: .timeout) {
+        timeout = seconds
+      } else if let text = try container.decodeIfPresent(String.self, forKey: .timeout), !text.isEmpty {
+        guard let seconds = Double(text) else {
+          throw DashboardError.badRequest("The timeout \"\(text)\" is not a number of seconds.")
+        }
+        timeout = seconds
+      }
+    }
+
+    private enum CodingKeys: String, CodingKey { case probe, resolver, timeout, target }
+  }
+
+  /// These settings with the given fields changed.
+  func applying(_ change: Change) -> Settings {
+    var settings = self
+    if let probe = change.probe { settings.probe = probe }
+    if let resolver = change.resolver { settings.resolver = resolver.trimmingCharacters(in: .whitespaces) }
+    if let timeout = change.timeout { settings.timeout = timeout }
+    if let target = change.target { settings.target = target }
+    return settings
+  }
+
   /// Checks every field, naming the bad one.
   func validated() throws(DashboardError) -> Settings {
     guard ["system", "dns", "https"].contains(probe) else {
