@@ -45,4 +45,19 @@ struct JobTests {
     await #expect(throws: DashboardError.self) { try await job.start(on: runner, initial: UpdateStatus()) { _ in } }
     #expect(await !job.isRunning)
   }
+
+  @Test("The publisher applies changes from many tasks without losing one, and the relay ends with the total")
+  func publisher() async {
+    let relay = StateRelay(TestStatus())
+    let publish = StatusPublisher(TestStatus(state: .running), to: relay)
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          for _ in 0..<250 { publish { $0.done += 1 } }
+        }
+      }
+    }
+    #expect(relay.currentValue.done == 2000)
+    #expect(relay.currentValue.state == .running)
+  }
 }

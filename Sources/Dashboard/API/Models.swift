@@ -116,3 +116,15 @@ struct Flag: Codable, Sendable, Hashable {
     try container.encode(value)
   }
 }
+
+extension KeyedDecodingContainer {
+  /// A number of seconds given as a JSON number or, from a form, as text; empty or absent is nil.
+  func decodeSecondsIfPresent(forKey key: Key) throws -> Double? {
+    if let seconds = try? decodeIfPresent(Double.self, forKey: key) { return seconds }
+    guard let text = try decodeIfPresent(String.self, forKey: key), !text.isEmpty else { return nil }
+    guard let seconds = Double(text) else {
+      throw DashboardError.badRequest("The \(key.stringValue) \"\(text)\" is not a number of seconds.")
+    }
+    return seconds
+  }
+}

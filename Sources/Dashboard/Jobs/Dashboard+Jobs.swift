@@ -5,7 +5,6 @@ import Downloads
 import Foundation
 import Loading
 import Store
-import Synchronization
 import Updates
 
 extension Dashboard {
@@ -17,14 +16,7 @@ extension Dashboard {
     let configuration = downloads
     let relay = updates.relay
     try await updates.start(on: runner, initial: initial) { latch in
-      let status = Mutex(initial)
-      let publish: @Sendable ((inout UpdateStatus) -> Void) -> Void = { change in
-        relay.update(
-          status.withLock {
-            change(&$0)
-            return $0
-          })
-      }
+      let publish = StatusPublisher(initial, to: relay)
       do {
         let summary = try await DownloadManager.withManager(configuration: configuration) { manager in
           try await runCancellable(latch, onCancel: { await manager.cancelAll() }) {
@@ -91,14 +83,7 @@ extension Dashboard {
     let store = self.store
     let relay = tests.relay
     try await tests.start(on: runner, initial: initial) { [registry, resolver] latch in
-      let status = Mutex(initial)
-      let publish: @Sendable ((inout TestStatus) -> Void) -> Void = { change in
-        relay.update(
-          status.withLock {
-            change(&$0)
-            return $0
-          })
-      }
+      let publish = StatusPublisher(initial, to: relay)
       let client = HTTPSProbe.makeClient(timeout: timeout)
       do {
         let probe: any Probe =

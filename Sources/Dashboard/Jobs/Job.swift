@@ -1,4 +1,5 @@
 import Loading
+import Synchronization
 
 /// What a job's status says about where it is; the relay carries it to every page that watches.
 protocol JobStatus: Sendable, Encodable {
@@ -87,5 +88,26 @@ actor Job<Status: JobStatus> {
     if case .running(let running, _) = state, running == id {
       state = .idle
     }
+  }
+}
+
+/// Publishes a running job's status: each change is applied under a lock (events arrive from several
+/// tasks at once) and the result goes to the job's relay.
+final class StatusPublisher<Status: Sendable>: Sendable {
+  private let status: Mutex<Status>
+  private let relay: StateRelay<Status>
+
+  init(_ initial: Status, to relay: StateRelay<Status>) {
+    status = Mutex(initial)
+    self.relay = relay
+  }
+
+  /// Changes the status and publishes it.
+  func callAsFunction(_ change: (inout Status) -> Void) {
+    relay.update(
+      status.withLock { status in
+        change(&status)
+        return status
+      })
   }
 }

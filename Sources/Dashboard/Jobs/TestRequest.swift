@@ -31,14 +31,7 @@ struct TestRequest: Codable, Sendable, Hashable {
     } else {
       category = try container.decodeIfPresent(String.self, forKey: .category).map { [$0] }
     }
-    if let seconds = try? container.decodeIfPresent(Double.self, forKey: .timeout) {
-      timeout = seconds
-    } else if let text = try container.decodeIfPresent(String.self, forKey: .timeout), !text.isEmpty {
-      guard let seconds = Double(text) else {
-        throw DashboardError.badRequest("The timeout \"\(text)\" is not a number of seconds.")
-      }
-      timeout = seconds
-    }
+    timeout = try container.decodeSecondsIfPresent(forKey: .timeout)
   }
 
   /// The probe kind, checked.

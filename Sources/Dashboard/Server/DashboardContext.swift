@@ -3,12 +3,15 @@ import Hummingbird
 
 /// The request context of every dashboard route: bodies are JSON, or a form from a page without JavaScript.
 public struct DashboardContext: RequestContext {
+  /// Hummingbird's per-request storage (logger, parameters).
   public var coreContext: CoreRequestContextStorage
 
+  /// Creates the context of one request.
   public init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
   }
 
+  /// Reads JSON or form bodies.
   public var requestDecoder: BodyDecoder { BodyDecoder() }
 
   /// Bodies are at most 1 MiB: the dashboard takes settings and names, never uploads.
@@ -20,6 +23,7 @@ public struct DashboardContext: RequestContext {
 /// A form repeats a field for each ticked checkbox (`category=Ads&category=Mixed`); such keys become
 /// arrays (`category[]=…`), which is how the form decoder reads lists.
 public struct BodyDecoder: RequestDecoder {
+  /// Decodes the body as JSON, or as a form when the request says so.
   public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws
     -> T
   {

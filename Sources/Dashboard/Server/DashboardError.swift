@@ -15,6 +15,7 @@ public enum DashboardError: Error, Sendable, Equatable, LocalizedError {
   /// Nothing by that name or id.
   case notFound(String)
 
+  /// What went wrong and what to do, naming the bad value.
   public var errorDescription: String? {
     switch self {
     case .tokenRequired(let host):

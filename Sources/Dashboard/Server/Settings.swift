@@ -45,14 +45,7 @@ struct Settings: Codable, Sendable, Hashable {
       probe = try container.decodeIfPresent(String.self, forKey: .probe)
       resolver = try container.decodeIfPresent(String.self, forKey: .resolver)
       target = try container.decodeIfPresent(String.self, forKey: .target)
-      if let seconds = try? container.decodeIfPresent(Double.self, forKey: .timeout) {
-        timeout = seconds
-      } else if let text = try container.decodeIfPresent(String.self, forKey: .timeout), !text.isEmpty {
-        guard let seconds = Double(text) else {
-          throw DashboardError.badRequest("The timeout \"\(text)\" is not a number of seconds.")
-        }
-        timeout = seconds
-      }
+      timeout = try container.decodeSecondsIfPresent(forKey: .timeout)
     }
 
     private enum CodingKeys: String, CodingKey { case probe, resolver, timeout, target }
