@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Loading
 import Synchronization
 import Testing
@@ -120,15 +120,18 @@ struct StateRelayTests {
     let stop = Atomic<Bool>(false)
     let updates = Atomic<Int>(0)
     let (finished, finish) = AsyncStream.makeStream(of: Void.self)
-    DispatchQueue.global().async {
+    // A thread of its own, not a Dispatch worker: a busy worker would take a slot of the small pool
+    // that other tests' tasks and blocking reads share. Bounded, so it ends even if the rounds stall.
+    let updater = Thread {
       var value = 0
-      while !stop.load(ordering: .relaxed) {
+      while !stop.load(ordering: .relaxed) && value < 5_000_000 {
         value += 1
         relay.update(value)
         updates.add(1, ordering: .relaxed)
       }
       finish.yield()
     }
+    updater.start()
     // Rounds of observers waiting for the next value, cancelled together while the updates go on.
     for _ in 0..<300 {
       await withTaskGroup(of: Void.self) { group in
