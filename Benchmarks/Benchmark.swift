@@ -162,6 +162,7 @@ struct Benchmark {
         format: "  unchanged run  %.3f s  peak %.0f MiB  (median of %d; target < 0.3 s)", unchanged.seconds,
         unchanged.peakMiB, runs))
     try applyBenchmark(sanehosts: sanehosts, work: work, runs: runs)
+    try dashboardBenchmark(sanehosts: sanehosts, runs: runs)
     unsetenv("SANEHOSTS_HOME")
   }
 
@@ -187,6 +188,103 @@ struct Benchmark {
     print(String(format: "  first apply    %.2f s  peak %.0f MiB", first.seconds, first.peakMiB))
     print(String(format: "  same again     %.2f s  peak %.0f MiB  (nothing written)", again.seconds, again.peakMiB))
     print(String(format: "  one rule more  %.2f s  peak %.0f MiB", change.seconds, change.peakMiB))
+  }
+
+  /// `sanehosts serve` with that profile: the subscription list (first request renders it, later ones
+  /// come from the cache, a matching `If-None-Match` gets a 304) and pages, timed from the client; then
+  /// the server's peak memory and a clean SIGTERM. Needs `SANEHOSTS_HOME` pointing at the updated profile.
+  static func dashboardBenchmark(sanehosts: String, runs: Int) throws {
+    let port = freePort()
+    var pid: pid_t = 0
+    let command = [sanehosts, "serve", "--port", "\(port)", "--hosts-file", "/dev/null"]
+    let argv = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard posix_spawnp(&pid, sanehosts, &actions, nil, argv, environ) == 0 else { fail("cannot start serve") }
+    var waited = 0
+    while !accepts(port) {
+      usleep(20_000)
+      waited += 1
+      if waited > 500 { fail("sanehosts serve did not listen on \(port) within 10 s") }
+    }
+    let first = httpGet(port: port, path: "/lists/default.hosts")
+    guard first.status == 200 else { fail("GET /lists/default.hosts answered \(first.status)") }
+    let cached = (0..<max(runs, 5)).map { _ in httpGet(port: port, path: "/lists/default.hosts").seconds }.sorted()
+    let etag = first.etag ?? ""
+    let notModified = (0..<20).map { _ in
+      httpGet(port: port, path: "/lists/default.hosts", headers: ["If-None-Match: \(etag)"])
+    }
+    guard notModified.allSatisfy({ $0.status == 304 }) else { fail("If-None-Match did not give 304") }
+    let notModifiedSeconds = notModified.map(\.seconds).sorted()
+    var pages: [(String, Double, Int)] = []
+    for path in ["/", "/sources", "/test", "/api/status"] {
+      let times = (0..<20).map { _ in httpGet(port: port, path: path) }
+      pages.append((path, times.map(\.seconds).sorted()[10], times[0].bytes))
+    }
+    let peak =
+      (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8))?.split(separator: "\n")
+      .first { $0.hasPrefix("VmHWM:") }.map { $0.split(separator: " ").dropFirst().first ?? "?" } ?? "?"
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    print(
+      String(
+        format: "dashboard: that profile's subscription list (%.1f MB), timed from the client",
+        Double(first.bytes) / 1e6))
+    print(String(format: "  first request (compile and render)  %.3f s", first.seconds))
+    print(String(format: "  cached                              %.4f s  (median)", cached[cached.count / 2]))
+    print(String(format: "  If-None-Match → 304                 %.4f s  (median of 20)", notModifiedSeconds[10]))
+    for (path, seconds, bytes) in pages {
+      print(
+        "  GET " + path.padding(toLength: 12, withPad: " ", startingAt: 0)
+          + String(format: "%.4f s  (%d bytes, median of 20)", seconds, bytes))
+    }
+    print(
+      "  server peak memory \(Int(peak).map { "\($0 / 1024) MiB" } ?? "?"); exit on SIGTERM: \((status >> 8) & 0xFF)")
+  }
+
+  /// One HTTP/1.1 GET over a fresh connection: status, body bytes, ETag and wall time.
+  static func httpGet(port: Int, path: String, headers: [String] = []) -> (
+    status: Int, bytes: Int, etag: String?, seconds: Double
+  ) {
+    let start = ContinuousClock.now
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { fail("cannot connect to 127.0.0.1:\(port)") }
+    let request = (["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers + ["", ""])
+      .joined(separator: "\r\n")
+    _ = request.withCString { send(socket, $0, strlen($0), 0) }
+    var response: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = recv(socket, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      response += buffer[0..<count]
+    }
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let end =
+      response.indices.dropLast(3).first {
+        response[$0] == 13 && response[$0 + 1] == 10 && response[$0 + 2] == 13 && response[$0 + 3] == 10
+      } ?? response.count
+    let head = String(decoding: response[0..<end], as: UTF8.self).split(separator: "\r\n")
+    let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+    let etag = head.first { $0.lowercased().hasPrefix("etag:") }.map {
+      $0.dropFirst(5).trimmingCharacters(in: .whitespaces)
+    }
+    return (status, max(0, response.count - end - 4), etag, seconds)
   }
 
   /// `sanehosts test --probe dns` over the whole registry (128 domains and 3 controls): against a local
