@@ -3,8 +3,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Loading
+import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 import TestSupport
 import Testing
 
@@ -56,6 +58,32 @@ struct DashboardEventsTests {
           group.cancelAll()
         }
       }
+    }
+  }
+
+  @Test("An open event stream ends when the server shuts down, and its observer is removed", .timeLimit(.minutes(1)))
+  func shutdownEndsStreams() async throws {
+    try await DashboardHarness.with { harness in
+      let (ports, port) = AsyncStream.makeStream(of: Int.self)
+      let app = harness.dashboard.application(logger: Logger(label: "test")) { port.yield($0) }
+      let services = ServiceGroup(
+        configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test")))
+      let relay = harness.dashboard.updates.relay
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await services.run() }
+        var iterator = ports.makeAsyncIterator()
+        let client = LiveClient(port: try #require(await iterator.next()), csrf: "")
+        group.addTask {
+          // Reads until the stream ends; never stops by itself.
+          let statuses = try await client.events("/api/update/events") { _ in false }
+          #expect(statuses.first?["state"] as? String == "idle")
+        }
+        #expect(await eventually { relay.observerCount == 1 })
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
+        try await client.http.shutdown()
+      }
+      #expect(await eventually { relay.observerCount == 0 })
     }
   }
 
