@@ -76,6 +76,17 @@ struct DashboardPagesTests {
         #expect(page.contains("+ 0.0.0.0 ads.example"))
         #expect(page.contains("Would apply profile default to \(harness.hostsFile.path)"))
         #expect(try Data(contentsOf: harness.hostsFile) == before)
+        // Without JavaScript the Apply button posts the form; the page then says what happened.
+        let posted = try await client.execute(
+          uri: "/api/apply", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+          body: ByteBuffer(string: "csrf=\(harness.dashboard.csrfToken)&target=hosts&preview=1"))
+        #expect(posted.status == .seeOther)
+        let location = try #require(posted.headers[.location])
+        #expect(location == "/apply?target=hosts&outcome=wrote")
+        let after = try await client.get(location).text
+        let said = after.contains("Applied to \(harness.hostsFile.path). The previous file is backup ")
+        #expect(said)
+        #expect(try Data(contentsOf: harness.hostsFile) != before)
         let dropIn = try await client.get("/apply?target=unbound").text
         #expect(dropIn.contains("sanehosts-unbound.conf"))
         #expect(try await client.get("/apply?target=nginx").status == .badRequest)

@@ -150,7 +150,10 @@ extension Dashboard {
     }
     api.post("apply") { request, context in
       let body = try await request.decode(as: APIRequest.Apply.self, context: context)
-      return reply(request, try await apply(body, dryRun: false), back: "/apply")
+      let view = try await apply(body, dryRun: false)
+      // A plain form comes back to the page, which then says what happened.
+      let outcome = view.result.wrote ? "wrote" : "unchanged"
+      return reply(request, view, back: "/apply?target=\(view.result.target)&outcome=\(outcome)")
     }
     api.get("backups") { request, _ in
       let target = try Self.target(request.uri.queryParameters["target"].map(String.init))

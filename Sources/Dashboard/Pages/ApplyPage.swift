@@ -9,6 +9,8 @@ enum ApplyPage {
     var preview: ApplyView?
     var previewError: String?
     var backups: [BackupView]
+    /// After a plain form's apply: `wrote` or `unchanged`.
+    var outcome: String? = nil
   }
 
   static func render(_ model: Model, csrf: String) -> HTML {
@@ -33,6 +35,15 @@ enum ApplyPage {
     )
     html.raw(csrfField).raw("</form>")
     html.raw("<div id=\"apply-result\" aria-live=\"polite\">")
+    switch model.outcome {
+    case "wrote":
+      let backup = model.backups.first.map { " The previous file is backup \($0.id)." } ?? ""
+      html.element("p", [("class", "result")], text: "Applied to \(model.path).\(backup)")
+    case "unchanged":
+      html.element("p", [("class", "result")], text: "\(model.path) already held the profile: nothing to write.")
+    default:
+      break
+    }
     if let preview = model.preview { html.append(result(preview)) }
     if let error = model.previewError { html.element("p", [("class", "error")], text: error) }
     html.raw("</div><pre id=\"apply-diff\" class=\"diff\" tabindex=\"0\" aria-label=\"Changes\">")

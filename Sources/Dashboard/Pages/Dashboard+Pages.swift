@@ -49,7 +49,7 @@ extension Dashboard {
       let target = try Self.target(query["target"].map(String.init) ?? Settings.load(from: configuration.data).target)
       var model = ApplyPage.Model(
         target: target, path: managedFile(for: target).path, preview: nil, previewError: nil,
-        backups: backups(of: target))
+        backups: backups(of: target), outcome: query["outcome"].map(String.init))
       if query["preview"] != nil {
         do {
           model.preview = try await apply(APIRequest.Apply(target: target.rawValue, force: nil), dryRun: true)
