@@ -78,12 +78,12 @@ struct DashboardEventsTests {
           let statuses = try await client.events("/api/update/events") { _ in false }
           #expect(statuses.first?["state"] as? String == "idle")
         }
-        #expect(await eventually { relay.observerCount == 1 })
+        #expect(await eventually(within: 30) { relay.observerCount == 1 })
         await services.triggerGracefulShutdown()
         try await group.waitForAll()
         try await client.http.shutdown()
       }
-      #expect(await eventually { relay.observerCount == 0 })
+      #expect(await eventually(within: 30) { relay.observerCount == 0 })
     }
   }
 

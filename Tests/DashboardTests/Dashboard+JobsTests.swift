@@ -95,7 +95,7 @@ struct DashboardJobsTests {
           #expect(try FileManager.default.contentsOfDirectory(atPath: harness.data.lists.path).sorted() == filesBefore)
           let staging = (try? FileManager.default.contentsOfDirectory(atPath: harness.data.staging.path)) ?? []
           #expect(
-            await eventually {
+            await eventually(within: 30) {
               ((try? FileManager.default.contentsOfDirectory(atPath: harness.data.staging.path)) ?? []).isEmpty
             }, "\(staging)")
           #expect(

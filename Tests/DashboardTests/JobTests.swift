@@ -26,7 +26,7 @@ struct JobTests {
       #expect(await job.cancel())
       var iterator = finished.makeAsyncIterator()
       #expect(await iterator.next() == true)
-      #expect(await eventually { await !job.isRunning })
+      #expect(await eventually(within: 30) { await !job.isRunning })
       #expect(await job.cancel() == false)
       #expect(job.relay.currentValue.state == .cancelled)
       group.cancelAll()
