@@ -3,11 +3,11 @@ import PackageDescription
 
 /// libFuzzer targets for SaneHosts' parsers: build and run them with `scripts/fuzz.sh TARGET SECONDS`.
 ///
-/// A package of its own, so the unsafe flags and the sanitizer build stay out of the main package and
-/// its normal build. The targets that need only dependency-free modules (Blocklists, DNS) import them
-/// from the main package; the hosts-file section editor and the Pi-hole JSON reader compile the main
-/// package's own source files (symbolic links), so fuzzing them does not build GRDB, swift-crypto,
-/// SwiftNIO and AsyncHTTPClient with the sanitizers.
+/// A package of its own, so the sanitizer build (flags given on the command line) stays out of the main
+/// package and its normal build. The targets that need only dependency-free modules (Blocklists, DNS)
+/// import them from the main package; the hosts-file section editor and the Pi-hole JSON reader compile
+/// the main package's own source files (symbolic links), so fuzzing them does not build GRDB,
+/// swift-crypto, SwiftNIO and AsyncHTTPClient with the sanitizers.
 let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("MemberImportVisibility"),

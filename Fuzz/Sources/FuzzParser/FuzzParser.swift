@@ -28,7 +28,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let compiled = Set(list.allNames)
   check(
     compiled == automatic,
-    "compiling in blocks found \(compiled.subtracting(automatic).sorted()) and lost \(automatic.subtracting(compiled).sorted())"
+    "compiling in blocks found \(compiled.subtracting(automatic).sorted())"
+      + " and lost \(automatic.subtracting(compiled).sorted())"
   )
 
   for format in ListFormat.allCases {
