@@ -8,7 +8,8 @@
 ///   a final newline of its own: a section that ends the file without a newline also owns the newline
 ///   before it, so removing it gives back the unterminated last line.
 /// - An existing section is replaced where it stands; a new one goes at the end.
-/// - The section's lines use the file's line ending (CRLF when its first line ends with CRLF).
+/// - The section's lines use the file's line ending: CRLF when the first line outside the section ends
+///   with CRLF (with no line outside it, the old section's ending; LF for a file without newlines).
 public enum ManagedSection {
   /// The first line of the section.
   public static let beginMarker = "# >>> SaneHosts: managed section, do not edit (remove with `sanehosts disable`) >>>"
@@ -80,16 +81,19 @@ public enum ManagedSection {
         throw .invalidBody(line: index + 1)
       }
     }
-    let ending: [UInt8] = usesCRLF(file) ? [13, 10] : [10]
+    // Take the old section out, then put the new one where it stood (or at the end).
+    let location = try locate(in: file)
+    let prefix = location.map { Array(file[..<$0.range.lowerBound]) } ?? file
+    let suffix = location.map { Array(file[$0.range.upperBound...]) } ?? []
+    // The line ending of the bytes around the section (a newline the section owns is not theirs: after
+    // an unterminated last line ending in "\r" it would look like CRLF); failing that, the old section's.
+    let crlf = usesCRLF(prefix + suffix) ?? location.map { file[$0.body.lowerBound - 2] == 13 } ?? false
+    let ending: [UInt8] = crlf ? [13, 10] : [10]
     var section: [UInt8] = []
     for line in [beginMarker] + lines + [endMarker] {
       section += Array(line.utf8)
       section += ending
     }
-    // Take the old section out, then put the new one where it stood (or at the end).
-    let location = try locate(in: file)
-    let prefix = location.map { Array(file[..<$0.range.lowerBound]) } ?? file
-    let suffix = location.map { Array(file[$0.range.upperBound...]) } ?? []
     if !suffix.isEmpty { return prefix + section + suffix }
     if prefix.isEmpty || prefix.last == 10 { return prefix + section }
     return prefix + [10] + section.dropLast(ending.count)
@@ -113,8 +117,9 @@ public enum ManagedSection {
   private static let beginBytes = Array(beginMarker.utf8)
   private static let endBytes = Array(endMarker.utf8)
 
-  private static func usesCRLF(_ file: [UInt8]) -> Bool {
-    guard let newline = file.firstIndex(of: 10) else { return false }
+  /// Whether the first line ends with CRLF; nil without a newline.
+  private static func usesCRLF(_ file: [UInt8]) -> Bool? {
+    guard let newline = file.firstIndex(of: 10) else { return nil }
     return newline > 0 && file[newline - 1] == 13
   }
 }

@@ -108,4 +108,15 @@ struct ManagedSectionTests {
       try ManagedSection.apply(["0.0.0.0 a.example", end], to: [])
     }
   }
+
+  @Test("Regression (fuzz): an unterminated last line ending in CR does not make the next apply CRLF")
+  func unterminatedLineEndingInCR() throws {
+    // Found by Fuzz/FuzzHostsEditor: the newline apply adds before the section followed the "\r", so the
+    // file then looked CRLF and applying again rewrote the section with CRLF endings.
+    let file = Array("127.0.0.1 localhost\r".utf8)
+    let once = try ManagedSection.apply(["0.0.0.0 ads.example"], to: file)
+    #expect(!once.dropFirst(file.count + 1).contains(13))
+    #expect(try ManagedSection.apply(["0.0.0.0 ads.example"], to: once) == once)
+    #expect(try ManagedSection.remove(from: once) == file)
+  }
 }

@@ -1,0 +1,1 @@
+../../../Sources/Apply/ManagedSection.swift

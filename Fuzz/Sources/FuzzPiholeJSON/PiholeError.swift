@@ -1,0 +1,1 @@
+../../../Sources/Pihole/PiholeError.swift

@@ -1,0 +1,1 @@
+../../../Sources/Pihole/PiholeModels.swift
