@@ -96,6 +96,8 @@ struct ApplyCommand: AsyncParsableCommand {
       let file = files.file(
         target.server.map { output ?? $0.defaultOutput }, ownership: target == .hosts ? .section : .whole,
         data: store.directory)
+      // Before the store is opened: a user who may not write the file gets "use sudo or --hosts-file",
+      // not an error about root's data directory. (Applier checks again, for callers without this step.)
       if !dryRun {
         if target != .hosts { try Applier.createParent(of: file.path) }
         try file.checkWritable()

@@ -1,9 +1,10 @@
-import Dashboard
 import Foundation
 import NIOHTTP1
 import Store
 import TestSupport
 import Testing
+
+@testable import Dashboard
 
 @Suite("List subscriptions: stable URLs with ETag and If-None-Match")
 struct ListCacheTests {
@@ -32,6 +33,8 @@ struct ListCacheTests {
         let unchanged = try await client.request("/lists/default.hosts", headers: [("If-None-Match", etag)])
         #expect(unchanged.status == 304)
         #expect(unchanged.body.isEmpty)
+        // Two hosts requests, a 304 and two other formats: each format was rendered once.
+        #expect(await harness.dashboard.lists.renders == 3)
         let head = try await client.request("/lists/default.hosts", method: .HEAD)
         #expect(head.status == 200 && head.headers.first(name: "Content-Length") == "\(hosts.body.utf8.count)")
 
@@ -40,6 +43,7 @@ struct ListCacheTests {
         #expect(changed.status == 200)
         #expect(changed.body.contains("more.example"))
         #expect(changed.headers.first(name: "ETag") != etag)
+        #expect(await harness.dashboard.lists.renders == 4)
 
         #expect(try await client.request("/lists/nobody.hosts").status == 404)
         let format = try await client.request("/lists/default.xml")
