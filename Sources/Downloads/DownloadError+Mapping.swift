@@ -36,8 +36,10 @@ extension DownloadError {
       default:
         self = .other(url: url, detail: String(describing: error))
       }
-    case is HTTPParserError:
+    case HTTPParserError.invalidEOFState:
       self = .connectionLost(url: url, received: received, expected: nil)
+    case let error as HTTPParserError:
+      self = .invalidResponse(url: url, detail: String(describing: error))
     case let error as NIOConnectionError:
       self = .unreachableHost(url: url, detail: Self.describe(connectionError: error))
     case let error as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode):

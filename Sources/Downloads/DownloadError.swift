@@ -29,6 +29,8 @@ public enum DownloadError: Error, Sendable, Hashable {
   case insecureRedirect(from: String, to: String)
   /// The connection ended before the whole document arrived.
   case connectionLost(url: String, received: Int64, expected: Int64?)
+  /// What came back is not valid HTTP: a malformed or contradictory header, or another protocol.
+  case invalidResponse(url: String, detail: String)
   /// The TLS handshake or certificate check failed.
   case tls(url: String, detail: String)
   /// A local source file does not exist or is not a regular file.
@@ -83,6 +85,7 @@ extension DownloadError: LocalizedError {
       } else {
         "The connection to \(url) ended after \(received) bytes."
       }
+    case .invalidResponse(let url, let detail): "\(url) did not answer with valid HTTP: \(detail)."
     case .tls(let url, let detail): "The secure connection to \(url) failed: \(detail)."
     case .fileNotFound(let path): "\(path) does not exist or is not a regular file."
     case .fileSystem(let path, let detail): "Could not read or write \(path): \(detail)."
@@ -110,6 +113,8 @@ extension DownloadError: LocalizedError {
     case .tooManyRedirects, .redirectLoop: "Use the list's final address instead of the redirecting one."
     case .insecureRedirect: "Ask the list's maintainer to serve it over https, or use its final https address."
     case .connectionLost: "Check your connection and try again; the download resumes where the server allows."
+    case .invalidResponse:
+      "Check the URL's port: another kind of server may be answering there, or something on the path alters the traffic."
     case .tls: "Check the system clock and CA certificates (ca-certificates); the server's certificate may be wrong."
     case .fileNotFound: "Check the path, or give the list's URL instead."
     case .fileSystem: "Check free disk space and the permissions of the temporary directory."

@@ -108,7 +108,7 @@ struct Update: AsyncParsableCommand {
       out += "Nothing compiled yet.\n"
     }
     for case (let key, .failed(let failure)) in summary.outcomes {
-      out += "! \(key): \(failure.text)\n"
+      out += "! \(key): \(failure.text.removingPrefix("\(key): "))\n"
     }
     for key in summary.missingCopies { out += "! \(key) has no good copy yet and is left out.\n" }
     return out

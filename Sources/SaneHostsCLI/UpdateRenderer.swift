@@ -91,7 +91,7 @@ final class UpdateRenderer: Sendable {
     let nameWidth = min(28, state.order.map(\.count).max() ?? 8)
     for key in state.order {
       let phase = state.phases[key] ?? .waiting
-      lines.append("  \(Text.pad(key, nameWidth))  \(Self.describe(phase, frame: state.frame))")
+      lines.append("  \(Text.pad(key, nameWidth))  \(Self.describe(phase, frame: state.frame, key: key))")
     }
     lines.append(overall(state))
     var out = state.drawnLines > 0 ? "\u{1B}[\(state.drawnLines)A" : ""
@@ -130,7 +130,7 @@ final class UpdateRenderer: Sendable {
   private static let spinner = ["|", "/", "-", "\\"]
 
   /// One source's state: “downloading 1.2 MB of 3.4 MB (35%)”, “parsing 120,034 names”, “updated …”.
-  static func describe(_ phase: SourcePhase, frame: Int = 0) -> String {
+  static func describe(_ phase: SourcePhase, frame: Int = 0, key: String? = nil) -> String {
     let spin = spinner[frame % spinner.count]
     switch phase {
     case .waiting: return "  waiting"
@@ -147,18 +147,19 @@ final class UpdateRenderer: Sendable {
       return "\(spin) parsing \(lines.grouped) lines, \(names.grouped) names"
     case .validating: return "\(spin) validating"
     case .saving: return "\(spin) saving"
-    case .done(let outcome): return outcomeText(outcome)
+    case .done(let outcome): return outcomeText(outcome, key: key)
     }
   }
 
-  static func outcomeText(_ outcome: SourceOutcome) -> String {
+  /// A finished source: on a line that already starts with its key, the failure's own “key: ” is left out.
+  static func outcomeText(_ outcome: SourceOutcome, key: String? = nil) -> String {
     switch outcome {
     case .updated(let names, let rejected, let bytes):
       "✓ updated: \(names.grouped) names, \(rejected.grouped) rejected, \(ProgressRenderer.bytes(bytes))"
     case .unchanged(let reason):
       "= unchanged (\(reason == .notModified ? "not modified" : "same content"))"
     case .failed(let failure):
-      "✗ failed: \(failure.message)"
+      "✗ failed: \(key.map { failure.message.removingPrefix("\($0): ") } ?? failure.message)"
     }
   }
 
@@ -181,7 +182,7 @@ final class UpdateRenderer: Sendable {
         text = "retrying (attempt \(attempt + 1) of \(total)): \(reason)"
       case .validating: text = "parsed, validating"
       case .saving: text = "saving"
-      case .done(let outcome): text = Self.outcomeText(outcome)
+      case .done(let outcome): text = Self.outcomeText(outcome, key: key)
       }
       guard let text else { return nil }
       return state.withLock { state in
@@ -247,5 +248,12 @@ final class UpdateRenderer: Sendable {
     let data =
       (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self)
+  }
+}
+
+extension String {
+  /// The string without `prefix` if it starts with it.
+  func removingPrefix(_ prefix: String) -> String {
+    hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
   }
 }

@@ -64,6 +64,18 @@ public struct DataDirectory: Sendable, Hashable {
     guard manager.isWritableFile(atPath: url.path) else { throw .readOnly(path: url.path) }
   }
 
+  /// The bytes free for this user on the disk that holds the directory (or its nearest existing parent).
+  public var availableBytes: Int64? {
+    var path = url
+    while !FileManager.default.fileExists(atPath: path.path), path.path != "/" { path.deleteLastPathComponent() }
+    var info = statvfs()
+    guard statvfs(path.path, &info) == 0 else { return nil }
+    return Int64(info.f_bavail) * Int64(info.f_frsize)
+  }
+
+  /// Whether the disk is (nearly) full: less room than SQLite needs to grow its files by a page or two.
+  var isFull: Bool { (availableBytes ?? .max) < 64 * 1024 }
+
   static func describe(_ error: any Error) -> String {
     let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
     if let underlying, underlying.domain == NSPOSIXErrorDomain,

@@ -25,7 +25,9 @@ public struct Store: Sendable {
     do {
       database = try DatabasePool(path: directory.database.path, configuration: configuration)
     } catch {
-      throw .cannotOpen(path: directory.database.path, detail: Self.describe(error))
+      throw directory.isFull
+        ? .diskFull(path: directory.url.path, available: directory.availableBytes ?? 0)
+        : .cannotOpen(path: directory.database.path, detail: Self.describe(error))
     }
     let migrator = Self.migrator
     do {
@@ -38,9 +40,19 @@ public struct Store: Sendable {
     } catch let error as StoreError {
       throw error
     } catch {
-      throw .cannotOpen(path: directory.database.path, detail: Self.describe(error))
+      throw directory.isFull
+        ? .diskFull(path: directory.url.path, available: directory.availableBytes ?? 0)
+        : .cannotOpen(path: directory.database.path, detail: Self.describe(error))
     }
     return Store(directory: directory, database: database)
+  }
+
+  /// A database error as a `StoreError`: a full disk is named as such, the rest keep SQLite's words.
+  func failure(_ error: any Error) -> StoreError {
+    let full = (error as? DatabaseError)?.resultCode == .SQLITE_FULL || directory.isFull
+    return full
+      ? .diskFull(path: directory.url.path, available: directory.availableBytes ?? 0)
+      : .database(detail: Self.describe(error))
   }
 
   static func describe(_ error: any Error) -> String {
@@ -58,7 +70,7 @@ public struct Store: Sendable {
     } catch let error as StoreError {
       throw error
     } catch {
-      throw .database(detail: Self.describe(error))
+      throw failure(error)
     }
   }
 
@@ -69,7 +81,7 @@ public struct Store: Sendable {
     } catch let error as StoreError {
       throw error
     } catch {
-      throw .database(detail: Self.describe(error))
+      throw failure(error)
     }
   }
 
@@ -84,7 +96,7 @@ public struct Store: Sendable {
     } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
       throw CancellationError()
     } catch {
-      throw StoreError.database(detail: Self.describe(error))
+      throw failure(error)
     }
   }
 }

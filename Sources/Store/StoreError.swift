@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, Hashable {
   case newerSchema(path: String, migration: String)
   /// A database operation failed.
   case database(detail: String)
+  /// The disk holding the data directory has no room left; nothing was changed.
+  case diskFull(path: String, available: Int64)
   /// No such profile, source or rule.
   case notFound(kind: String, name: String, known: [String])
   /// The name is taken.
@@ -33,6 +35,8 @@ extension StoreError: LocalizedError {
       "The database \(path) was written by a newer SaneHosts (it has migration “\(migration)”)."
     case .database(let detail):
       "The database failed: \(detail)."
+    case .diskFull(let path, let available):
+      "The disk holding the data directory \(path) is full (\(available) bytes free); nothing was changed."
     case .notFound(let kind, let name, _):
       "There is no \(kind) “\(name)”."
     case .alreadyExists(let kind, let name):
@@ -56,6 +60,8 @@ extension StoreError: LocalizedError {
       "Upgrade SaneHosts, or use another data directory with --data-dir."
     case .database:
       "Check free disk space and permissions of the data directory, then try again."
+    case .diskFull:
+      "Free some space on that disk (old backups, logs, caches), or choose another directory with --data-dir or SANEHOSTS_HOME."
     case .notFound(let kind, _, let known):
       known.isEmpty
         ? "Nothing of that kind exists yet."

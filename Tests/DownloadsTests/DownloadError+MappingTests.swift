@@ -30,6 +30,20 @@ struct DownloadErrorMappingTests {
     #expect(mapped(DownloadError.redirectLoop(url: "https://x/h")) == .redirectLoop(url: "https://x/h"))
   }
 
+  @Test("Malformed HTTP is named as such and not retried; only an early end counts as a lost connection")
+  func malformed() {
+    for error in [HTTPParserError.invalidContentLength, .unexpectedContentLength, .invalidConstant] {
+      let download = mapped(error)
+      guard case .invalidResponse(let url, let detail) = download else {
+        Issue.record("\(error) mapped to \(download)")
+        continue
+      }
+      #expect(url == "https://x/h")
+      #expect(!detail.isEmpty)
+      #expect(!download.isTransient)
+    }
+  }
+
   @Test("Refused connections are unreachable hosts")
   func refused() {
     let error = mapped(IOError(errnoCode: 111, reason: "connect"))

@@ -14,6 +14,7 @@ struct DownloadErrorTests {
     .tooManyRedirects(url: "https://x/h", limit: 5), .redirectLoop(url: "https://x/h"),
     .insecureRedirect(from: "https://x/h", to: "http://y/h"),
     .connectionLost(url: "https://x/h", received: 5, expected: 10), .tls(url: "https://x/h", detail: "expired"),
+    .invalidResponse(url: "https://x/h", detail: "unexpected content-length header"),
     .fileNotFound(path: "/x/h"), .fileSystem(path: "/x/h", detail: "No space left on device"),
     .cancelled(url: "https://x/h"), .superseded(url: "https://x/h"), .other(url: "https://x/h", detail: "odd"),
   ]

@@ -31,7 +31,7 @@ struct HistoryCommandTests {
       mount --bind "$FAKE_HOSTS" /etc/hosts
       "$SANEHOSTS" test --category "Error Trackers" --quiet
       """
-    let (status, output) = try await SystemResolverTests.inNamespace(
+    let (status, output) = try await MountNamespace.run(
       script,
       environment: [
         "FAKE_HOSTS": hosts.path, "SANEHOSTS": try CommandRunner().executable.path,

@@ -6,32 +6,10 @@ import Testing
 
 /// End to end through the system resolver, in a private mount namespace: a temporary file is
 /// bind-mounted over /etc/hosts there, so this machine's own file is never touched.
-@Suite("Through the system resolver (private mount namespace)")
+@Suite(
+  "Through the system resolver (private mount namespace)",
+  .enabled(if: MountNamespace.isAvailable, "needs root and unshare for a private mount namespace"))
 struct SystemResolverTests {
-  /// Runs a shell script in a new mount namespace (`unshare -m`, private propagation).
-  static func inNamespace(_ script: String, environment: [String: String]) async throws -> (
-    status: Int32, output: String
-  ) {
-    let unshare = "/usr/bin/unshare"
-    try #require(FileManager.default.isExecutableFile(atPath: unshare), "unshare (util-linux) is needed")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: unshare)
-    process.arguments = ["--mount", "--propagation", "private", "/bin/sh", "-c", script]
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    // Wait off Swift's cooperative pool: blocking it would stall every other test.
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-      }
-    }
-  }
-
   static func digest(_ path: String) throws -> String {
     SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))).description
   }
@@ -55,7 +33,7 @@ struct SystemResolverTests {
       "$SANEHOSTS" disable
       echo "disabled: $(getent hosts ads.example || echo none)"
       """
-    let (status, output) = try await Self.inNamespace(
+    let (status, output) = try await MountNamespace.run(
       script,
       environment: [
         "FAKE_HOSTS": fixture.hosts.path, "SANEHOSTS": try CommandRunner().executable.path,

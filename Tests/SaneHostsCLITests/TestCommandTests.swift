@@ -34,7 +34,7 @@ struct TestCommandTests {
       mount --bind "$FAKE_HOSTS" /etc/hosts
       "$SANEHOSTS" test --category "Error Trackers" --json --export junit "$JUNIT"
       """
-    let (status, output) = try await SystemResolverTests.inNamespace(
+    let (status, output) = try await MountNamespace.run(
       script,
       environment: [
         "FAKE_HOSTS": hosts.path, "SANEHOSTS": try CommandRunner().executable.path, "JUNIT": junit.path,

@@ -73,7 +73,7 @@ struct UpdateRendererTests {
       .source(
         key: "one",
         .done(.failed(SourceFailure(kind: .download, message: "one: HTTP 404.", suggestion: "Check the URL.")))))
-    #expect(output.value == "Updating profile default: 2 sources\none: connecting\none: ✗ failed: one: HTTP 404.\n")
+    #expect(output.value == "Updating profile default: 2 sources\none: connecting\none: ✗ failed: HTTP 404.\n")
   }
 
   @Test("JSON mode writes one object per event")

@@ -10,6 +10,7 @@ struct StoreErrorTests {
     (.readOnly(path: "/srv/ro"), "/srv/ro", "writable"),
     (.newerSchema(path: "/srv/db.sqlite", migration: "v9: future"), "v9: future", "Upgrade SaneHosts"),
     (.database(detail: "disk I/O error"), "disk I/O error", "free disk space"),
+    (.diskFull(path: "/srv/data", available: 4096), "/srv/data", "Free some space"),
     (.notFound(kind: "profile", name: "work", known: ["default", "home"]), "work", "default, home"),
     (.alreadyExists(kind: "profile", name: "home"), "home", "another name"),
     (.deletingActiveProfile(name: "default"), "default", "sanehosts profile use"),

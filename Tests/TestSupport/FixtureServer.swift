@@ -27,6 +27,8 @@ public final class FixtureServer: Sendable {
     case trickle(body: [UInt8], chunk: Int, interval: TimeAmount)
     /// Writes these raw bytes and closes the connection.
     case raw([UInt8])
+    /// Sends a chunked body that never ends: `line` over and over, as fast as the client reads.
+    case endless(line: String)
   }
 
   /// A downloadable document and how it is served.
@@ -183,6 +185,17 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
 
   init(server: @escaping () -> FixtureServer?) { self.server = server }
 
+  /// A request that is not HTTP (a TLS handshake sent to plain HTTP, say) gets a 400 and the connection
+  /// closes, as nginx or Apache would answer.
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    guard error is HTTPParserError else {
+      context.close(promise: nil)
+      return
+    }
+    let text = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    write(Array(text.utf8), context: context, thenClose: true)
+  }
+
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     switch unwrapInboundIn(data) {
     case .head(let head): self.head = head
@@ -235,6 +248,21 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
       trickle(ArraySlice(body), chunk: max(1, chunk), interval: interval, context: context)
     case .resource(let resource):
       serve(resource, request: request, isHead: isHead, context: context)
+    case .endless(let line):
+      write(header(200, "OK", [("Transfer-Encoding", "chunked")]), context: context)
+      let piece = Array(String(repeating: line, count: max(1, 65_536 / max(1, line.utf8.count))).utf8)
+      pump(Array(String(piece.count, radix: 16).utf8) + [13, 10] + piece + [13, 10], context: context)
+    }
+  }
+
+  /// Writes `chunk` again each time the last copy has left, until the client goes away.
+  private func pump(_ chunk: [UInt8], context: ChannelHandlerContext) {
+    guard context.channel.isActive else { return }
+    let buffer = context.channel.allocator.buffer(bytes: chunk)
+    context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { [self] result in
+      guard case .success = result else { return }
+      // A new turn of the event loop, so a fast reader does not make the stack grow.
+      context.eventLoop.execute { self.pump(chunk, context: context) }
     }
   }
 

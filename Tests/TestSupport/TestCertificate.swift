@@ -7,15 +7,19 @@ public struct TestCertificate: Sendable {
   /// Its private key, PEM.
   public let keyPath: String
 
-  /// Generates a certificate and key in `directory` (valid for one day).
-  public static func generate(in directory: TemporaryDirectory) throws -> TestCertificate {
-    let certificate = directory.file("server.pem").path
-    let key = directory.file("server.key").path
+  /// Generates a certificate and key in `directory` (valid for one day), for the names given as
+  /// `subjectAltName` entries (by default this machine's: `IP:127.0.0.1,DNS:localhost`).
+  public static func generate(
+    in directory: TemporaryDirectory, names: String = "IP:127.0.0.1,DNS:localhost", file: String = "server"
+  ) throws -> TestCertificate {
+    let certificate = directory.file("\(file).pem").path
+    let key = directory.file("\(file).key").path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
     process.arguments = [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-      "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", certificate,
+      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj",
+      "/CN=127.0.0.1",
+      "-addext", "subjectAltName=\(names)", "-keyout", key, "-out", certificate,
     ]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
