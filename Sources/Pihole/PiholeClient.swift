@@ -88,22 +88,9 @@ public actor PiholeClient {
     var body: [String: Any] = ["password": password ?? ""]
     if let totp { body["totp"] = totp }
     let (status, data) = try await raw(.POST, "auth", json: body, session: false)
-    let object = (try? JSONValue.object(data)) ?? [:]
-    if status == 200, let session = object["session"] as? [String: Any], JSONValue.bool(session["valid"]) == true {
-      state = .open(sid: JSONValue.string(session["sid"]))
-      return
-    }
-    let session = object["session"] as? [String: Any]
-    let message = JSONValue.string(session?["message"]) ?? Self.error(in: object)?.message ?? "HTTP \(status)"
-    switch status {
-    case 401 where message.lowercased().contains("2fa") || JSONValue.bool(session?["totp"]) == true:
-      throw PiholeError.totpRequired(message: message)
-    case 401 where password == nil || password == "":
-      throw PiholeError.passwordRequired
-    case 401:
-      throw PiholeError.wrongPassword(message: message)
-    default:
-      throw Self.failure(status: status, object: object)
+    switch PiholeReply.login(status: status, body: data, passwordGiven: !(password ?? "").isEmpty) {
+    case .success(let sid): state = .open(sid: sid)
+    case .failure(let error): throw error
     }
   }
 
@@ -133,7 +120,7 @@ public actor PiholeClient {
         method, path, query: query, json: json, sid: renewed, closeConnection: closeConnection)
     }
     guard (200..<300).contains(status) else {
-      throw Self.failure(status: status, object: (try? JSONValue.object(data)) ?? [:])
+      throw PiholeReply.failure(status: status, body: data)
     }
     return (status, data)
   }
@@ -155,8 +142,7 @@ public actor PiholeClient {
     }
     guard response.status.code == 200 else {
       let body = try await response.body.collect(upTo: 1 << 20)
-      throw Self.failure(
-        status: Int(response.status.code), object: (try? JSONValue.object(Data(body.readableBytesView))) ?? [:])
+      throw PiholeReply.failure(status: Int(response.status.code), body: Data(body.readableBytesView))
     }
     var pending = Data()
     for try await buffer in response.body {
@@ -194,26 +180,6 @@ public actor PiholeClient {
     } catch {
       throw PiholeError.unreachable(host: host.apiBase, detail: String(describing: error))
     }
-  }
-
-  /// The typed error for a failed reply.
-  static func failure(status: Int, object: [String: Any]) -> PiholeError {
-    let error = Self.error(in: object)
-    let key = error?.key ?? "http_\(status)"
-    let message = error?.message ?? "HTTP \(status)"
-    switch (status, key) {
-    case (429, "api_seats_exceeded"): return .seatsExceeded(hint: error?.hint)
-    case (429, _): return .rateLimited(message: message, hint: error?.hint)
-    default: return .api(status: status, key: key, message: message, hint: error?.hint)
-    }
-  }
-
-  static func error(in object: [String: Any]) -> (key: String, message: String, hint: String?)? {
-    guard let error = object["error"] as? [String: Any] else { return nil }
-    return (
-      JSONValue.string(error["key"]) ?? "error", JSONValue.string(error["message"]) ?? "",
-      JSONValue.string(error["hint"])
-    )
   }
 
   /// Percent-encodes a path segment or query value (a list URL holds `:`, `/` and `?`; a session id `+`).

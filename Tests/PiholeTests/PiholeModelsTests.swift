@@ -51,27 +51,8 @@ struct PiholeModelsTests {
       ])
   }
 
-  @Test("Errors map to their cases: seats, rate limits, the rest with key and hint")
-  func errors() {
-    let seats = PiholeClient.failure(
-      status: 429,
-      object: [
-        "error": [
-          "key": "api_seats_exceeded", "message": "API seats exceeded", "hint": "increase webserver.api.max_sessions",
-        ]
-      ])
-    #expect(seats == .seatsExceeded(hint: "increase webserver.api.max_sessions"))
-    #expect(seats.recoverySuggestion?.contains("max_sessions") == true)
-    let limited = PiholeClient.failure(
-      status: 429,
-      object: ["error": ["key": "rate_limiting", "message": "Rate-limiting login attempts", "hint": NSNull()]])
-    #expect(limited == .rateLimited(message: "Rate-limiting login attempts", hint: nil))
-    let notFound = PiholeClient.failure(
-      status: 404, object: ["error": ["key": "not_found", "message": "Not found", "hint": "/api/nope"]])
-    #expect(notFound == .api(status: 404, key: "not_found", message: "Not found", hint: "/api/nope"))
-    #expect(
-      PiholeClient.failure(status: 502, object: [:])
-        == .api(status: 502, key: "http_502", message: "HTTP 502", hint: nil))
+  @Test("Path segments and query values are percent-encoded")
+  func encoding() {
     #expect(PiholeClient.encode("https://a.example/list.txt?x=1") == "https%3A%2F%2Fa.example%2Flist.txt%3Fx%3D1")
   }
 }

@@ -1,12 +1,24 @@
 import Foundation
 
 /// Reads the input as every Pi-hole reply SaneHosts decodes: the lenient `JSONValue` reader of
-/// Sources/Pihole/PiholeModels.swift (compiled here from the main package's file), composed the way
-/// `PiholeClient` composes it for lists, domains, processed items, search, summary and login replies.
-/// Any JSON, or none, must give a value or a `PiholeError`, never a trap.
+/// Sources/Pihole/PiholeModels.swift, composed the way `PiholeClient` composes it for lists, domains,
+/// processed items, search and summary replies, and `PiholeReply` (Sources/Pihole/PiholeReply.swift,
+/// the client's own login and error reading) for sessions and failures. Both files are compiled here
+/// from the main package. Any bytes must give a value or a `PiholeError` with a message, never a trap.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Data(bytes: $0, count: size) } ?? Data()
+  // Sessions and failures, as PiholeClient reads them, for the statuses a Pi-hole answers with.
+  for status in [200, 400, 401, 403, 404, 429, 500] {
+    for passwordGiven in [true, false] {
+      switch PiholeReply.login(status: status, body: bytes, passwordGiven: passwordGiven) {
+      case .success(let sid): check(status == 200, "a \(status) opened a session \(sid ?? "nil")")
+      case .failure(let error): check(error.errorDescription?.isEmpty == false, "\(error) has no message")
+      }
+    }
+    let failure = PiholeReply.failure(status: status, body: bytes)
+    check(failure.errorDescription?.isEmpty == false, "\(failure) has no message")
+  }
   let object: [String: Any]
   do {
     object = try JSONValue.object(bytes)
@@ -44,12 +56,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   if let seconds = JSONValue.int(gravityStats?["last_update"]), seconds > 0 {
     summary.gravityUpdated = Date(timeIntervalSince1970: TimeInterval(seconds))
   }
-  // Login.
-  let session = object["session"] as? [String: Any]
-  _ = JSONValue.bool(session?["valid"])
-  _ = JSONValue.bool(session?["totp"])
-  _ = JSONValue.string(session?["sid"])
-  _ = JSONValue.string(session?["message"])
   // The models are Codable too (the dashboard's JSON): encoding what was read must work.
   do {
     _ = try JSONEncoder().encode(lists)

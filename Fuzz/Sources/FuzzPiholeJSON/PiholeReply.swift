@@ -1,0 +1,1 @@
+../../../Sources/Pihole/PiholeReply.swift

@@ -1,0 +1,52 @@
+import Foundation
+
+/// How a Pi-hole's replies are read into sessions and typed errors: pure functions of the status and
+/// the body, so they are fuzzed (Fuzz/, target `pihole-json`) without a network.
+enum PiholeReply {
+  /// Reads the reply to `POST auth`: the session id of an open session (nil when no password is set),
+  /// or the error to report. `passwordGiven` tells a missing password from a wrong one.
+  static func login(status: Int, body: Data, passwordGiven: Bool) -> Result<String?, PiholeError> {
+    let object = (try? JSONValue.object(body)) ?? [:]
+    let session = object["session"] as? [String: Any]
+    if status == 200, let session, JSONValue.bool(session["valid"]) == true {
+      return .success(JSONValue.string(session["sid"]))
+    }
+    let message = JSONValue.string(session?["message"]) ?? error(in: object)?.message ?? "HTTP \(status)"
+    switch status {
+    case 401 where message.lowercased().contains("2fa") || JSONValue.bool(session?["totp"]) == true:
+      return .failure(.totpRequired(message: message))
+    case 401 where !passwordGiven:
+      return .failure(.passwordRequired)
+    case 401:
+      return .failure(.wrongPassword(message: message))
+    default:
+      return .failure(failure(status: status, object: object))
+    }
+  }
+
+  /// The typed error for a failed reply's status and body.
+  static func failure(status: Int, body: Data) -> PiholeError {
+    failure(status: status, object: (try? JSONValue.object(body)) ?? [:])
+  }
+
+  /// The typed error for a failed reply's status and decoded body.
+  static func failure(status: Int, object: [String: Any]) -> PiholeError {
+    let error = error(in: object)
+    let key = error?.key ?? "http_\(status)"
+    let message = error?.message ?? "HTTP \(status)"
+    switch (status, key) {
+    case (429, "api_seats_exceeded"): return .seatsExceeded(hint: error?.hint)
+    case (429, _): return .rateLimited(message: message, hint: error?.hint)
+    default: return .api(status: status, key: key, message: message, hint: error?.hint)
+    }
+  }
+
+  /// The `error` object of a reply: its key, message and hint.
+  static func error(in object: [String: Any]) -> (key: String, message: String, hint: String?)? {
+    guard let error = object["error"] as? [String: Any] else { return nil }
+    return (
+      JSONValue.string(error["key"]) ?? "error", JSONValue.string(error["message"]) ?? "",
+      JSONValue.string(error["hint"])
+    )
+  }
+}
