@@ -7,7 +7,7 @@ import Foundation
 /// `sanehosts-bench`: compile speed and memory on real lists and seeded synthetic inputs.
 ///
 /// Each input is compiled to a hosts file by the release `sanehosts` binary in a child process, so
-/// wall time and peak memory (`ru_maxrss`) are those of the whole program. The naive
+/// wall time and peak memory (`VmHWM`, sampled while it runs) are those of the whole program. The naive
 /// `awk … | LC_ALL=C sort -u` pipeline, which validates nothing, runs on the same input for scale.
 /// Then `sanehosts update` of 10 sources from a local HTTP server: first run and unchanged run; `apply` of
 /// that profile; and `sanehosts test` of the registry against a local dnsmasq and a black hole.
@@ -224,9 +224,7 @@ struct Benchmark {
       let times = (0..<20).map { _ in httpGet(port: port, path: path) }
       pages.append((path, times.map(\.seconds).sorted()[10], times[0].bytes))
     }
-    let peak =
-      (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8))?.split(separator: "\n")
-      .first { $0.hasPrefix("VmHWM:") }.map { $0.split(separator: " ").dropFirst().first ?? "?" } ?? "?"
+    let peak = highWaterMarkKiB(of: pid)
     kill(pid, SIGTERM)
     var status: Int32 = 0
     waitpid(pid, &status, 0)
@@ -243,7 +241,7 @@ struct Benchmark {
           + String(format: "%.4f s  (%d bytes, median of 20)", seconds, bytes))
     }
     print(
-      "  server peak memory \(Int(peak).map { "\($0 / 1024) MiB" } ?? "?"); exit on SIGTERM: \((status >> 8) & 0xFF)")
+      "  server peak memory \(peak.map { "\($0 / 1024) MiB" } ?? "?"); exit on SIGTERM: \((status >> 8) & 0xFF)")
   }
 
   /// One HTTP/1.1 GET over a fresh connection: status, body bytes, ETag and wall time.
@@ -396,12 +394,26 @@ struct Benchmark {
     defer { posix_spawn_file_actions_destroy(&actions) }
     let start = ContinuousClock.now
     guard posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0 else { fail("cannot run \(command[0])") }
+    // Peak memory is sampled from /proc/PID/status (VmHWM) while the command runs. `ru_maxrss` from
+    // wait4 would not do: on Linux a child starts with the high-water mark of the process that spawned
+    // it, so every figure would include this benchmark's own memory.
     var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
+    var peakKiB = 0
+    while waitpid(pid, &status, WNOHANG) == 0 {
+      peakKiB = max(peakKiB, highWaterMarkKiB(of: pid) ?? 0)
+      usleep(2000)
+    }
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Measurement(seconds: seconds, peakMiB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xFF)
+    return Measurement(seconds: seconds, peakMiB: Double(peakKiB) / 1024, status: (status >> 8) & 0xFF)
+  }
+
+  /// `VmHWM` of a running process: the most resident memory it has held since it started, in KiB.
+  static func highWaterMarkKiB(of pid: pid_t) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return nil }
+    return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
   }
 
   static func median(_ runs: [Measurement]) -> Measurement {

@@ -88,7 +88,7 @@ extension ManagedSection.Problem: CustomStringConvertible {
     case .unterminated(let line): "the begin marker on line \(line) has no end marker after it"
     case .unexpectedEnd(let line): "the end marker on line \(line) has no begin marker before it"
     case .duplicate(let first, let second): "there are two sections, on lines \(first) and \(second)"
-    case .invalidBody(let line): "line \(line) of the section is a marker or holds a NUL byte"
+    case .invalidBody(let line): "line \(line) of the section is a marker or holds a line break or a NUL byte"
     }
   }
 

@@ -32,7 +32,7 @@ public enum ManagedSection {
     case unexpectedEnd(line: Int)
     /// More than one section.
     case duplicate(firstLine: Int, secondLine: Int)
-    /// A body line that is itself a marker, or holds a NUL byte.
+    /// A body line that is itself a marker, or holds a line break or a NUL byte.
     case invalidBody(line: Int)
   }
 
@@ -75,7 +75,7 @@ public enum ManagedSection {
   public static func apply(_ lines: [String], to file: [UInt8]) throws(Problem) -> [UInt8] {
     for (index, line) in lines.enumerated() {
       let bytes = line.utf8
-      if bytes.contains(where: { $0 == 0 || $0 == 10 })
+      if bytes.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 })
         || (bytes.first == UInt8(ascii: "#") && (line == beginMarker || line == endMarker))
       {
         throw .invalidBody(line: index + 1)

@@ -89,17 +89,7 @@ extension PiholeClient {
   /// which would break the next request on a reused connection.
   public func gravity(line: @Sendable (String) -> Void) async throws {
     try await stream(.POST, "action/gravity") { chunk in
-      for text in Self.logLines(chunk) { line(text) }
+      for text in PiholeReply.logLines(chunk) { line(text) }
     }
-  }
-
-  /// The lines of a gravity log: split on `\n` and `\r`, `ESC[K` and other CSI sequences removed, blank
-  /// lines and a trailing JSON status dropped.
-  static func logLines(_ data: Data) -> [String] {
-    let text = String(decoding: data, as: UTF8.self)
-    let withoutEscapes = text.replacingOccurrences(
-      of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
-    return withoutEscapes.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
-      .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("{\"") }
   }
 }

@@ -98,7 +98,8 @@ public struct PiholeProcessed: Sendable, Hashable, Codable {
 enum JSONValue {
   static func object(_ data: Data) throws(PiholeError) -> [String: Any] {
     guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-      throw .unexpectedReply(detail: "not a JSON object: \(String(decoding: data.prefix(120), as: UTF8.self))")
+      throw .unexpectedReply(
+        detail: "not a JSON object: \(printable(String(decoding: data.prefix(120), as: UTF8.self)))")
     }
     return object
   }
@@ -115,7 +116,29 @@ enum JSONValue {
     return nil
   }
 
-  static func string(_ value: Any?) -> String? { value as? String }
+  /// A string field, made safe to print: a Pi-hole's text never reaches a terminal with control
+  /// characters in it.
+  static func string(_ value: Any?) -> String? { (value as? String).map(printable) }
+
+  /// The text without control characters (C0, DEL, C1): a tab becomes a space, the rest are dropped, so
+  /// no escape sequence, bell or carriage return from a reply can act on the user's terminal.
+  static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var clean = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if scalar == "\t" {
+        clean.append(" ")
+      } else if !isControl(scalar) {
+        clean.append(scalar)
+      }
+    }
+    return String(clean)
+  }
+
+  /// Whether a scalar is a control character: U+0000–U+001F, U+007F or U+0080–U+009F.
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
 
   static func list(_ item: [String: Any]) -> PiholeList? {
     guard let address = string(item["address"]) else { return nil }

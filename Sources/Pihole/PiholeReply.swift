@@ -49,4 +49,14 @@ enum PiholeReply {
       JSONValue.string(error["hint"])
     )
   }
+
+  /// The lines of a gravity log: split on `\n` and `\r`, `ESC[K` and other CSI sequences removed, any
+  /// other control character dropped, blank lines and a trailing JSON status dropped.
+  static func logLines(_ data: Data) -> [String] {
+    let text = String(decoding: data, as: UTF8.self)
+    let withoutEscapes = text.replacingOccurrences(
+      of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+    return withoutEscapes.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { JSONValue.printable(String($0)) }
+      .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("{\"") }
+  }
 }

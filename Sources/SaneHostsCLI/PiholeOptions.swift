@@ -49,8 +49,14 @@ struct PiholeOptions: ParsableArguments {
     if savePassword, let password {
       try? FileManager.default.createDirectory(
         at: data.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      _ = FileManager.default.createFile(
-        atPath: saved.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
+      try? FileManager.default.removeItem(at: saved)
+      guard
+        FileManager.default.createFile(
+          atPath: saved.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
+      else {
+        throw ValidationError(
+          "Cannot save the password in \(saved.path): check that the data directory is writable, or drop --save-password.")
+      }
     }
     return password
   }

@@ -109,6 +109,17 @@ struct ManagedSectionTests {
     }
   }
 
+  @Test(
+    "A body line cannot add a line: a newline, a carriage return or a NUL in it is refused",
+    arguments: ["\n", "\r", "\r\n", "\u{0}"])
+  func bodyCannotAddLines(_ separator: String) {
+    let injected = "0.0.0.0 a.example\(separator)203.0.113.9 bank.example"
+    let file = Array("127.0.0.1 localhost\n".utf8)
+    #expect(throws: ManagedSection.Problem.invalidBody(line: 2)) {
+      try ManagedSection.apply(["0.0.0.0 ok.example", injected], to: file)
+    }
+  }
+
   @Test("Regression (fuzz): an unterminated last line ending in CR does not make the next apply CRLF")
   func unterminatedLineEndingInCR() throws {
     // Found by Fuzz/FuzzHostsEditor: the newline apply adds before the section followed the "\r", so the

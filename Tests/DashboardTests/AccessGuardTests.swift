@@ -29,6 +29,35 @@ struct AccessGuardTests {
     }
   }
 
+  @Test("No CORS: a foreign origin gets no Access-Control header on any answer, and a preflight grants nothing")
+  func noCORS() async throws {
+    try await DashboardHarness.with { harness in
+      try await harness.live { client async throws in
+        let origin = [("Origin", "http://evil.example")]
+        var replies = [
+          try await client.request("/api/status", headers: origin),
+          try await client.request("/api/session", headers: origin),
+          try await client.request("/lists/default.hosts", headers: origin),
+          try await client.request("/", headers: origin),
+          try await client.request("/api/sources", method: .POST, json: "{}", csrf: true, headers: origin),
+        ]
+        replies.append(
+          try await client.request(
+            "/api/sources", method: .OPTIONS,
+            headers: origin + [
+              ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "x-csrf-token"),
+            ]
+          ))
+        for reply in replies {
+          let granted = reply.headers.filter { $0.name.lowercased().hasPrefix("access-control-") }
+          #expect(granted.isEmpty, "\(reply.status): \(granted)")
+        }
+        #expect(
+          replies.last.map { (200..<300).contains($0.status) } == false, "a preflight is not answered with success")
+      }
+    }
+  }
+
   @Test("A POST without the CSRF token, or with a wrong one, is refused; a form may carry it as a field")
   func csrf() async throws {
     try await DashboardHarness.with { harness in

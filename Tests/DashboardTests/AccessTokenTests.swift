@@ -21,6 +21,20 @@ struct AccessTokenTests {
     #expect(AccessToken.random() != AccessToken.random())
   }
 
+  @Test("A saved token file that others may read is made private before it is used")
+  func tightensMode() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = DataDirectory(url: directory.file("data"))
+    try data.create()
+    let file = AccessToken.file(in: data)
+    try Data("a-token-of-twenty-chars\n".utf8).write(to: file)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+    let (token, created) = try AccessToken.loadOrCreate(in: data)
+    #expect(token == "a-token-of-twenty-chars" && !created)
+    #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+  }
+
   @Test("Comparison is exact")
   func matches() {
     #expect(AccessToken.matches("abc", "abc"))

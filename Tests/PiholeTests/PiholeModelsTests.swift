@@ -46,9 +46,24 @@ struct PiholeModelsTests {
     let raw =
       "  [i] Target: https://a\r\u{1B}[K  [✓] Status: Retrieval successful\n\n  [i] Number of gravity domains: 5\n{\"status\":\"success\"}"
     #expect(
-      PiholeClient.logLines(Data(raw.utf8)) == [
+      PiholeReply.logLines(Data(raw.utf8)) == [
         "  [i] Target: https://a", "  [✓] Status: Retrieval successful", "  [i] Number of gravity domains: 5",
       ])
+  }
+
+  @Test("Text from a Pi-hole reaches no terminal with control characters: escapes, bells and CRs are dropped")
+  func noControlCharacters() throws {
+    let raw =
+      #"{"lists":[{"address":"https://l.example/a.txt\u001b]0;pwned\u0007","comment":"tab\there\r\u009b2J","#
+      + #""type":"block","enabled":true,"id":1,"number":2,"status":1}]}"#
+    let list = try #require(
+      (try JSONValue.object(Data(raw.utf8))["lists"] as? [[String: Any]])?.first.flatMap(JSONValue.list))
+    #expect(list.address == "https://l.example/a.txt]0;pwned")
+    #expect(list.comment == "tab here2J")
+    let error = PiholeReply.failure(
+      status: 400, body: Data(#"{"error":{"key":"bad\u001b[31m","message":"no\u0007pe","hint":"\u001b[2Jx"}}"#.utf8))
+    #expect(error == .api(status: 400, key: "bad[31m", message: "nope", hint: "[2Jx"))
+    #expect(PiholeReply.logLines(Data("  [i] ok\u{07}\u{1B}]0;title\u{07}\n".utf8)) == ["  [i] ok]0;title"])
   }
 
   @Test("Path segments and query values are percent-encoded")

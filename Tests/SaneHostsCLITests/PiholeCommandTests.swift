@@ -41,6 +41,32 @@ struct PiholeCommandTests {
     }
   }
 
+  @Test("--save-password keeps the password 0600 for the next command; no output ever shows it")
+  func savedPassword() async throws {
+    try await PiholeDouble.with { double in
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      var runner = try cli.runner
+      runner.environment["PIHOLE_HOST"] = double.baseURL
+      runner.environment["PIHOLE_PASSWORD"] = "secret"
+      let first = try await runner.run(["pihole", "status", "--save-password"])
+      #expect(first.status == 0, "\(first.standardError)")
+      let file = cli.dataDirectory.appending(path: "pihole-password")
+      #expect(try String(contentsOf: file, encoding: .utf8) == "secret\n")
+      #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+      runner.environment["PIHOLE_PASSWORD"] = nil
+      var outputs = [first]
+      outputs.append(try await runner.run(["pihole", "status"]))
+      #expect(outputs[1].status == 0, "the saved password logs in: \(outputs[1].standardError)")
+      outputs.append(try await runner.run(["pihole", "lists", "--json"]))
+      outputs.append(try await runner.run(["pihole", "status", "--json"]))
+      for output in outputs {
+        #expect(!(output.standardOutput + output.standardError).contains("secret"))
+      }
+      #expect(double.activeSessions == 0)
+    }
+  }
+
   @Test("allow and deny add and remove exact and regex rules; a bad regex is the Pi-hole's clear error")
   func rules() async throws {
     try await PiholeDouble.with { double in

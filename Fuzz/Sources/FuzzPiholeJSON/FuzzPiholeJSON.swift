@@ -13,11 +13,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for passwordGiven in [true, false] {
       switch PiholeReply.login(status: status, body: bytes, passwordGiven: passwordGiven) {
       case .success(let sid): check(status == 200, "a \(status) opened a session \(sid ?? "nil")")
-      case .failure(let error): check(error.errorDescription?.isEmpty == false, "\(error) has no message")
+      case .failure(let error):
+        check(error.errorDescription?.isEmpty == false, "\(error) has no message")
+        check(printable(error.errorDescription ?? ""), "control character in \(error)")
       }
     }
     let failure = PiholeReply.failure(status: status, body: bytes)
     check(failure.errorDescription?.isEmpty == false, "\(failure) has no message")
+    check(printable(failure.errorDescription ?? ""), "control character in \(failure)")
   }
   let object: [String: Any]
   do {
@@ -26,10 +29,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = error.localizedDescription
     return 0
   }
-  // GET lists, GET domains.
+  // GET lists, GET domains: no text read from a reply may carry a control character to a terminal.
   let lists = (object["lists"] as? [[String: Any]] ?? []).compactMap(JSONValue.list)
-  for list in lists { _ = list.statusText }
-  _ = (object["domains"] as? [[String: Any]] ?? []).compactMap(JSONValue.domain)
+  for list in lists {
+    _ = list.statusText
+    for text in [list.address, list.type, list.comment ?? ""] { check(printable(text), "control character in \(text)") }
+  }
+  for domain in (object["domains"] as? [[String: Any]] ?? []).compactMap(JSONValue.domain) {
+    for text in [domain.domain, domain.kind, domain.comment ?? ""] {
+      check(printable(text), "control character in \(text)")
+    }
+  }
+  for line in PiholeReply.logLines(bytes) { check(printable(line), "control character in the log line \(line)") }
   // POST lists / domains.
   _ = JSONValue.processed(object)
   // GET search.
@@ -65,6 +76,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   }
   return 0
 }
+
+/// Whether text is free of control characters (what a terminal would act on).
+private func printable(_ text: String) -> Bool { !text.unicodeScalars.contains(where: JSONValue.isControl) }
 
 /// Traps with the message when the condition fails; unlike `precondition`, the message is kept in
 /// release builds, so libFuzzer's crash report says which property broke.

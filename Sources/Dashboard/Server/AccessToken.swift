@@ -7,12 +7,19 @@ public enum AccessToken {
   /// The token file: `DATA/dashboard.token`.
   public static func file(in data: DataDirectory) -> URL { data.url.appendingPathComponent("dashboard.token") }
 
-  /// The saved token, or a new one (saved 0600); `created` tells whether it was generated now.
+  /// The saved token, or a new one (saved 0600); `created` tells whether it was generated now. A saved
+  /// file that others may read is made private (0600) before its token is used.
   public static func loadOrCreate(in data: DataDirectory) throws -> (token: String, created: Bool) {
     let url = file(in: data)
     if let text = try? String(contentsOf: url, encoding: .utf8) {
       let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      if token.count >= 16 { return (token, false) }
+      if token.count >= 16 {
+        let mode = (try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) ?? 0
+        if mode & 0o077 != 0 {
+          try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        }
+        return (token, false)
+      }
     }
     let token = random()
     try data.create()
