@@ -43,6 +43,11 @@ let package = Package(
 
     /// System headers Swift's Glibc module leaves out (extended attributes, for SELinux labels).
     .target(name: "SystemExtras"),
+    /// A lock around a value that ThreadSanitizer understands (a POSIX mutex).
+    .target(
+      name: "Locking",
+      swiftSettings: swiftSettings
+    ),
     /// Atomic file replacement shared by every module that writes files.
     .target(
       name: "Files",
@@ -52,12 +57,14 @@ let package = Package(
     /// Loading states, a replaying state relay, retrying and debouncing loaders.
     .target(
       name: "Loading",
+      dependencies: ["Locking"],
       swiftSettings: swiftSettings
     ),
     /// Streaming HTTP and file downloads with progress, cancel, resume, retry and conditional requests.
     .target(
       name: "Downloads",
       dependencies: [
+        "Locking",
         "Files",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
@@ -113,6 +120,7 @@ let package = Package(
     .target(
       name: "Apply",
       dependencies: [
+        "Locking",
         "Files", "Blocklists", "Store",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
@@ -123,6 +131,7 @@ let package = Package(
     .target(
       name: "BlockerTest",
       dependencies: [
+        "Locking",
         "Blocklists", "Store", "DNS",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -148,6 +157,7 @@ let package = Package(
     /// A DNS message codec and a client for one server: UDP with TCP fallback, spoof-checked, cancellable.
     .target(
       name: "DNS",
+      dependencies: ["Locking"],
       swiftSettings: swiftSettings
     ),
 
@@ -155,6 +165,7 @@ let package = Package(
     .target(
       name: "Dashboard",
       dependencies: [
+        "Locking",
         "Apply", "BlockerTest", "Blocklists", "Catalog", "DNS", "Downloads", "Loading", "Store", "Updates",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
@@ -171,6 +182,7 @@ let package = Package(
     .executableTarget(
       name: "SaneHostsCLI",
       dependencies: [
+        "Locking",
         "Blocklists",
         "Catalog",
         "Downloads",
@@ -203,6 +215,7 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
+        "Locking",
         "Apply",
         "DNS",
         "Downloads",
@@ -215,8 +228,15 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "LockingTests",
+      dependencies: ["Locking"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "LoadingTests",
-      dependencies: ["Loading", "TestSupport"],
+      dependencies: [
+        "Locking", "Loading", "TestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -243,6 +263,7 @@ let package = Package(
     .testTarget(
       name: "StoreTests",
       dependencies: [
+        "Locking",
         "Store", "Catalog", "Blocklists", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
@@ -251,6 +272,7 @@ let package = Package(
     .testTarget(
       name: "UpdatesTests",
       dependencies: [
+        "Locking",
         "Updates", "Store", "Downloads", "Blocklists", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
@@ -264,6 +286,7 @@ let package = Package(
     .testTarget(
       name: "BlockerTestTests",
       dependencies: [
+        "Locking",
         "BlockerTest", "Blocklists", "Store", "DNS", "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -272,12 +295,16 @@ let package = Package(
     ),
     .testTarget(
       name: "PiholeTests",
-      dependencies: ["Pihole", "TestSupport"],
+      dependencies: [
+        "Locking", "Pihole", "TestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "ApplyTests",
-      dependencies: ["Apply", "Blocklists", "Store", "TestSupport"],
+      dependencies: [
+        "Locking", "Apply", "Blocklists", "Store", "TestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -314,6 +341,7 @@ let package = Package(
     .testTarget(
       name: "SaneHostsCLITests",
       dependencies: [
+        "Locking",
         "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "BlockerTest", "DNS", "TestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

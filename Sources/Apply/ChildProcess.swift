@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -19,7 +19,7 @@ import Synchronization
 public final class ChildProcess: Sendable {
   /// The program's process id.
   public let pid: Int32
-  private let state = Mutex<State>(State())
+  private let state = Locked<State>(State())
 
   private struct State {
     var status: Int32?

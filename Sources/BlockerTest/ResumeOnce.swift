@@ -1,11 +1,11 @@
-import Synchronization
+import Locking
 
 /// A continuation that the first of several racers resumes; later resumes are ignored.
 ///
 /// Lets blocking work on its own thread (getaddrinfo) race task cancellation without leaking or
 /// double-resuming the continuation.
 final class ResumeOnce<Value: Sendable>: Sendable {
-  private let state = Mutex<(CheckedContinuation<Value, Never>?, Value?)>((nil, nil))
+  private let state = Locked<(CheckedContinuation<Value, Never>?, Value?)>((nil, nil))
 
   /// Stores the continuation; resumes it at once if a value came first.
   func set(_ continuation: CheckedContinuation<Value, Never>) {

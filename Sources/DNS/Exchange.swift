@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -16,7 +16,7 @@ final class Exchange: Sendable {
   private let wakeRead: Int32
   private let wakeWrite: Int32
   /// Whether the wake-up pair is closed; `cancel` writes to it only while it is open.
-  private let closed = Mutex(false)
+  private let closed = Locked(false)
 
   /// Creates the wake-up pair.
   init() throws(ResolverError) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The cancellation handle of one transfer, shared by the manager, the stream and the transfer's task.
 final class TransferControl: Sendable {
@@ -20,7 +20,7 @@ final class TransferControl: Sendable {
     case finished
   }
 
-  private let state = Mutex(State.created)
+  private let state = Locked(State.created)
 
   /// Starts the transfer's task unless the transfer was cancelled before it could start.
   func start(_ operation: @escaping @Sendable () async -> Void) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A `Loadable` that coalesces rapid `load()` calls into one load of a wrapped loader.
 ///
@@ -54,7 +54,7 @@ public final class DebouncingLoader<Base: Loadable>: Loadable {
   private let time: TimeSource
   private let relay: StateRelay<LoadingState<Value>>
   private let observer = StateObserver<Value>()
-  private let storage = Mutex(State())
+  private let storage = Locked(State())
 
   /// Wraps `base`, loading it once `interval` (negative counts as zero) has passed on `clock`
   /// without further `load()` calls.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A one-shot signal that any number of tasks can wait for.
 ///
@@ -15,7 +15,7 @@ public final class Latch: Sendable {
     var nextID: UInt64 = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Creates a closed latch.
   public init() {}

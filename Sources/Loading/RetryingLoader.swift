@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A `Loadable` that reloads a wrapped loader after failures, waiting a backoff delay between attempts.
 ///
@@ -51,7 +51,7 @@ public final class RetryingLoader<Base: Loadable>: Loadable {
   private let time: TimeSource
   private let relay: StateRelay<LoadingState<Value>>
   private let observer = StateObserver<Value>()
-  private let storage = Mutex(State())
+  private let storage = Locked(State())
 
   /// Wraps `base`, trying each load up to `maximumAttempts` times (clamped to at least 1), waiting
   /// `backoff` delays measured on `clock` between attempts.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Observes a wrapped loader's state stream exactly once and lets its owner wait for settled states.
 ///
@@ -33,7 +33,7 @@ final class StateObserver<Value: Sendable>: Sendable {
     var waiters: [UInt64: Waiter] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let ready = Latch()
 
   /// Creates an observer that has not subscribed yet.

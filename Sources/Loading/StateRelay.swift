@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A thread-safe holder of a current value that replays it to every new observer, then streams updates.
 ///
@@ -25,14 +25,14 @@ public final class StateRelay<Value: Sendable>: Sendable {
 
   /// How many not-yet-consumed values each observer's stream keeps (the newest ones win).
   public let bufferSize: Int
-  private let state: Mutex<State>
+  private let state: Locked<State>
   /// Held while an update is handed to the observers, so updates arrive in the order they were made.
-  private let delivery = Mutex(())
+  private let delivery = Locked(())
 
   /// Creates a relay holding `initialValue`; `bufferSize` (at least 1, default 64) bounds each observer's backlog.
   public init(_ initialValue: Value, bufferSize: Int = 64) {
     self.bufferSize = max(1, bufferSize)
-    self.state = Mutex(State(value: initialValue))
+    self.state = Locked(State(value: initialValue))
   }
 
   deinit {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A `Loadable` that runs an async throwing operation, optionally reporting progress along the way.
 ///
@@ -36,7 +36,7 @@ public final class TaskLoader<Value: Sendable>: Loadable {
 
   private let operation: @Sendable (ProgressReporter) async throws -> Value
   private let relay: StateRelay<LoadingState<Value>>
-  private let storage = Mutex(State())
+  private let storage = Locked(State())
 
   /// Creates a loader that runs `operation` on each load.
   public convenience init(_ operation: @escaping @Sendable () async throws -> Value) {

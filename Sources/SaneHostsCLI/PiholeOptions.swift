@@ -55,7 +55,8 @@ struct PiholeOptions: ParsableArguments {
           atPath: saved.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
       else {
         throw ValidationError(
-          "Cannot save the password in \(saved.path): check that the data directory is writable, or drop --save-password.")
+          "Cannot save the password in \(saved.path): check that the data directory is writable, or drop --save-password."
+        )
       }
     }
     return password

@@ -1,6 +1,6 @@
 import BlockerTest
 import Foundation
-import Synchronization
+import Locking
 
 /// Live progress of a blocker test on a terminal: done/total, blocked so far and the current domain,
 /// redrawn on one line of standard error (at most ten times a second). Silent when not live.
@@ -8,7 +8,7 @@ final class TestProgress: Sendable {
   private let live: Bool
   private let width: Int
   private let write: @Sendable (String) -> Void
-  private let state = Mutex<(shown: ContinuousClock.Instant?, drawn: Bool)>((nil, false))
+  private let state = Locked<(shown: ContinuousClock.Instant?, drawn: Bool)>((nil, false))
 
   init(live: Bool, width: Int, write: @escaping @Sendable (String) -> Void = { Terminal.writeError($0) }) {
     self.live = live

@@ -1,8 +1,8 @@
 import Blocklists
 import Foundation
 import Loading
+import Locking
 import Store
-import Synchronization
 import Updates
 
 /// Shows an update as it runs: live lines on a terminal, plain log lines in a pipe, JSON lines for machines.
@@ -35,7 +35,7 @@ final class UpdateRenderer: Sendable {
   let mode: Mode
   private let width: Int
   private let write: @Sendable (String) -> Void
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(mode: Mode, width: Int = 80, write: @escaping @Sendable (String) -> Void = Terminal.writeOutput) {
     self.mode = mode

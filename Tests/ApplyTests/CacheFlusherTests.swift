@@ -1,6 +1,6 @@
 import Apply
 import Foundation
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -8,7 +8,7 @@ import Testing
 struct CacheFlusherTests {
   /// Records the commands it is asked to run and answers with a chosen status.
   final class Recorder: ProcessRunning {
-    let calls = Mutex<[[String]]>([])
+    let calls = Locked<[[String]]>([])
     let status: Int32
     init(status: Int32 = 0) { self.status = status }
     func run(_ executable: String, _ arguments: [String]) async throws -> ProcessOutput {
@@ -29,7 +29,7 @@ struct CacheFlusherTests {
   @Test("resolved, nscd and two dnsmasq processes are each flushed their own way")
   func everything() async {
     let recorder = Recorder()
-    let signalled = Mutex<[Int32]>([])
+    let signalled = Locked<[Int32]>([])
     let flusher = CacheFlusher(
       runner: recorder,
       processes: {

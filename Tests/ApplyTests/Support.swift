@@ -1,7 +1,7 @@
 import Apply
 import Blocklists
 import Foundation
-import Synchronization
+import Locking
 
 /// A process runner that runs nothing: it records each call and answers from a script.
 final class RecordingRunner: ProcessRunning {
@@ -11,7 +11,7 @@ final class RecordingRunner: ProcessRunning {
     case failure(ProcessRunner.Error)
   }
 
-  private let state = Mutex<[[String]]>([])
+  private let state = Locked<[[String]]>([])
   private let reply: @Sendable (String, [String]) -> Reply
 
   /// A runner answering every call with `reply` (default: success, no output).

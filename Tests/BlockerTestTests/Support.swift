@@ -1,13 +1,13 @@
 import BlockerTest
 import Foundation
-import Synchronization
+import Locking
 
 /// A probe that answers from a table; names not in it never answer (until cancelled).
 final class TableProbe: Probe {
   let answers: [String: Verdict]
   var kind: ProbeKind { .dns }
   var target: String { "table" }
-  let started = Mutex<[String]>([])
+  let started = Locked<[String]>([])
 
   init(_ answers: [String: Verdict]) { self.answers = answers }
 

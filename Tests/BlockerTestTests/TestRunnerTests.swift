@@ -1,5 +1,5 @@
 import BlockerTest
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -12,7 +12,7 @@ struct TestRunnerTests {
       "stats.example": Verdict(.reachable, "192.0.2.1"), "metrics.example": Verdict(.inconclusive, "SERVFAIL"),
       "example.com": Verdict(.reachable, "93.184.215.14"),
     ])
-    let events = Mutex<[TestEvent]>([])
+    let events = Locked<[TestEvent]>([])
     let report = try await TestRunner(probe: probe, clock: ContinuousClock()).run(smallRegistry) { event in
       events.withLock { $0.append(event) }
     }

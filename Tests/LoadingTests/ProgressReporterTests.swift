@@ -1,11 +1,11 @@
 import Loading
-import Synchronization
+import Locking
 import Testing
 
 @Suite
 struct ProgressReporterTests {
   @Test func handsEveryReportToTheSinkInOrder() {
-    let received = Mutex<[LoadingProgress]>([])
+    let received = Locked<[LoadingProgress]>([])
     let reporter = ProgressReporter { progress in received.withLock { $0.append(progress) } }
     reporter.report(LoadingProgress(message: "Connecting"))
     reporter.report(message: "Downloading", percent: 140)

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Testing
 
 @testable import Loading
@@ -9,7 +9,7 @@ struct StateObserverTests {
     let relay = StateRelay<LoadingState<Int>>(.success(0))
     let observer = StateObserver<Int>()
     let subscriptions = Counter()
-    let forwarded = Mutex<[LoadingState<Int>]>([])
+    let forwarded = Locked<[LoadingState<Int>]>([])
     let subscribe = {
       subscriptions.increment()
       return relay.stream

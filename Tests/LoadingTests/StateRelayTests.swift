@@ -1,5 +1,6 @@
 import Foundation
 import Loading
+import Locking
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -47,7 +47,7 @@ struct TaskLoaderTests {
   }
 
   @Test func ignoresProgressReportedAfterTheLoadSettled() async {
-    let escaped = Mutex<ProgressReporter?>(nil)
+    let escaped = Locked<ProgressReporter?>(nil)
     let loader = TaskLoader { reporter in
       escaped.withLock { $0 = reporter }
       return 1
@@ -87,7 +87,7 @@ struct TaskLoaderTests {
 
   @Test func cancelStopsTheOperationAndEndsIdle() async {
     let clock = ManualClock()
-    let sawCancellation = Mutex(false)
+    let sawCancellation = Locked(false)
     let loader = TaskLoader { reporter in
       reporter.report(message: "Waiting", percent: 20)
       do {

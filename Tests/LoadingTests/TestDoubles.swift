@@ -1,6 +1,6 @@
 import Foundation
 import Loading
-import Synchronization
+import Locking
 
 /// An error for tests, with a readable description.
 enum FakeError: Error, Equatable, LocalizedError {
@@ -29,7 +29,7 @@ final class FakeLoader: Loadable {
 
   let relay = StateRelay<LoadingState<Int>>(.idle)
   private let outcomes: [LoadingState<Int>]
-  private let counters = Mutex(Counters())
+  private let counters = Locked(Counters())
 
   init(outcomes: [LoadingState<Int>]) {
     precondition(!outcomes.isEmpty)
@@ -72,7 +72,7 @@ final class Gate: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   var waiterCount: Int { state.withLock { $0.waiters.count } }
 
@@ -98,7 +98,7 @@ final class Gate: Sendable {
 
 /// A thread-safe counter for closures run by loaders.
 final class Counter: Sendable {
-  private let count = Mutex(0)
+  private let count = Locked(0)
 
   var value: Int { count.withLock { $0 } }
 

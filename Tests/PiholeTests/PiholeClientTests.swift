@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import Pihole
-import Synchronization
 import TestSupport
 import Testing
 
@@ -131,7 +131,7 @@ struct PiholeClientTests {
 
 /// Collects lines from a `@Sendable` callback.
 final class LineCollector: Sendable {
-  private let lines = Mutex<[String]>([])
+  private let lines = Locked<[String]>([])
   func append(_ line: String) { lines.withLock { $0.append(line) } }
   var all: [String] { lines.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import BlockerTest
-import Synchronization
+import Locking
 import Testing
 
 @testable import SaneHostsCLI
@@ -23,7 +23,7 @@ struct TestProgressTests {
     let event = TestEvent.finished(
       DomainResult(domain: domain, verdict: Verdict(.blocked, "NXDOMAIN"), milliseconds: 1), done: 1, total: 1,
       blocked: 1)
-    let written = Mutex<[String]>([])
+    let written = Locked<[String]>([])
     let silent = TestProgress(live: false, width: 80) { text in written.withLock { $0.append(text) } }
     silent.handle(event)
     silent.finish()

@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import Store
-import Synchronization
 import Testing
 import Updates
 
@@ -9,7 +9,7 @@ import Updates
 @Suite("Update progress rendering")
 struct UpdateRendererTests {
   final class Output: Sendable {
-    let text = Mutex("")
+    let text = Locked("")
     func write(_ value: String) { text.withLock { $0 += value } }
     var value: String { text.withLock { $0 } }
   }

@@ -1,13 +1,13 @@
 import Foundation
+import Locking
 import Store
-import Synchronization
 import TestSupport
 import Testing
 
 /// What a thread waiting for the lock saw.
 private final class Waiter: Sendable {
-  let acquired = Mutex<Bool>(false)
-  let failure = Mutex<String?>(nil)
+  let acquired = Locked<Bool>(false)
+  let failure = Locked<String?>(nil)
 }
 
 @Suite("The update lock")

@@ -1,6 +1,6 @@
 import DNS
 import Foundation
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -64,9 +64,9 @@ public final class FakeDNSServer: Sendable {
   private let wakeRead: Int32
   private let wakeWrite: Int32
   private let receivedContinuation: AsyncStream<Request>.Continuation
-  private let recorded = Mutex<[Request]>([])
-  private let connections = Mutex<Set<Int32>>([])
-  private let finished = Mutex<Finished>(Finished())
+  private let recorded = Locked<[Request]>([])
+  private let connections = Locked<Set<Int32>>([])
+  private let finished = Locked<Finished>(Finished())
 
   private struct Finished {
     var done = false

@@ -1,9 +1,9 @@
 import Foundation
+import Locking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 with scripted, misbehaving responses for download tests.
 ///
@@ -84,7 +84,7 @@ public final class FixtureServer: Sendable {
     var requests: [RecordedRequest] = []
   }
 
-  private let routes = Mutex(Routes())
+  private let routes = Locked(Routes())
   private let channel: any Channel
 
   /// The port the server listens on.
@@ -113,7 +113,7 @@ public final class FixtureServer: Sendable {
           certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { .certificate($0) },
           privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.keyPath, format: .pem))))
     }
-    let box = Mutex<FixtureServer?>(nil)
+    let box = Locked<FixtureServer?>(nil)
     let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A clock whose time only moves when a test calls `advance(by:)` or `advance(to:)`.
 ///
@@ -52,11 +52,11 @@ public final class ManualClock: Clock, Sendable {
     var sleepers: [UInt64: Sleeper] = [:]
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates a clock whose current time is `now` (zero by default).
   public init(now: Instant = Instant()) {
-    state = Mutex(State(now: now))
+    state = Locked(State(now: now))
   }
 
   /// The current time; it changes only through `advance(by:)` and `advance(to:)`.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 extension PiholeDouble {
   /// `POST /api/action/gravity`: a chunked text log, then (the daemon's bug) raw JSON after the last chunk.

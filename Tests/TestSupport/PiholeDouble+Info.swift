@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 extension PiholeDouble {
   /// `GET /api/search/{domain}`: matching domain rules and gravity entries; each gravity item repeats `"type"`.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 extension PiholeDouble {
   static let missingListType =

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 extension PiholeDouble {
   /// Answers one request: records it, routes it, checks the session where needed and adds `"took"`.

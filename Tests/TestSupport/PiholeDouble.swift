@@ -1,8 +1,8 @@
 import Foundation
+import Locking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A Pi-hole v6 REST API test double, served over real HTTP/1.1 on 127.0.0.1 and a free port.
 ///
@@ -122,7 +122,7 @@ public final class PiholeDouble: Sendable {
   }
 
   let configuration: Configuration
-  let state = Mutex(State())
+  let state = Locked(State())
   let started: Double
   private let channel: any Channel
 
@@ -155,7 +155,7 @@ public final class PiholeDouble: Sendable {
   }
 
   private static func start(_ configuration: Configuration) async throws -> PiholeDouble {
-    let box = Mutex<PiholeDouble?>(nil)
+    let box = Locked<PiholeDouble?>(nil)
     let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in

@@ -1,6 +1,6 @@
 import Downloads
 import Foundation
-import Synchronization
+import Locking
 
 /// A `DownloadClient` that plays back scripted events, for tests of code that consumes downloads.
 ///
@@ -21,7 +21,7 @@ public final class ScriptedDownloadClient: DownloadClient {
     var openGates: Set<String> = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Creates a client with no scripts; an unscripted URL fails with HTTP 404.
   public init() {}

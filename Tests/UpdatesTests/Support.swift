@@ -2,7 +2,7 @@ import Blocklists
 import Downloads
 import Foundation
 import GRDB
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -93,7 +93,7 @@ struct Harness {
 
 /// Collects events from several tasks.
 final class EventLog: Sendable {
-  private let events = Mutex<[UpdateEvent]>([])
+  private let events = Locked<[UpdateEvent]>([])
 
   func append(_ event: UpdateEvent) { events.withLock { $0.append(event) } }
 
@@ -112,8 +112,8 @@ final class EventLog: Sendable {
 
 /// Cancels a task from inside one of its event callbacks.
 final class Canceller: Sendable {
-  private let task = Mutex<Task<UpdateSummary, any Error>?>(nil)
-  private let fired = Mutex(false)
+  private let task = Locked<Task<UpdateSummary, any Error>?>(nil)
+  private let fired = Locked(false)
 
   func set(_ task: Task<UpdateSummary, any Error>) { self.task.withLock { $0 = task } }
 

@@ -2,8 +2,8 @@ import Blocklists
 import Downloads
 import Foundation
 import GRDB
+import Locking
 import NIOCore
-import Synchronization
 import TestSupport
 import Testing
 
@@ -304,7 +304,7 @@ struct UpdaterTests {
 
 /// Counts sources between connecting and done.
 final class ActiveCounter: Sendable {
-  private let state = Mutex<(active: Set<String>, maximum: Int)>(([], 0))
+  private let state = Locked<(active: Set<String>, maximum: Int)>(([], 0))
 
   func start(_ key: String) {
     state.withLock {

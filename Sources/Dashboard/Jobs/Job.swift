@@ -1,5 +1,5 @@
 import Loading
-import Synchronization
+import Locking
 
 /// What a job's status says about where it is; the relay carries it to every page that watches.
 protocol JobStatus: Sendable, Encodable {
@@ -94,11 +94,11 @@ actor Job<Status: JobStatus> {
 /// Publishes a running job's status: each change is applied under a lock (events arrive from several
 /// tasks at once) and the result goes to the job's relay.
 final class StatusPublisher<Status: Sendable>: Sendable {
-  private let status: Mutex<Status>
+  private let status: Locked<Status>
   private let relay: StateRelay<Status>
 
   init(_ initial: Status, to relay: StateRelay<Status>) {
-    status = Mutex(initial)
+    status = Locked(initial)
     self.relay = relay
   }
 
