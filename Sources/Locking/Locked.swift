@@ -23,7 +23,13 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
   public init(_ initialValue: consuming sending Value) {
     mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+    // Priority inheritance, as `Mutex` has on Linux (FUTEX_LOCK_PI): an unlock hands the lock to a
+    // waiter, so a thread that locks again at once cannot starve the others.
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_setprotocol(&attributes, Int32(PTHREAD_PRIO_INHERIT))
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
     value = initialValue
   }
 

@@ -7,7 +7,9 @@ import Testing
 /// stay within the limits it was given, and the good source still gets through.
 @Suite("sanehosts update against hostile servers: bounded memory and time")
 struct HostileServerTests {
-  @Test("An endless body, a gzip bomb and a 1 byte/s trickle: each refused by name, memory far below the size limit")
+  @Test(
+    "An endless body, a gzip bomb and a 1 byte/s trickle: each refused by name within the limits, memory far below the size limit"
+  )
   func boundedMemoryAndTime() async throws {
     let cli = try StoreCLI()
     defer { cli.remove() }
@@ -26,7 +28,7 @@ struct HostileServerTests {
       }
       let start = ContinuousClock.now
       let run = try await MemorySampler.run(
-        try CommandRunner().executable, ["update", "--max-size", "128", "--timeout", "3"],
+        try CommandRunner().executable, ["update", "--max-size", "64", "--timeout", "8"],
         environment: ["SANEHOSTS_HOME": cli.dataDirectory.path, "TERM": "dumb"])
       let elapsed = ContinuousClock.now - start
       print("hostile update: \(run.peakBytes >> 20) MiB peak, \(elapsed), status \(run.status)")
@@ -34,15 +36,16 @@ struct HostileServerTests {
       // The good source got through, so the run counts as partial: exit status 0, as documented.
       #expect(run.status == 0, "\(run.output)")
       #expect(run.output.contains("! endless: "), "\(run.output)")
-      #expect(run.output.contains("sent more than the limit of 134217728 bytes"), "\(run.output)")
+      #expect(run.output.contains("sent more than the limit of 67108864 bytes"), "\(run.output)")
       #expect(run.output.contains("! bomb: "), "\(run.output)")
       #expect(run.output.contains("gzip-compressed"), "\(run.output)")
       #expect(run.output.contains("! slow: "), "\(run.output)")
-      #expect(run.output.contains("took longer than 3 s in all"), "\(run.output)")
+      #expect(run.output.contains("took longer than 8 s in all"), "\(run.output)")
       #expect(run.output.contains("1 updated, 0 unchanged, 3 failed"), "\(run.output)")
-      // 128 MiB streamed to disk, a 256 MiB bomb never inflated: the process stays far below either.
+      // 64 MiB streamed to disk and a 256 MiB bomb never inflated: holding either in memory would take
+      // the process (about 30 MiB by itself) past 90 MiB.
       #expect(run.peakBytes > 0)
-      #expect(run.peakBytes < 96 << 20, "peak \(run.peakBytes >> 20) MiB")
+      #expect(run.peakBytes < 80 << 20, "peak \(run.peakBytes >> 20) MiB")
       let staging = cli.dataDirectory.appending(path: "staging")
       #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).isEmpty)
     }
