@@ -98,6 +98,6 @@ public struct SystemProbe: Probe {
     default:
       return nil
     }
-    return String(cString: buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

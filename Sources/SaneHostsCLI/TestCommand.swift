@@ -224,7 +224,7 @@ struct TestCommand: AsyncParsableCommand {
     var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
     getnameinfo(
       first.pointee.ai_addr, first.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
-    let address = String(cString: buffer)
+    let address = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return address.contains(":") ? "[\(address)]:53" : "\(address):53"
   }
 
