@@ -49,7 +49,10 @@ public actor PiholeClient {
     let client = PiholeClient(host: host, password: password, totp: totp, http: http, timeout: timeout)
     let result: Result<R, any Error>
     do {
-      try await client.login()
+      // Log in without inheriting a cancellation: a login cut off after the Pi-hole opened the session
+      // would never learn its id, and the session would stay open, holding one of the Pi-hole's seats.
+      try await Task.detached { try await client.login() }.value
+      try Task.checkCancellation()
       result = .success(try await body(client))
     } catch {
       result = .failure(error)
