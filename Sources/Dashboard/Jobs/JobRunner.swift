@@ -20,12 +20,22 @@ final class JobRunner: Service, Sendable {
     return false
   }
 
+  /// Runs each job handed over until graceful shutdown or cancellation. Then the stream is finished, so
+  /// `submit` refuses new jobs, but every job already handed over still starts (cancelled at once) and
+  /// ends as cancelled: none is dropped while its caller believes it runs. (Ending the loop on
+  /// cancellation instead, as `cancelOnGracefulShutdown()` does, dropped jobs still in the buffer; the
+  /// ThreadSanitizer run, slow enough to hit that window, found it.)
   func run() async throws {
     await withDiscardingTaskGroup { group in
-      for await work in stream.cancelOnGracefulShutdown() {
-        group.addTask { await work() }
+      await withGracefulShutdownHandler {
+        // The stream's own iterator finishes the stream when the task is cancelled, and a finished
+        // stream still yields what it holds before it ends.
+        for await work in stream {
+          group.addTask { await work() }
+        }
+      } onGracefulShutdown: {
+        self.continuation.finish()
       }
-      continuation.finish()
       group.cancelAll()
     }
   }
