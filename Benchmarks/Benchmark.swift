@@ -251,16 +251,7 @@ struct Benchmark {
     let start = ContinuousClock.now
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { fail("cannot connect to 127.0.0.1:\(port)") }
+    guard connectLoopback(socket, port: port) else { fail("cannot connect to 127.0.0.1:\(port)") }
     let request = (["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers + ["", ""])
       .joined(separator: "\r\n")
     _ = request.withCString { send(socket, $0, strlen($0), 0) }
@@ -323,17 +314,7 @@ struct Benchmark {
     // A black hole: a bound UDP socket that is never read.
     let hole = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
     defer { close(hole) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(hole, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(hole, $0, &length) }
-    }
-    let holePort = UInt16(bigEndian: address.sin_port)
+    let holePort = bindLoopback(hole)
     let blackHole = run(
       [sanehosts, "test", "--probe", "dns", "--resolver", "127.0.0.1:\(holePort)", "--timeout", "2", "--no-save"],
       silenceErrors: true)
@@ -353,10 +334,38 @@ struct Benchmark {
   static func freePort(type: __socket_type = SOCK_STREAM) -> Int {
     let socket = Glibc.socket(AF_INET, Int32(type.rawValue), 0)
     defer { close(socket) }
+    return bindLoopback(socket)
+  }
+
+  /// Whether something accepts connections on a loopback port.
+  static func accepts(_ port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    return connectLoopback(socket, port: port)
+  }
+
+  /// 127.0.0.1 at `port` (0: any free port).
+  static func loopback(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
+    address.sin_port = UInt16(port).bigEndian
+    return address
+  }
+
+  /// Connects `socket` to 127.0.0.1:`port`; whether it worked.
+  static func connectLoopback(_ socket: Int32, port: Int) -> Bool {
+    var address = loopback(port: port)
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    } == 0
+  }
+
+  /// Binds `socket` to 127.0.0.1 and a free port, and returns the port.
+  static func bindLoopback(_ socket: Int32) -> Int {
+    var address = loopback(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
@@ -365,21 +374,6 @@ struct Benchmark {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
     }
     return Int(UInt16(bigEndian: address.sin_port))
-  }
-
-  /// Whether something accepts connections on a loopback port.
-  static func accepts(_ port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    } == 0
   }
 
   /// Runs a command, returning wall time, peak resident memory and exit status.

@@ -13,27 +13,10 @@ cd "$(dirname "$0")/.."
 # The Selenium release the test was written against.
 selenium_version=4.51.0
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-
 packages=(chromium chromium-driver dnsmasq-base)
 command -v python3 >/dev/null 2>&1 || packages+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Installing browser test dependencies: ${missing[*]}"
-  # Never start services while installing (chromium pulls in none, but its dependencies might).
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod +x /usr/sbin/policy-rc.d
-    trap '$sudo rm -f /usr/sbin/policy-rc.d' EXIT
-  fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+./scripts/apt-install.sh "browser test dependencies" "${packages[@]}"
 
 if ! python3 -c 'import selenium' >/dev/null 2>&1; then
   echo "Installing Selenium $selenium_version from PyPI for $(command -v python3)"

@@ -30,14 +30,7 @@ shared=${SANEHOSTS_SHARED:-../shared}
 [ -d "$shared/data/blocklists" ] || { echo "no lists in $shared/data/blocklists; set SANEHOSTS_SHARED" >&2; exit 2; }
 shared=$(cd "$shared" && pwd)
 
-missing=()
-for tool in wrk curl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+./scripts/apt-install.sh "load test tools" wrk curl
 
 swift build -c release --product sanehosts >&2
 bin=$(swift build -c release --show-bin-path)/sanehosts

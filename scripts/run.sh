@@ -9,13 +9,7 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "swift is not on PATH: install the Swift 6.1+ toolchain from swift.org first." >&2
   exit 1
 fi
-if ! dpkg-query -W -f='${Status}' libsqlite3-dev 2>/dev/null | grep -q "install ok installed"; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "Installing libsqlite3-dev (SQLite headers, needed to build the store)…" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libsqlite3-dev >/dev/null
-fi
+./scripts/apt-install.sh "SQLite's headers (needed to build the store)" libsqlite3-dev
 
 swift build -c release --product sanehosts >&2
 exec .build/release/sanehosts "$@"

@@ -49,39 +49,18 @@ extension PiholeClient {
   public func search(_ domain: String) async throws -> PiholeSearch {
     let (_, data) = try await send(
       .GET, "search/\(Self.encode(domain))", query: [("partial", "false"), ("N", "100")])
-    let search = try JSONValue.object(data)["search"] as? [String: Any] ?? [:]
-    let domains = (search["domains"] as? [[String: Any]] ?? []).compactMap(JSONValue.domain)
-    let gravity = (search["gravity"] as? [[String: Any]] ?? []).compactMap { item -> PiholeSearch.Match? in
-      guard let address = JSONValue.string(item["address"]) else { return nil }
-      return PiholeSearch.Match(
-        address: address, entry: JSONValue.string(item["domain"]) ?? domain,
-        type: JSONValue.string(item["type"]) ?? "block")
-    }
-    return PiholeSearch(domains: domains, gravity: gravity)
+    return PiholeReply.search(try JSONValue.object(data), name: domain)
   }
 
   /// Version and counts; parts the Pi-hole cannot give (a fresh install answers 500 for the version) are nil.
   public func summary() async throws -> PiholeSummary {
-    var summary = PiholeSummary()
-    if let (_, data) = try? await send(.GET, "info/version"), let object = try? JSONValue.object(data) {
-      let version = object["version"] as? [String: Any]
-      let ftl = (version?["ftl"] as? [String: Any])?["local"] as? [String: Any]
-      summary.version = JSONValue.string(ftl?["version"])
-    }
-    if let (_, data) = try? await send(.GET, "dns/blocking"), let object = try? JSONValue.object(data) {
-      summary.blocking = JSONValue.string(object["blocking"])
-    }
-    let (_, data) = try await send(.GET, "stats/summary")
-    let object = try JSONValue.object(data)
-    let queries = object["queries"] as? [String: Any]
-    let gravity = object["gravity"] as? [String: Any]
-    summary.totalQueries = JSONValue.int(queries?["total"])
-    summary.blockedQueries = JSONValue.int(queries?["blocked"])
-    summary.domainsBeingBlocked = JSONValue.int(gravity?["domains_being_blocked"])
-    if let seconds = JSONValue.int(gravity?["last_update"]), seconds > 0 {
-      summary.gravityUpdated = Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-    return summary
+    let version = try? await send(.GET, "info/version")
+    let blocking = try? await send(.GET, "dns/blocking")
+    let (_, stats) = try await send(.GET, "stats/summary")
+    return PiholeReply.summary(
+      version: version.flatMap { try? JSONValue.object($0.1) },
+      blocking: blocking.flatMap { try? JSONValue.object($0.1) },
+      stats: try JSONValue.object(stats))
   }
 
   /// Rebuilds gravity and passes each line of its log to `line` as it arrives (escape sequences

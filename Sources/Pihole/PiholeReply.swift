@@ -59,4 +59,37 @@ enum PiholeReply {
     return withoutEscapes.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { JSONValue.printable(String($0)) }
       .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("{\"") }
   }
+
+  /// Reads the reply to `GET search/NAME`: the rules and adlists that match `name`.
+  static func search(_ object: [String: Any], name: String) -> PiholeSearch {
+    let search = object["search"] as? [String: Any] ?? [:]
+    let domains = (search["domains"] as? [[String: Any]] ?? []).compactMap(JSONValue.domain)
+    let gravity = (search["gravity"] as? [[String: Any]] ?? []).compactMap { item -> PiholeSearch.Match? in
+      guard let address = JSONValue.string(item["address"]) else { return nil }
+      return PiholeSearch.Match(
+        address: address, entry: JSONValue.string(item["domain"]) ?? name,
+        type: JSONValue.string(item["type"]) ?? "block")
+    }
+    return PiholeSearch(domains: domains, gravity: gravity)
+  }
+
+  /// Reads the replies to `GET info/version`, `GET dns/blocking` and `GET stats/summary`; a reply that is
+  /// missing (nil: a fresh install answers 500 for the version) leaves its fields nil.
+  static func summary(version: [String: Any]?, blocking: [String: Any]?, stats: [String: Any]) -> PiholeSummary {
+    var summary = PiholeSummary()
+    if let version {
+      let ftl = ((version["version"] as? [String: Any])?["ftl"] as? [String: Any])?["local"] as? [String: Any]
+      summary.version = JSONValue.string(ftl?["version"])
+    }
+    if let blocking { summary.blocking = JSONValue.string(blocking["blocking"]) }
+    let queries = stats["queries"] as? [String: Any]
+    let gravity = stats["gravity"] as? [String: Any]
+    summary.totalQueries = JSONValue.int(queries?["total"])
+    summary.blockedQueries = JSONValue.int(queries?["blocked"])
+    summary.domainsBeingBlocked = JSONValue.int(gravity?["domains_being_blocked"])
+    if let seconds = JSONValue.int(gravity?["last_update"]), seconds > 0 {
+      summary.gravityUpdated = Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+    return summary
+  }
 }

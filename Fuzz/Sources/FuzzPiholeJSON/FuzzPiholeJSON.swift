@@ -1,10 +1,10 @@
 import Foundation
 
-/// Reads the input as every Pi-hole reply SaneHosts decodes: the lenient `JSONValue` reader of
-/// Sources/Pihole/PiholeModels.swift, composed the way `PiholeClient` composes it for lists, domains,
-/// processed items, search and summary replies, and `PiholeReply` (Sources/Pihole/PiholeReply.swift,
-/// the client's own login and error reading) for sessions and failures. Both files are compiled here
-/// from the main package. Any bytes must give a value or a `PiholeError` with a message, never a trap.
+/// Reads the input as every Pi-hole reply SaneHosts decodes, through the client's own reading code: the
+/// lenient `JSONValue` reader of Sources/Pihole/PiholeModels.swift (lists, domains, processed items) and
+/// `PiholeReply` of Sources/Pihole/PiholeReply.swift (sessions, failures, search, summary, gravity log).
+/// Both files are compiled here from the main package. Any bytes must give a value or a `PiholeError`
+/// with a message, never a trap.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Data(bytes: $0, count: size) } ?? Data()
@@ -43,30 +43,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   for line in PiholeReply.logLines(bytes) { check(printable(line), "control character in the log line \(line)") }
   // POST lists / domains.
   _ = JSONValue.processed(object)
-  // GET search.
-  let search = object["search"] as? [String: Any] ?? [:]
-  let domains = (search["domains"] as? [[String: Any]] ?? []).compactMap(JSONValue.domain)
-  let gravity = (search["gravity"] as? [[String: Any]] ?? []).compactMap { item -> PiholeSearch.Match? in
-    guard let address = JSONValue.string(item["address"]) else { return nil }
-    return PiholeSearch.Match(
-      address: address, entry: JSONValue.string(item["domain"]) ?? "example.com",
-      type: JSONValue.string(item["type"]) ?? "block")
-  }
-  _ = PiholeSearch(domains: domains, gravity: gravity).blocks
-  // Summary: info/version, dns/blocking, stats/summary.
-  var summary = PiholeSummary()
-  let version = object["version"] as? [String: Any]
-  let ftl = (version?["ftl"] as? [String: Any])?["local"] as? [String: Any]
-  summary.version = JSONValue.string(ftl?["version"])
-  summary.blocking = JSONValue.string(object["blocking"])
-  let queries = object["queries"] as? [String: Any]
-  let gravityStats = object["gravity"] as? [String: Any]
-  summary.totalQueries = JSONValue.int(queries?["total"])
-  summary.blockedQueries = JSONValue.int(queries?["blocked"])
-  summary.domainsBeingBlocked = JSONValue.int(gravityStats?["domains_being_blocked"])
-  if let seconds = JSONValue.int(gravityStats?["last_update"]), seconds > 0 {
-    summary.gravityUpdated = Date(timeIntervalSince1970: TimeInterval(seconds))
-  }
+  // GET search, and the summary's three replies, as the client reads them.
+  _ = PiholeReply.search(object, name: "example.com").blocks
+  let summary = PiholeReply.summary(version: object, blocking: object, stats: object)
   // The models are Codable too (the dashboard's JSON): encoding what was read must work.
   do {
     _ = try JSONEncoder().encode(lists)
