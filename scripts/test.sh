@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs the whole SaneHosts test suite on a Debian 12 machine with the Swift toolchain.
 # First installs what the build and tests need from Debian (SQLite's headers for GRDB, the real DNS
-# servers whose configuration checkers validate our outputs) and, for the dashboard's browser test,
-# Chromium, chromedriver and Selenium (scripts/install-browser-deps.sh), then builds and runs every test
-# target, and finally fuzzes each libFuzzer target for 15 s (scripts/fuzz.sh).
+# servers the interop tests start: dnsmasq, unbound, BIND, PowerDNS Recursor, Knot Resolver, none of them
+# started as a service) and, for the dashboard's browser test, Chromium, chromedriver and Selenium
+# (scripts/install-browser-deps.sh). Then builds the release `sanehosts` (the binary users run: every
+# command-line test runs it, through SANEHOSTS_TEST_EXECUTABLE, so a fault of the optimized build fails
+# the tests) and every test target, runs the tests, and finally fuzzes each libFuzzer target for 15 s
+# (scripts/fuzz.sh).
 # Tests start their own servers on
 # 127.0.0.1 and never touch the internet or this machine's /etc/hosts.
 set -euo pipefail
@@ -15,13 +18,15 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 ./scripts/apt-install.sh "test dependencies" \
-  libsqlite3-dev unbound dnsmasq-base bind9-utils bind9-dnsutils openssl util-linux
+  libsqlite3-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
+  util-linux
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
 ./scripts/install-browser-deps.sh
 
+swift build -c release --product sanehosts
 swift build --build-tests
-swift test --skip-build "$@"
+SANEHOSTS_TEST_EXECUTABLE="$PWD/.build/release/sanehosts" swift test --skip-build "$@"
 
 # A short libFuzzer run of each fuzz target (the full runs are in the README). Skipped when arguments
 # select tests, and with SANEHOSTS_FUZZ_SECONDS=0.

@@ -1,4 +1,5 @@
 import Blocklists
+import Files
 import Foundation
 import Store
 
@@ -123,6 +124,18 @@ public struct Applier: Sendable {
     public var reloadFailure: (any Error)?
     /// The lines of the hosts section (for measuring the lookup time of its last name).
     public var lastName: String?
+    /// The names applied.
+    public var list: CompiledList
+    /// Whether the file's format blocks subdomains too (public suffixes are then left out of it).
+    public var coversSubdomains: Bool
+
+    /// The names the file blocks, to sample for a verification: the profile's names less any public
+    /// suffix a format covering subdomains leaves out.
+    public var verifiable: [String] {
+      let names = list.allNames
+      guard coversSubdomains else { return names }
+      return names.filter { !PublicSuffixList.bundled.isPublicSuffix($0) }
+    }
   }
 
   /// The store holding the profile.
@@ -193,7 +206,8 @@ public struct Applier: Sendable {
       lookupMicroseconds: nil,
       warnings: warnings, firstWrite: false, instructions: nil)
     let lastName = lines.last?.split(separator: " ").last.map(String.init)
-    return Applied(result: result, change: change, reloadFailure: nil, lastName: lastName)
+    return Applied(
+      result: result, change: change, reloadFailure: nil, lastName: lastName, list: set.list, coversSubdomains: false)
   }
 
   private func applyToServer(_ server: ServerTarget, set: BlockSet, options: Options, warnings: [String])
@@ -218,25 +232,52 @@ public struct Applier: Sendable {
     }
     var outcome = ManagedFile.Outcome()
     var reloaded: String?
-    if !options.dryRun && entriesChanged {
-      outcome = try file.commit(
-        change, profile: set.profile.name, names: set.list.count, target: server.rawValue, force: options.force)
+    // A file written earlier without --reload (or whose reload failed) is reloaded now, though unchanged.
+    let notLoaded = file.ledger.entry(for: file.path)?.reloaded == false
+    if !options.dryRun && (entriesChanged || (notLoaded && options.reload != nil)) {
+      if entriesChanged {
+        outcome = try file.commit(
+          change, profile: set.profile.name, names: set.list.count, target: server.rawValue, force: options.force)
+      }
+      var loaded = false
       if let method = options.reload {
         do {
           reloaded = try await method.perform(runner: runner)
+          loaded = true
         } catch {
           reloadFailure = error
           warnings.append("\(file.path) was written, but reloading \(server.server) failed.")
         }
       }
+      if var entry = file.ledger.entry(for: file.path) {
+        entry.reloaded = loaded
+        try? file.ledger.record(entry, for: file.path)
+      }
     }
+    if !options.dryRun { try Self.writeLoader(for: server, output: file.path) }
     let result = Result(
       target: server.rawValue, path: file.path, profile: set.profile.name, names: set.list.count,
       added: Self.entries(change.added).count, removed: Self.entries(change.removed).count, wrote: outcome.wrote,
       dryRun: options.dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
       reloaded: reloaded, flushed: nil, flushSummary: nil, lookupMicroseconds: nil, warnings: warnings,
       firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
-    return Applied(result: result, change: change, reloadFailure: reloadFailure, lastName: nil)
+    return Applied(
+      result: result, change: change, reloadFailure: reloadFailure, lastName: nil, list: set.list,
+      coversSubdomains: server.renderer(title: "", date: Date()).format.coversSubdomains)
+  }
+
+  /// Writes the Lua file that loads the zone (PowerDNS Recursor, Knot Resolver) when it is missing or
+  /// different, atomically.
+  static func writeLoader(for server: ServerTarget, output: String) throws {
+    let absolute = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+    guard let path = server.loaderPath(output: absolute), let text = server.loader(output: absolute) else { return }
+    let bytes = Array(text.utf8)
+    if let existing = FileManager.default.contents(atPath: path), Array(existing) == bytes { return }
+    do {
+      try StagedFile.replace(path, with: bytes)
+    } catch {
+      throw ApplyError.from(error)
+    }
   }
 
   /// Lines that are entries, not ones that change with every render (the zone's SOA serial).
@@ -249,7 +290,7 @@ public struct Applier: Sendable {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sanehosts-check-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let path = scratch.appendingPathComponent(server == .bind ? "db.sanehosts.rpz" : "sanehosts.conf").path
+    let path = scratch.appendingPathComponent(server.isRPZ ? "db.sanehosts.rpz" : "sanehosts.conf").path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return await server.check(path, runner: runner)
   }

@@ -24,6 +24,10 @@ public struct Ledger: Sendable {
     public var pendingSHA256: String?
     /// The section's SHA-256 of that write.
     public var pendingSectionSHA256: String?
+    /// For a drop-in: whether the server was reloaded after the last write (nil: not recorded, as before
+    /// this field existed). `apply --reload` reloads a server that has not loaded the file yet even when
+    /// there is nothing new to write.
+    public var reloaded: Bool?
 
     /// Creates an entry.
     public init(sha256: String, sectionSHA256: String, date: Date, profile: String?, names: Int, target: String) {

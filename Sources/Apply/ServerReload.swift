@@ -20,6 +20,12 @@ public enum ReloadMethod: Sendable, Hashable {
   case rndc(zone: String?)
   /// `SIGHUP` to a process: dnsmasq then reads its hosts files again (not its configuration files).
   case signal(pid: Int32)
+  /// `rec_control reload-lua-config` then `rec_control wipe-cache .$` (PowerDNS Recursor keeps answers in its
+  /// packet cache across a reload); `socketDirectory` is the recursor's `socket-dir` (nil: its default).
+  case recControl(socketDirectory: String?)
+  /// Knot Resolver's control socket (`RUNDIR/control/PID`): the zone at `zone` is loaded again at once
+  /// (kresd also watches the file, but a reload through the socket takes effect before it returns).
+  case knotControl(socket: String, zone: String)
 
   /// The command it runs, for messages.
   public var command: String {
@@ -29,6 +35,9 @@ public enum ReloadMethod: Sendable, Hashable {
     case .unboundControl: "unbound-control reload"
     case .rndc(let zone): zone.map { "rndc reload \($0)" } ?? "rndc reload"
     case .signal(let pid): "kill -HUP \(pid)"
+    case .recControl(let directory):
+      "rec_control\(directory.map { " --socket-dir=\($0)" } ?? "") reload-lua-config"
+    case .knotControl(let socket, _): "kresd control socket \(socket)"
     }
   }
 
@@ -47,8 +56,31 @@ public enum ReloadMethod: Sendable, Hashable {
     case .signal(let pid):
       try Self.hangUp(pid)
       return "sent SIGHUP to process \(pid)"
+    case .recControl(let directory):
+      let prefix = directory.map { ["--socket-dir=\($0)"] } ?? []
+      try await run("rec_control", prefix + ["reload-lua-config"], runner: runner)
+      try await run("rec_control", prefix + ["wipe-cache", ".$"], runner: runner)
+      return "reloaded PowerDNS Recursor's Lua configuration and wiped its cache with rec_control"
+    case .knotControl(let socket, let zone):
+      let command =
+        "sanehosts_rpz.cb = policy.rpz(policy.DENY, \(ServerTarget.luaString(zone)), true) cache.clear() return 'ok'"
+      let reply: String
+      do {
+        reply = try KnotControl(path: socket).send(command)
+      } catch {
+        throw ReloadError.failed(command: self.command, status: nil, output: error.localizedDescription)
+      }
+      guard reply.contains("ok") else { throw ReloadError.failed(command: self.command, status: nil, output: reply) }
+      return "reloaded the zone through Knot Resolver's control socket \(socket)"
     }
+    try await run(tool, arguments, runner: runner)
+    return "\(done) with \(command)"
+  }
+
+  /// Runs one reload command; throws when it is missing or fails.
+  private func run(_ tool: String, _ arguments: [String], runner: any ProcessRunning) async throws {
     let output: ProcessOutput
+    let command = ([tool] + arguments).joined(separator: " ")
     do {
       output = try await runner.run(tool, arguments)
     } catch ProcessRunner.Error.notFound(let name) {
@@ -59,7 +91,6 @@ public enum ReloadMethod: Sendable, Hashable {
     guard output.status == 0 else {
       throw ReloadError.failed(command: command, status: output.status, output: output.combined)
     }
-    return "\(done) with \(command)"
   }
 
   private static func hangUp(_ pid: Int32) throws(ReloadError) {
@@ -115,6 +146,9 @@ extension ReloadError: LocalizedError {
 }
 
 extension ServerTarget {
+  /// The control socket of Debian's `kresd@1` service.
+  public static let knotControlSocket = "/run/knot-resolver/control/1"
+
   /// How the server is usually reloaded when it runs as its distribution's service.
   ///
   /// dnsmasq reads its hosts files again on a reload (SIGHUP) but not its configuration files, so the
@@ -125,6 +159,8 @@ extension ServerTarget {
     case .dnsmasqHosts: .systemd(unit: "dnsmasq")
     case .unbound: .unboundControl
     case .bind: .rndc(zone: Self.rpzZone)
+    case .pdnsRecursor: .recControl(socketDirectory: nil)
+    case .knotResolver: .knotControl(socket: Self.knotControlSocket, zone: defaultOutput)
     }
   }
 }

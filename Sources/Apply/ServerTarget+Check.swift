@@ -6,7 +6,9 @@ extension ServerTarget {
     switch self {
     case .dnsmasq, .dnsmasqHosts: "dnsmasq"
     case .unbound: "unbound-checkconf"
-    case .bind: "named-checkzone"
+    // PowerDNS Recursor and Knot Resolver have no checker for a zone; BIND's checks the same RPZ file (a
+    // zone the recursor cannot parse is dropped whole on reload, turning blocking off).
+    case .bind, .pdnsRecursor, .knotResolver: "named-checkzone"
     }
   }
 
@@ -15,7 +17,7 @@ extension ServerTarget {
     switch self {
     case .dnsmasq, .dnsmasqHosts: "dnsmasq-base"
     case .unbound: "unbound"
-    case .bind: "bind9-utils"
+    case .bind, .pdnsRecursor, .knotResolver: "bind9-utils"
     }
   }
 
@@ -39,7 +41,7 @@ extension ServerTarget {
         output = try await runner.run(tool, ["--test", "--conf-file=/dev/null", "--no-hosts", "--addn-hosts=\(path)"])
       case .unbound:
         output = try await checkUnbound(path, runner: runner)
-      case .bind:
+      case .bind, .pdnsRecursor, .knotResolver:
         output = try await runner.run(tool, [Self.rpzZone, path])
       }
       return output.status == 0 ? .passed(tool: tool) : .failed(tool: tool, output: output.combined)

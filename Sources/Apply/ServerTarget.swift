@@ -11,6 +11,11 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   case unbound
   /// BIND, a response-policy zone: `name CNAME .` and `*.name CNAME .` (NXDOMAIN for both).
   case bind
+  /// PowerDNS Recursor, the same response-policy zone, loaded by `rpzFile` in a Lua file beside it.
+  case pdnsRecursor = "pdns-recursor"
+  /// Knot Resolver 5, the same response-policy zone, loaded by `policy.rpz` in a Lua file beside it (it
+  /// watches the zone and loads it again when it changes).
+  case knotResolver = "knot-resolver"
 
   /// The server program, for messages.
   public var server: String {
@@ -18,7 +23,48 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
     case .dnsmasq, .dnsmasqHosts: "dnsmasq"
     case .unbound: "unbound"
     case .bind: "BIND"
+    case .pdnsRecursor: "PowerDNS Recursor"
+    case .knotResolver: "Knot Resolver"
     }
+  }
+
+  /// Whether the drop-in is a response-policy zone.
+  public var isRPZ: Bool { [.bind, .pdnsRecursor, .knotResolver].contains(self) }
+
+  /// The Lua file that makes the server load the zone at `output` (PowerDNS Recursor and Knot Resolver),
+  /// written beside it: the zone's name with `.lua` for `.rpz`.
+  public func loaderPath(output: String) -> String? {
+    guard self == .pdnsRecursor || self == .knotResolver else { return nil }
+    return output.hasSuffix(".rpz") ? String(output.dropLast(4)) + ".lua" : output + ".lua"
+  }
+
+  /// The loader file's text for the zone at `output` (an absolute path), or nil for a target without one.
+  public func loader(output: String) -> String? {
+    guard let path = loaderPath(output: output) else { return nil }
+    let zone = Self.luaString(output)
+    switch self {
+    case .pdnsRecursor:
+      return """
+        -- Written by SaneHosts: loads its response-policy zone. Include it from the recursor's Lua
+        -- configuration (lua-config-file, e.g. /etc/powerdns/recursor.lua) with: dofile(\(Self.luaString(path)))
+        rpzFile(\(zone), {policyName="sanehosts"})
+
+        """
+    default:
+      return """
+        -- Written by SaneHosts: loads its response-policy zone, and again whenever the file changes.
+        -- Include it from kresd.conf with: dofile(\(Self.luaString(path)))
+        sanehosts_rpz = policy.add(policy.rpz(policy.DENY, \(zone), true))
+
+        """
+    }
+  }
+
+  /// `text` as a Lua string literal.
+  static func luaString(_ text: String) -> String {
+    let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      .replacingOccurrences(of: "\n", with: "\\n")
+    return "\"\(escaped)\""
   }
 
   /// Where the drop-in goes unless the user chooses otherwise.
@@ -30,6 +76,8 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
     case .dnsmasqHosts: "/etc/sanehosts/dnsmasq.hosts"
     case .unbound: "/etc/unbound/unbound.conf.d/sanehosts.conf"
     case .bind: "/var/lib/bind/db.sanehosts.rpz"
+    case .pdnsRecursor: "/etc/powerdns/sanehosts.rpz"
+    case .knotResolver: "/etc/knot-resolver/sanehosts.rpz"
     }
   }
 
@@ -46,7 +94,7 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
     case .dnsmasq: Renderer(format: .dnsmasq, title: title, date: date)
     case .dnsmasqHosts: Renderer(format: .hosts, hostsAddress: .both, title: title, date: date)
     case .unbound: Renderer(format: .unbound, title: title, date: date)
-    case .bind: Renderer(format: .rpz, title: title, date: date)
+    case .bind, .pdnsRecursor, .knotResolver: Renderer(format: .rpz, title: title, date: date)
     }
   }
 
@@ -73,6 +121,11 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
       response-policy { zone "\(Self.rpzZone)"; };  // inside the options { } block
       zone "\(Self.rpzZone)" { type master; file "\(output)"; };
       """
+    case .pdnsRecursor:
+      "dofile(\(Self.luaString(loaderPath(output: output) ?? output)))  -- in the lua-config-file (e.g. /etc/powerdns/recursor.lua)"
+    case .knotResolver:
+      "dofile(\(Self.luaString(loaderPath(output: output) ?? output)))  -- in kresd.conf (e.g. /etc/knot-resolver/kresd.conf)"
     }
+
   }
 }

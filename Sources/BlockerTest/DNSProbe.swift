@@ -25,46 +25,91 @@ public struct DNSProbe: Probe {
     verdict(await resolver.lookup(hostname, timeout: timeout))
   }
 
-  /// The verdict for a name's A and AAAA replies:
-  /// - any routable address → reachable;
-  /// - NXDOMAIN or REFUSED for either → blocked;
-  /// - only sinkhole addresses → blocked;
-  /// - both answered with no address (NODATA) → blocked;
-  /// - otherwise (a timeout, SERVFAIL, an unreachable server) → inconclusive, with the reasons.
-  public func verdict(_ lookup: Lookup) -> Verdict {
-    let replies = [("A", lookup.a), ("AAAA", lookup.aaaa)]
-    var addresses: [String] = []
-    var negative: String?
-    var noData = 0
-    var problems: [String] = []
-    for (type, result) in replies {
+  /// What one query's reply says about the name.
+  public enum Answer: Sendable, Hashable {
+    /// NOERROR with addresses in the answer section (sinkholes or routable).
+    case addresses([String])
+    /// NOERROR with no address: the name exists, this type has no record (or the blocker answers so).
+    case noData
+    /// NXDOMAIN: the name does not exist.
+    case nxDomain
+    /// REFUSED: the server will not answer for this name.
+    case refused
+    /// No usable answer: another response code (SERVFAIL, NOTIMP, FORMERR), a timeout, an unreachable
+    /// server, only malformed or mismatched replies.
+    case failed(String)
+
+    /// The answer of one query's outcome.
+    public init(_ result: Result<Message, ResolverError>) {
       switch result {
       case .success(let message):
-        switch message.flags.responseCode {
-        case .nxDomain: negative = negative ?? "NXDOMAIN"
-        case .refused: negative = negative ?? "REFUSED"
+        switch message.responseCode {
         case .noError:
-          let found = message.answers.compactMap { record -> String? in
-            switch record.data {
-            case .a(let address): address.description
-            case .aaaa(let address): address.description
-            default: nil
-            }
-          }
-          if found.isEmpty { noData += 1 }
-          addresses += found
-        default:
-          problems.append("\(type): \(message.flags.responseCode)")
+          let found = message.addresses.map(\.description)
+          self = found.isEmpty ? .noData : .addresses(found)
+        case .nxDomain: self = .nxDomain
+        case .refused: self = .refused
+        default: self = .failed(message.responseCode.description)
         }
       case .failure(let error):
-        problems.append("\(type): \(Self.describe(error))")
+        self = .failed(DNSProbe.describe(error))
       }
     }
-    if addresses.contains(where: { !sinkholes.contains($0) }) { return sinkholes.verdict(for: addresses) }
-    if let negative { return Verdict(.blocked, negative, addresses: addresses) }
-    if !addresses.isEmpty { return sinkholes.verdict(for: addresses) }
-    if noData == 2 { return Verdict(.blocked, "NODATA") }
-    return Verdict(.inconclusive, problems.joined(separator: "; "))
+
+    /// Whether the query got no usable answer.
+    var isFailure: Bool {
+      if case .failed = self { return true }
+      return false
+    }
+
+    /// The answer in a few words, for reasons.
+    func text(_ sinkholes: Sinkholes) -> String {
+      switch self {
+      case .addresses(let found):
+        found.contains(where: { !sinkholes.contains($0) })
+          ? found.joined(separator: ", ") : "sinkhole \(found.joined(separator: ", "))"
+      case .noData: "NODATA"
+      case .nxDomain: "NXDOMAIN"
+      case .refused: "REFUSED"
+      case .failed(let reason): reason
+      }
+    }
+  }
+
+  /// The verdict for a name's A and AAAA replies: a pure function of the two answers, whichever came first.
+  ///
+  /// - A routable address in either answer → reachable (a client can connect to it), whatever the other
+  ///   answer is: a server that answers A and refuses AAAA does not block the name.
+  /// - Either query without a usable answer (timeout, SERVFAIL, unreachable, malformed) → inconclusive: the
+  ///   missing answer could have held a routable address, so a refusal or NXDOMAIN of the other type alone
+  ///   never makes a name blocked.
+  /// - Both answered, neither with a routable address (a sinkhole address such as 0.0.0.0, ::, 127.0.0.1 or
+  ///   a block page, NXDOMAIN, NODATA or REFUSED, in any combination) → blocked.
+  public func verdict(_ lookup: Lookup) -> Verdict {
+    let a = Answer(lookup.a)
+    let aaaa = Answer(lookup.aaaa)
+    var addresses: [String] = []
+    for answer in [a, aaaa] { if case .addresses(let found) = answer { addresses += found } }
+    if let routable = addresses.first(where: { !sinkholes.contains($0) }) {
+      return Verdict(.reachable, routable, addresses: addresses)
+    }
+    if a.isFailure || aaaa.isFailure {
+      let reason = "A: \(a.text(sinkholes)); AAAA: \(aaaa.text(sinkholes))"
+      return Verdict(.inconclusive, reason, addresses: addresses)
+    }
+    let reason: String
+    switch (a, aaaa) {
+    case (.addresses, .addresses):
+      reason = "sinkhole \(Array(Set(addresses)).sorted().joined(separator: ", "))"
+    case (.addresses(let found), _):
+      // A sinkhole for A, and no address for AAAA (a blocker that answers 0.0.0.0 and refuses AAAA).
+      reason = "sinkhole \(Array(Set(found)).sorted().joined(separator: ", ")) (AAAA: \(aaaa.text(sinkholes)))"
+    case (_, .addresses(let found)):
+      reason = "\(a.text(sinkholes)) (AAAA: sinkhole \(Array(Set(found)).sorted().joined(separator: ", ")))"
+    default:
+      reason = a == aaaa ? a.text(sinkholes) : "\(a.text(sinkholes)) (AAAA: \(aaaa.text(sinkholes)))"
+    }
+    return Verdict(.blocked, reason, addresses: addresses)
   }
 
   static func describe(_ error: ResolverError) -> String {

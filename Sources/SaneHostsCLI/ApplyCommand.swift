@@ -1,6 +1,8 @@
 import Apply
 import ArgumentParser
+import BlockerTest
 import Blocklists
+import DNS
 import Foundation
 import Loading
 import Store
@@ -22,19 +24,35 @@ struct ApplyCommand: AsyncParsableCommand {
 
       DNS servers (--target): dnsmasq (address=/name/# lines, blocking subdomains too), dnsmasq-hosts \
       (an addn-hosts file with 0.0.0.0 and :: per name, exact names only), unbound (local-zone \
-      always_null) or bind (a response-policy zone). The whole file is SaneHosts': it is checked with the \
-      server's own checker when installed (dnsmasq --test, unbound-checkconf, named-checkzone), backed \
-      up and replaced atomically; --reload then tells the server (systemctl, unbound-control, rndc, or \
-      SIGHUP to --reload-pid).
+      always_null), bind (a response-policy zone), pdns-recursor and knot-resolver (the same zone, plus a \
+      Lua file beside it, NAME.lua, that loads it: rpzFile for PowerDNS Recursor, policy.rpz for Knot \
+      Resolver 5). The whole file is SaneHosts': it is checked with the server's own checker when \
+      installed (dnsmasq --test, unbound-checkconf, named-checkzone; named-checkzone for the other two, \
+      which have none), backed up and replaced atomically; --reload then tells the server (systemctl, \
+      unbound-control, rndc, rec_control reload-lua-config and wipe-cache, Knot's control socket, or \
+      SIGHUP to --reload-pid for dnsmasq, unbound and BIND).
 
-      Exit status: 0 on success, 1 on an error (nothing written, or: written but the reload failed).
+      --verify closes the loop: after writing (and reloading), it probes a seeded sample of the names just \
+      applied (--verify-sample, default 50) and the control domains through the target (the system \
+      resolver for the hosts file, the server at --verify IP[:port] for a drop-in) and reports \
+      `verified: 50/50 sampled names blocked, controls reachable`, or each name not blocked yet with the \
+      likely reason (not reloaded, a cached answer and its TTL, the server's own allow list). A name is \
+      blocked when both its A and AAAA answers carry no routable address (see `sanehosts help test`).
+
+      Exit status: 0 on success, 1 on an error (nothing written, or: written but the reload failed), 5 when \
+      --verify finds a sampled name not blocked or a control domain blocked.
       """)
+
+  /// `--verify` with no value: the system resolver (the hosts file's lookups).
+  static let systemResolver = "system"
 
   /// Where the names go.
   enum Target: String, ExpressibleByArgument, CaseIterable {
     case hosts, dnsmasq
     case dnsmasqHosts = "dnsmasq-hosts"
     case unbound, bind
+    case pdnsRecursor = "pdns-recursor"
+    case knotResolver = "knot-resolver"
 
     var server: ServerTarget? { ServerTarget(rawValue: rawValue) }
   }
@@ -43,18 +61,27 @@ struct ApplyCommand: AsyncParsableCommand {
   @Option(help: "Apply this profile instead of the active one.") var profile: String?
   @OptionGroup var files: ManagedFileOptions
 
-  @Option(help: "Where to apply: hosts, dnsmasq, dnsmasq-hosts, unbound or bind.") var target: Target = .hosts
+  @Option(help: "Where to apply: hosts, dnsmasq, dnsmasq-hosts, unbound, bind, pdns-recursor or knot-resolver.")
+  var target: Target = .hosts
   @Option(
     help: ArgumentHelp(
       "The drop-in file for a DNS server target (default: dnsmasq /etc/dnsmasq.d/sanehosts.conf, unbound /etc/unbound/unbound.conf.d/sanehosts.conf, …).",
       valueName: "path"))
   var output: String?
-  @Flag(help: "After writing a drop-in, make the server load it (systemctl, unbound-control or rndc).")
+  @Flag(
+    help:
+      "After writing a drop-in, make the server load it (systemctl, unbound-control, rndc, rec_control or Knot's control socket)."
+  )
   var reload = false
   @Option(help: ArgumentHelp("Reload by sending SIGHUP to this process instead.", valueName: "pid"))
   var reloadPid: Int32?
   @Option(help: ArgumentHelp("Reload this systemd unit instead of the target's usual one.", valueName: "unit"))
   var reloadUnit: String?
+  @Option(
+    help: ArgumentHelp(
+      "pdns-recursor: its socket-dir for rec_control; knot-resolver: its control socket (default /run/knot-resolver/control/1).",
+      valueName: "path"))
+  var reloadSocket: String?
   @Flag(help: "Do not run the server's configuration checker on the drop-in.") var noCheck = false
   @Flag(help: "After changing the hosts file, flush the DNS caches that run (systemd-resolved, nscd, dnsmasq).")
   var flush = false
@@ -62,6 +89,14 @@ struct ApplyCommand: AsyncParsableCommand {
   @Option(help: "Address for blocked names in the hosts file: ipv4 (0.0.0.0), ipv6 (::), both, or an IP address.")
   var address = "ipv4"
   @Option(help: "Names per hosts line.") var namesPerLine = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "After applying, probe a sample of the names through the target: the system resolver (no value, for the hosts file) or the DNS server IP[:port] that loads the drop-in.",
+      valueName: "resolver"))
+  var verify: String?
+  @Option(help: ArgumentHelp("Names sampled by --verify.", valueName: "n")) var verifySample = 50
+  @Option(help: "Seconds --verify waits for each answer.") var verifyTimeout: Double = 2
 
   @Flag(help: "Show what would change, write nothing.") var dryRun = false
   @Flag(help: "Print every line added (+) and removed (-), and the lookup time when it can be measured.")
@@ -76,9 +111,11 @@ struct ApplyCommand: AsyncParsableCommand {
     if target == .hosts {
       for (given, name) in [
         (output != nil, "--output"), (reload, "--reload"), (reloadPid != nil, "--reload-pid"),
-        (reloadUnit != nil, "--reload-unit"), (noCheck, "--no-check"),
+        (reloadUnit != nil, "--reload-unit"), (noCheck, "--no-check"), (reloadSocket != nil, "--reload-socket"),
       ] where given {
-        throw ValidationError("\(name) is for a DNS server target (--target dnsmasq|dnsmasq-hosts|unbound|bind).")
+        throw ValidationError(
+          "\(name) is for a DNS server target (--target dnsmasq|dnsmasq-hosts|unbound|bind|pdns-recursor|knot-resolver)."
+        )
       }
     } else if flush {
       throw ValidationError("--flush is for the hosts file; a DNS server target is reloaded with --reload.")
@@ -86,7 +123,47 @@ struct ApplyCommand: AsyncParsableCommand {
     if (reloadPid != nil || reloadUnit != nil) && !reload {
       throw ValidationError("--reload-pid and --reload-unit choose how --reload reloads: add --reload.")
     }
+    if let verify {
+      if dryRun { throw ValidationError("--verify checks what was applied: it cannot be used with --dry-run.") }
+      if target == .hosts && verify != Self.systemResolver {
+        throw ValidationError(
+          "--verify for the hosts file probes through the system resolver: give it no value, not “\(verify)”.")
+      }
+      if target != .hosts && verify == Self.systemResolver {
+        throw ValidationError(
+          "--verify for a drop-in needs the DNS server that loads it: --verify IP[:port] (e.g. --verify 127.0.0.1:53).")
+      }
+      if target != .hosts {
+        do {
+          _ = try ServerAddress(parsing: verify)
+        } catch {
+          throw ValidationError("--verify takes the server as IP or IP:port ([v6]:port), not “\(verify)”.")
+        }
+      }
+    }
+    if verifySample < 1 || verifySample > 10_000 {
+      throw ValidationError("--verify-sample must be between 1 and 10000, not \(verifySample).")
+    }
+    if !(verifyTimeout > 0 && verifyTimeout <= 60) {
+      throw ValidationError("--verify-timeout must be between 0 and 60 seconds.")
+    }
     if reloadPid != nil && reloadUnit != nil { throw ValidationError("Give --reload-pid or --reload-unit, not both.") }
+    if reloadSocket != nil && target != .pdnsRecursor && target != .knotResolver {
+      throw ValidationError("--reload-socket is for --target pdns-recursor or knot-resolver.")
+    }
+    if reloadSocket != nil && !reload {
+      throw ValidationError("--reload-socket chooses how --reload reloads: add --reload.")
+    }
+    if target == .knotResolver && (reloadPid != nil || reloadUnit != nil) {
+      throw ValidationError(
+        "Knot Resolver stops on SIGHUP and its zone is not a unit's reload: it is reloaded through its control socket (--reload-socket RUNDIR/control/PID)."
+      )
+    }
+    if target == .pdnsRecursor && (reloadPid != nil || reloadUnit != nil) {
+      throw ValidationError(
+        "PowerDNS Recursor loads its zone again with rec_control reload-lua-config: use --reload (and --reload-socket DIR for a socket-dir of its own)."
+      )
+    }
   }
 
   func hostsAddress() throws -> Renderer.HostsAddress { try Renderer.HostsAddress(option: address) }
@@ -124,8 +201,13 @@ struct ApplyCommand: AsyncParsableCommand {
       {
         Terminal.writeError("To load it, add to \(server.server)'s configuration (once):\n\(instructions)\n")
       }
-      report(applied.result, latency: latency)
+      var verification: Verification?
+      if verify != nil && applied.reloadFailure == nil {
+        verification = await self.verification(applied)
+      }
+      report(applied.result, latency: latency, verification: verification)
       if let reloadFailure = applied.reloadFailure { throw CLIError(reloadFailure) }
+      if let verification, !verification.passed { throw ExitCode(5) }
     } catch let error as CLIError {
       throw error
     } catch let error as ExitCode {
@@ -138,16 +220,49 @@ struct ApplyCommand: AsyncParsableCommand {
   /// How `--reload` reloads the server, or nil without `--reload`.
   var reloadMethod: ReloadMethod? {
     guard reload, let server = target.server else { return nil }
+    switch server {
+    case .pdnsRecursor: return .recControl(socketDirectory: reloadSocket)
+    case .knotResolver:
+      let zone = output ?? server.defaultOutput
+      let absolute = zone.hasPrefix("/") ? zone : FileManager.default.currentDirectoryPath + "/" + zone
+      return .knotControl(socket: reloadSocket ?? ServerTarget.knotControlSocket, zone: absolute)
+    default: break
+    }
     if let pid = reloadPid { return .signal(pid: pid) }
     if let unit = reloadUnit { return server == .dnsmasq ? .systemdRestart(unit: unit) : .systemd(unit: unit) }
     return server.defaultReload
   }
 
-  private func report(_ result: Applier.Result, latency: Duration?) {
+  /// Probes a sample of the names just applied, and the controls, through the target.
+  private func verification(_ applied: Applier.Applied) async -> Verification {
+    let timeout = Duration.milliseconds(Int(verifyTimeout * 1000))
+    let names = Verification.sample(applied.verifiable, count: verifySample, seed: 1)
+    let context = Verification.Context(
+      reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
+    if target == .hosts {
+      let probe = SystemProbe()
+      return await Verification.run(names: names, target: "system resolver", context: context) { name in
+        (await probe.probe(name), nil)
+      }
+    }
+    // validate() checked the address.
+    let server = (try? ServerAddress(parsing: verify ?? "")) ?? ServerAddress(ip: .v4(.unspecified))
+    let probe = DNSProbe(resolver: Resolver(server: server), timeout: timeout)
+    return await Verification.run(names: names, target: server.description, context: context) { name in
+      await probe.verify(name)
+    }
+  }
+
+  private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?) {
     if json {
-      Terminal.writeOutput(Text.json(result))
+      guard let verification else {
+        Terminal.writeOutput(Text.json(result))
+        return
+      }
+      Terminal.writeOutput(Text.json(Verified(result: result, verification: verification)))
       return
     }
+    defer { if let verification { Terminal.writeError(Self.text(verification)) } }
     for warning in result.warnings {
       Terminal.writeError(
         warning.hasPrefix("note:") || warning.hasPrefix("warning:") ? "\(warning)\n" : "warning: \(warning)\n")
@@ -173,4 +288,30 @@ struct ApplyCommand: AsyncParsableCommand {
     let microseconds = duration.secondsValue * 1_000_000
     return microseconds < 1000 ? "\(Int(microseconds)) µs" : String(format: "%.1f ms", microseconds / 1000)
   }
+
+  /// The verification in lines: the summary, then each name not blocked with its likely cause.
+  static func text(_ verification: Verification) -> String {
+    var text = "\(verification.summary) (through \(verification.target), \(verification.milliseconds) ms)\n"
+    for miss in verification.notBlocked {
+      text += "  not blocked: \(miss.name) (\(miss.outcome.rawValue): \(miss.reason)): \(miss.cause)\n"
+    }
+    for control in verification.controls where control.outcome != .reachable {
+      text += "  control \(control.name): \(control.outcome.rawValue) (\(control.reason))\n"
+    }
+    return text
+  }
+}
+
+/// `apply --json --verify`: the result's fields and the verification.
+struct Verified: Encodable {
+  var result: Applier.Result
+  var verification: Verification
+
+  func encode(to encoder: any Encoder) throws {
+    try result.encode(to: encoder)
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(verification, forKey: .verification)
+  }
+
+  private enum Key: String, CodingKey { case verification }
 }

@@ -30,4 +30,24 @@ struct SaneHosts: AsyncParsableCommand {
       CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
     ]
   )
+
+  /// Runs the command line, first giving `apply --verify` its optional value.
+  static func main() async {
+    await main(optionalValues(Array(CommandLine.arguments.dropFirst())))
+  }
+
+  /// `apply … --verify` with no value (last, or before another option) becomes `--verify=system`: the
+  /// value is optional, which swift-argument-parser options cannot express.
+  static func optionalValues(_ arguments: [String]) -> [String] {
+    guard arguments.first == "apply" else { return arguments }
+    var result: [String] = []
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--verify" && (index + 1 == arguments.count || arguments[index + 1].hasPrefix("-")) {
+        result.append("--verify=\(ApplyCommand.systemResolver)")
+      } else {
+        result.append(argument)
+      }
+    }
+    return result
+  }
 }

@@ -8,7 +8,10 @@ import Testing
 struct ServerTargetTests {
   @Test("Raw values, as the command line takes them")
   func rawValues() {
-    #expect(ServerTarget.allCases.map(\.rawValue) == ["dnsmasq", "dnsmasq-hosts", "unbound", "bind"])
+    #expect(
+      ServerTarget.allCases.map(\.rawValue) == [
+        "dnsmasq", "dnsmasq-hosts", "unbound", "bind", "pdns-recursor", "knot-resolver",
+      ])
     #expect(ServerTarget(rawValue: "dnsmasq-hosts") == .dnsmasqHosts)
   }
 
@@ -18,6 +21,22 @@ struct ServerTargetTests {
     #expect(ServerTarget.dnsmasqHosts.defaultOutput == "/etc/sanehosts/dnsmasq.hosts")
     #expect(ServerTarget.unbound.defaultOutput == "/etc/unbound/unbound.conf.d/sanehosts.conf")
     #expect(ServerTarget.bind.defaultOutput == "/var/lib/bind/db.sanehosts.rpz")
+    #expect(ServerTarget.pdnsRecursor.defaultOutput == "/etc/powerdns/sanehosts.rpz")
+    #expect(ServerTarget.knotResolver.defaultOutput == "/etc/knot-resolver/sanehosts.rpz")
+  }
+
+  @Test("PowerDNS Recursor and Knot Resolver: a Lua loader beside the zone, quoted for Lua; the others have none")
+  func loaders() throws {
+    #expect(
+      ServerTarget.pdnsRecursor.loaderPath(output: "/etc/powerdns/sanehosts.rpz") == "/etc/powerdns/sanehosts.lua")
+    #expect(ServerTarget.knotResolver.loaderPath(output: "/srv/zone") == "/srv/zone.lua")
+    #expect(ServerTarget.bind.loaderPath(output: "/x.rpz") == nil && ServerTarget.unbound.loader(output: "/x") == nil)
+    let pdns = try #require(ServerTarget.pdnsRecursor.loader(output: "/etc/powerdns/sanehosts.rpz"))
+    #expect(pdns.contains(#"rpzFile("/etc/powerdns/sanehosts.rpz", {policyName="sanehosts"})"#))
+    let knot = try #require(ServerTarget.knotResolver.loader(output: #"/odd "dir"\z.rpz"#))
+    #expect(knot.contains(#"policy.rpz(policy.DENY, "/odd \"dir\"\\z.rpz", true)"#), "\(knot)")
+    #expect(ServerTarget.knotResolver.instructions(output: "/k/s.rpz").hasPrefix(#"dofile("/k/s.lua")"#))
+    #expect(ServerTarget.pdnsRecursor.isRPZ && ServerTarget.knotResolver.isRPZ && !ServerTarget.dnsmasq.isRPZ)
   }
 
   @Test("Each target renders its format, subdomains of blocked names compressed away")

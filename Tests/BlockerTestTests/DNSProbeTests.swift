@@ -36,8 +36,8 @@ struct DNSProbeTests {
       #expect(probe.target == "127.0.0.1:\(server.port)")
       let expected: [(String, Outcome, String)] = [
         ("nx.test", .blocked, "NXDOMAIN"), ("refused.test", .blocked, "REFUSED"),
-        ("null.test", .blocked, "sinkhole 0.0.0.0, ::"), ("loop.test", .blocked, "sinkhole 127.0.0.1"),
-        ("page.test", .blocked, "sinkhole 192.0.2.99"), ("real.test", .reachable, "198.51.100.7"),
+        ("null.test", .blocked, "sinkhole 0.0.0.0, ::"), ("loop.test", .blocked, "sinkhole 127.0.0.1 (AAAA: NODATA)"),
+        ("page.test", .blocked, "sinkhole 192.0.2.99 (AAAA: NODATA)"), ("real.test", .reachable, "198.51.100.7"),
         ("nodata.test", .blocked, "NODATA"), ("fail.test", .inconclusive, "A: SERVFAIL; AAAA: SERVFAIL"),
         ("silent.test", .inconclusive, "A: timeout; AAAA: timeout"),
       ]
@@ -59,4 +59,52 @@ struct DNSProbeTests {
       #expect(server.requests.count == 6)
     }
   }
+
+  /// A reply to `type` with `code` and these addresses.
+  static func reply(_ type: RecordType, _ code: ResponseCode, _ addresses: [String] = []) -> Result<
+    Message, ResolverError
+  > {
+    let answers = addresses.compactMap { text -> Record? in
+      if let ip = IPv4Address(text) { return Record(name: "x.test", data: .a(ip)) }
+      if let ip = IPv6Address(text) { return Record(name: "x.test", data: .aaaa(ip)) }
+      return nil
+    }
+    return .success(
+      Message(
+        id: 1, flags: .init(isResponse: true, responseCode: code), questions: [Question(name: "x.test", type: type)],
+        answers: answers))
+  }
+
+  @Test("The verdict is a pure function of the two answers: the rules of docs/test-report.md, one case each")
+  func verdictRules() {
+    let probe = DNSProbe(resolver: Resolver(server: ServerAddress(ip: .v4(IPv4Address("127.0.0.1")!), port: 53)))
+    let timeout: Result<Message, ResolverError> = .failure(.timeout(server: "127.0.0.1:53", after: .seconds(2)))
+    let cases: [(Result<Message, ResolverError>, Result<Message, ResolverError>, Outcome, String)] = [
+      // A routable address in either answer: reachable, whatever the other says.
+      (Self.reply(.a, .noError, ["192.0.2.1"]), Self.reply(.aaaa, .refused), .reachable, "192.0.2.1"),
+      (Self.reply(.a, .refused), Self.reply(.aaaa, .noError, ["2001:db8::1"]), .reachable, "2001:db8::1"),
+      (Self.reply(.a, .noError, ["192.0.2.1"]), timeout, .reachable, "192.0.2.1"),
+      // One answer missing: never blocked on the other's word alone.
+      (timeout, Self.reply(.aaaa, .refused), .inconclusive, "A: timeout; AAAA: REFUSED"),
+      (Self.reply(.a, .nxDomain), timeout, .inconclusive, "A: NXDOMAIN; AAAA: timeout"),
+      (
+        Self.reply(.a, .noError, ["0.0.0.0"]), Self.reply(.aaaa, .servFail), .inconclusive,
+        "A: sinkhole 0.0.0.0; AAAA: SERVFAIL"
+      ),
+      // Both answered, no routable address: blocked, the mode named.
+      (
+        Self.reply(.a, .noError, ["0.0.0.0"]), Self.reply(.aaaa, .refused), .blocked, "sinkhole 0.0.0.0 (AAAA: REFUSED)"
+      ),
+      (Self.reply(.a, .noError, ["0.0.0.0"]), Self.reply(.aaaa, .noError, ["::"]), .blocked, "sinkhole 0.0.0.0, ::"),
+      (Self.reply(.a, .nxDomain), Self.reply(.aaaa, .nxDomain), .blocked, "NXDOMAIN"),
+      (Self.reply(.a, .noError), Self.reply(.aaaa, .noError), .blocked, "NODATA"),
+      (Self.reply(.a, .refused), Self.reply(.aaaa, .refused), .blocked, "REFUSED"),
+      (Self.reply(.a, .refused), Self.reply(.aaaa, .noError, ["::"]), .blocked, "REFUSED (AAAA: sinkhole ::)"),
+    ]
+    for (a, aaaa, outcome, reason) in cases {
+      let verdict = probe.verdict(Lookup(name: "x.test", a: a, aaaa: aaaa))
+      #expect(verdict.outcome == outcome && verdict.reason == reason, "\(a) / \(aaaa): \(verdict)")
+    }
+  }
+
 }

@@ -14,8 +14,19 @@ public struct CommandRunner: Sendable {
   /// Extra environment variables, on top of the test process's own.
   public var environment: [String: String] = [:]
 
-  /// Finds the `sanehosts` binary built alongside the tests.
+  /// Finds the `sanehosts` binary: `$SANEHOSTS_TEST_EXECUTABLE` when set (scripts/test.sh sets it to the
+  /// release build, the binary users run, so that a fault of the optimized build fails the tests), else the
+  /// one built alongside the tests.
   public init(name: String = "sanehosts") throws {
+    if name == "sanehosts", let given = ProcessInfo.processInfo.environment["SANEHOSTS_TEST_EXECUTABLE"],
+      !given.isEmpty
+    {
+      guard FileManager.default.isExecutableFile(atPath: given) else {
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: given])
+      }
+      executable = URL(fileURLWithPath: given)
+      return
+    }
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     for _ in 0..<4 {
       let candidate = directory.appending(path: name)

@@ -81,6 +81,8 @@ enum ApplyTarget: String, Codable, Sendable, CaseIterable {
   case hosts, dnsmasq
   case dnsmasqHosts = "dnsmasq-hosts"
   case unbound, bind
+  case pdnsRecursor = "pdns-recursor"
+  case knotResolver = "knot-resolver"
 
   /// What the page calls it.
   var label: String {
@@ -90,6 +92,8 @@ enum ApplyTarget: String, Codable, Sendable, CaseIterable {
     case .dnsmasqHosts: "dnsmasq (addn-hosts)"
     case .unbound: "unbound"
     case .bind: "BIND (RPZ)"
+    case .pdnsRecursor: "PowerDNS Recursor (RPZ)"
+    case .knotResolver: "Knot Resolver (RPZ)"
     }
   }
 }

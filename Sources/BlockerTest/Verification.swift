@@ -1,0 +1,183 @@
+import DNS
+import Foundation
+
+/// Whether names just applied are really blocked: a seeded sample of them, and the control domains,
+/// probed through the target that should now block them (`sanehosts apply --verify`).
+public struct Verification: Sendable, Hashable, Codable {
+  /// One sampled name that is not blocked (yet), and the likely reason.
+  public struct Miss: Sendable, Hashable, Codable {
+    /// The name.
+    public var name: String
+    /// What the probe found.
+    public var outcome: Outcome
+    /// The probe's reason (the address, `A: timeout; AAAA: REFUSED`).
+    public var reason: String
+    /// The likely cause, with what to do.
+    public var cause: String
+  }
+
+  /// One control domain's result.
+  public struct Control: Sendable, Hashable, Codable {
+    /// The domain.
+    public var name: String
+    /// What the probe found.
+    public var outcome: Outcome
+    /// The probe's reason.
+    public var reason: String
+  }
+
+  /// What was asked: `system resolver` or the server's `IP:port`.
+  public var target: String
+  /// Names probed.
+  public var sampled: Int
+  /// Of those, how many are blocked.
+  public var blocked: Int
+  /// The sampled names not blocked, in sample order.
+  public var notBlocked: [Miss]
+  /// The control domains.
+  public var controls: [Control]
+  /// How long it took, in milliseconds.
+  public var milliseconds: Int
+
+  /// Whether every sampled name is blocked and no control domain is.
+  public let passed: Bool
+  /// One line: `verified: 50/50 sampled names blocked, controls reachable`, or what failed.
+  public let summary: String
+
+  /// The summary line for these results.
+  static func summary(
+    passed: Bool, sampled: Int, blocked: Int, controls: [Control]
+  ) -> String {
+    let reachable = controls.filter { $0.outcome == .reachable }.count
+    let controlText: String
+    if controls.isEmpty {
+      controlText = "no control domain probed"
+    } else if let blockedControl = controls.first(where: { $0.outcome == .blocked }) {
+      controlText =
+        "control domain \(blockedControl.name) is blocked (\(blockedControl.reason)): the target over-blocks"
+    } else if reachable == controls.count {
+      controlText = "controls reachable"
+    } else {
+      controlText = "\(controls.count - reachable) of \(controls.count) controls did not resolve (offline?)"
+    }
+    let head = passed ? "verified" : "verification failed"
+    return "\(head): \(blocked)/\(sampled) sampled names blocked, \(controlText)"
+  }
+
+  /// Creates a verification (normally made by `run`).
+  public init(
+    target: String, sampled: Int, blocked: Int, notBlocked: [Miss], controls: [Control], milliseconds: Int
+  ) {
+    self.target = target
+    self.sampled = sampled
+    self.blocked = blocked
+    self.notBlocked = notBlocked
+    self.controls = controls
+    self.milliseconds = milliseconds
+    passed = blocked == sampled && !controls.contains { $0.outcome == .blocked }
+    summary = Self.summary(passed: passed, sampled: sampled, blocked: blocked, controls: controls)
+  }
+
+  /// What the apply did, so a miss can be explained.
+  public struct Context: Sendable, Hashable {
+    /// Whether the server was told to reload (always true for the hosts file, read on each lookup).
+    public var reloaded: Bool
+    /// Whether the target is a DNS server (else the hosts file through the system resolver).
+    public var server: Bool
+    /// The file written.
+    public var path: String
+
+    /// Creates a context.
+    public init(reloaded: Bool, server: Bool, path: String) {
+      self.reloaded = reloaded
+      self.server = server
+      self.path = path
+    }
+  }
+
+  /// The names to probe: a sample of `count` names of `names`, the same for the same seed.
+  public static func sample(_ names: [String], count: Int, seed: UInt64) -> [String] {
+    Registry.sample(names, count: count, seed: seed)
+  }
+
+  /// Probes `names` and the registry's control domains with `lookup` (at most `concurrency` at a time) and
+  /// explains each name that is not blocked.
+  ///
+  /// `lookup` returns the verdict and, for a DNS answer, the smallest TTL of its records (a hint that a
+  /// cache may still hold an old answer).
+  public static func run(
+    names: [String], controls: [String] = Registry.builtIn.controls.map(\.hostname), target: String,
+    context: Context, concurrency: Int = 32,
+    lookup: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?)
+  ) async -> Verification {
+    let start = ContinuousClock.now
+    let all = names + controls
+    var results = [(verdict: Verdict, ttl: UInt32?)?](repeating: nil, count: all.count)
+    await withTaskGroup(of: (Int, (verdict: Verdict, ttl: UInt32?)).self) { group in
+      var next = 0
+      while next < all.count && next < concurrency {
+        let index = next
+        group.addTask { (index, await lookup(all[index])) }
+        next += 1
+      }
+      while let (index, result) = await group.next() {
+        results[index] = result
+        if next < all.count {
+          let index = next
+          group.addTask { (index, await lookup(all[index])) }
+          next += 1
+        }
+      }
+    }
+    let probed = results.map { $0 ?? (Verdict(.inconclusive, "not probed"), nil) }
+    let sampled = Array(probed.prefix(names.count))
+    let missed = sampled.enumerated().filter { $0.element.verdict.outcome != .blocked }
+    let allMissed = !names.isEmpty && missed.count == names.count
+    let notBlocked = missed.map { index, result in
+      Miss(
+        name: names[index], outcome: result.verdict.outcome, reason: result.verdict.reason,
+        cause: cause(result.verdict, ttl: result.ttl, everyName: allMissed, context: context))
+    }
+    let controlResults = zip(controls, probed.suffix(controls.count)).map { name, result in
+      Control(name: name, outcome: result.verdict.outcome, reason: result.verdict.reason)
+    }
+    let elapsed = start.duration(to: .now)
+    return Verification(
+      target: target, sampled: names.count, blocked: names.count - missed.count, notBlocked: notBlocked,
+      controls: controlResults,
+      milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+  }
+
+  /// The likely reason a name is not blocked.
+  static func cause(_ verdict: Verdict, ttl: UInt32?, everyName: Bool, context: Context) -> String {
+    if verdict.outcome == .inconclusive {
+      return "no usable answer (\(verdict.reason)): check that the target answers, then verify again"
+    }
+    if !context.server {
+      return everyName
+        ? "the system resolver does not read \(context.path) (it reads /etc/hosts), or a caching resolver (systemd-resolved, nscd) answers first: apply with --flush"
+        : "a cached answer (systemd-resolved, nscd): apply with --flush, or wait for it to expire"
+    }
+    if !context.reloaded {
+      return "the server was not reloaded: apply with --reload (or reload it yourself), then verify again"
+    }
+    if let ttl, ttl > 0 {
+      return "a cached answer (TTL \(ttl) s): wait \(ttl) s or clear the server's cache, then verify again"
+    }
+    if everyName {
+      return
+        "the server does not load \(context.path): add the configuration line `apply` printed on its first write, and check the server's log"
+    }
+    return
+      "the server answers it from elsewhere: its own allow list, a more specific local zone or record, or another drop-in"
+  }
+}
+
+extension DNSProbe {
+  /// The verdict and the smallest TTL of the answers, for `Verification`.
+  public func verify(_ hostname: String) async -> (verdict: Verdict, ttl: UInt32?) {
+    let lookup = await resolver.lookup(hostname, timeout: timeout)
+    let ttls = [lookup.a, lookup.aaaa].compactMap { try? $0.get() }.flatMap { $0.answers.map(\.ttl) }
+    return (verdict(lookup), ttls.min())
+  }
+}
