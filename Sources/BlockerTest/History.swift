@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 import Store
 
@@ -34,6 +35,11 @@ public struct History: Sendable {
   }
 
   /// The newest saved report, if any.
+  /// The warning that goes with a saved run's score (see `TestReport.scoreWarning`), read from its report.
+  public static func scoreWarning(of record: TestRunRecord) -> String? {
+    (try? decoder.decode(TestReport.self, from: record.report))?.scoreWarning
+  }
+
   public func latest() throws -> TestReport? {
     guard let id = try list(limit: 1).first?.id else { return nil }
     return try load(id)
@@ -119,10 +125,14 @@ extension TestReport {
   /// block this?”).
   public func annotated(with store: Store) -> TestReport {
     var report = self
-    for index in report.results.indices where report.results[index].outcome == .reachable {
-      let sources = (try? store.sources(listing: report.results[index].hostname)) ?? []
+    let rules = (try? store.ruleSet(for: store.profile(nil))) ?? RuleSet()
+    for index in report.results.indices {
+      let hostname = report.results[index].hostname
+      report.results[index].rule = rules.decision(for: hostname)?.summary
+      guard report.results[index].outcome == .reachable else { continue }
+      let sources = (try? store.sources(listing: hostname)) ?? []
       report.results[index].listedBy = sources.map {
-        $0.matched == report.results[index].hostname ? $0.source.key : "\($0.source.key) (as \($0.matched))"
+        $0.matched == hostname ? $0.source.key : "\($0.source.key) (as \($0.matched))"
       }
     }
     return report

@@ -2,12 +2,31 @@ import Foundation
 
 extension TestReport {
   /// The report as JUnit XML, so a CI pipeline can gate on blocking: one test suite per category, one
-  /// test case per domain; a reachable domain is a failure, an inconclusive one is skipped.
+  /// test case per domain; a reachable domain is a failure, an inconclusive one is skipped. The control
+  /// domains are a suite of their own, where a blocked control is a failure (the score's warning).
   public func junit() -> String {
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let score = self.score
-    out += "<testsuites name=\"sanehosts blocker test\" tests=\"\(results.count)\" failures=\"\(score.reachable)\" "
+    let blockedControls = controls.filter { $0.outcome == .blocked }
+    out += "<testsuites name=\"sanehosts blocker test\" tests=\"\(results.count + controls.count)\" "
+    out += "failures=\"\(score.reachable + blockedControls.count)\" "
     out += "skipped=\"\(score.inconclusive)\" time=\(Self.seconds(milliseconds))>\n"
+    if !controls.isEmpty {
+      out += "  <testsuite name=\"Controls\" tests=\"\(controls.count)\" failures=\"\(blockedControls.count)\" "
+      out += "skipped=\"0\" time=\(Self.seconds(controls.reduce(0) { $0 + $1.milliseconds }))>\n"
+      if let scoreWarning {
+        out += "    <properties><property name=\"warning\" value=\(Self.attribute(scoreWarning))/></properties>\n"
+      }
+      for control in controls {
+        out += "    <testcase classname=\"Controls\" name=\(Self.attribute(control.hostname)) "
+        out += "time=\(Self.seconds(control.milliseconds))"
+        out +=
+          control.outcome == .blocked
+          ? ">\n      <failure message=\(Self.attribute("control blocked: \(control.reason)")) type=\"over-blocking\"/>\n    </testcase>\n"
+          : "/>\n"
+      }
+      out += "  </testsuite>\n"
+    }
     for category in categories {
       let members = results.filter { $0.category == category.name }
       out += "  <testsuite name=\(Self.attribute(category.name)) tests=\"\(members.count)\" "

@@ -29,6 +29,7 @@ extension TestReport {
     out += "(timeout \(String(format: "%g", Double(timeoutMilliseconds) / 1000)) s)\n"
     out += "Score: \(Self.gauge(score)) \(rated(score))  "
     out += "blocked \(score.blocked), reachable \(score.reachable), inconclusive \(score.inconclusive)\n"
+    if let scoreWarning { out += "       \(paint("⚠ \(scoreWarning): the score may be too high", .inconclusive))\n" }
     out += "\n" + table("CATEGORY", categories, rated) + "\n" + table("PROVIDER", providers, rated)
     let slow = slowest(count).filter { $0.milliseconds > 0 }
     if !slow.isEmpty {
@@ -41,6 +42,7 @@ extension TestReport {
       for result in notBlocked {
         out += "  \(paint(result.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0), result.outcome)) "
         out += "\(result.hostname) (\(result.category), \(result.provider)): \(result.reason)"
+        if let rule = result.rule { out += "; \(rule)" }
         if let lists = result.listedBy, !lists.isEmpty { out += "; listed by \(lists.joined(separator: ", "))" }
         out += "\n"
       }

@@ -18,6 +18,9 @@ public struct DomainResult: Sendable, Hashable, Codable {
   public var milliseconds: Int
   /// For a reachable domain: the sources in the store that list it (“which list would block this?”).
   public var listedBy: [String]?
+  /// The user's allow or deny rule that decides the name in the active profile
+  /// (“allowed by your rule doubleclick.net”), filled by `annotated(with:)`.
+  public var rule: String?
 
   /// Creates a result.
   public init(domain: TestDomain, verdict: Verdict, milliseconds: Int, listedBy: [String]? = nil) {
@@ -118,6 +121,15 @@ public struct TestReport: Sendable, Hashable, Codable {
   /// The overall score.
   public var score: Score { Score(results.map(\.outcome)) }
 
+  /// The warning that goes with the score wherever it is shown: control domains were blocked, so the
+  /// blocker over-blocks and the score may flatter it. Nil when every control domain was reachable.
+  public var scoreWarning: String? {
+    let blocked = controls.filter { $0.outcome == .blocked }.map(\.hostname)
+    guard !blocked.isEmpty else { return nil }
+    return
+      "\(blocked.count) of \(controls.count) control domains blocked (\(blocked.joined(separator: ", "))): the blocker over-blocks"
+  }
+
   /// Each category's score, in first-seen order.
   public var categories: [GroupScore] { Self.groups(results, by: \.category) }
 
@@ -141,7 +153,8 @@ public struct TestReport: Sendable, Hashable, Codable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case schemaVersion, id, startedAt, milliseconds, probe, target, timeoutMilliseconds, score, categories, providers
+    case schemaVersion, id, startedAt, milliseconds, probe, target, timeoutMilliseconds, score, scoreWarning, categories
+    case providers
     case controls, results, warnings, coverage
   }
 
@@ -155,6 +168,7 @@ public struct TestReport: Sendable, Hashable, Codable {
     try container.encode(target, forKey: .target)
     try container.encode(timeoutMilliseconds, forKey: .timeoutMilliseconds)
     try container.encode(score, forKey: .score)
+    try container.encodeIfPresent(scoreWarning, forKey: .scoreWarning)
     try container.encode(categories, forKey: .categories)
     try container.encode(providers, forKey: .providers)
     try container.encode(controls, forKey: .controls)

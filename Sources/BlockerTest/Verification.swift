@@ -105,26 +105,43 @@ public struct Verification: Sendable, Hashable, Codable {
   ///
   /// `lookup` returns the verdict and, for a DNS answer, the smallest TTL of its records (a hint that a
   /// cache may still hold an old answer).
-  public static func run(
+  public static func run<C: Clock>(
     names: [String], controls: [String] = Registry.builtIn.controls.map(\.hostname), target: String,
-    context: Context, concurrency: Int = 32,
+    context: Context, concurrency: Int = 32, timeout: Duration = .seconds(3), clock: C = ContinuousClock(),
     lookup: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?)
-  ) async -> Verification {
+  ) async -> Verification where C.Duration == Duration {
     let start = ContinuousClock.now
+    // Each name within `timeout` (the system resolver has no timeout of its own): inconclusive after it.
+    let bounded: @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?) = { name in
+      await withTaskGroup(of: (verdict: Verdict, ttl: UInt32?)?.self) { group in
+        group.addTask { await lookup(name) }
+        group.addTask {
+          do {
+            try await clock.sleep(for: timeout)
+          } catch {
+            return nil
+          }
+          return (Verdict(.inconclusive, "timeout"), nil)
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first ?? (Verdict(.inconclusive, "cancelled"), nil)
+      }
+    }
     let all = names + controls
     var results = [(verdict: Verdict, ttl: UInt32?)?](repeating: nil, count: all.count)
     await withTaskGroup(of: (Int, (verdict: Verdict, ttl: UInt32?)).self) { group in
       var next = 0
       while next < all.count && next < concurrency {
         let index = next
-        group.addTask { (index, await lookup(all[index])) }
+        group.addTask { (index, await bounded(all[index])) }
         next += 1
       }
       while let (index, result) = await group.next() {
         results[index] = result
         if next < all.count {
           let index = next
-          group.addTask { (index, await lookup(all[index])) }
+          group.addTask { (index, await bounded(all[index])) }
           next += 1
         }
       }

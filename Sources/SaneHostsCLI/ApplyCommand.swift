@@ -125,6 +125,10 @@ struct ApplyCommand: AsyncParsableCommand {
     }
     if let verify {
       if dryRun { throw ValidationError("--verify checks what was applied: it cannot be used with --dry-run.") }
+      if target == .hosts && Ledger.key(files.hostsFile) != "/etc/hosts" {
+        throw ValidationError(
+          "--verify probes the hosts file through the system resolver, which reads /etc/hosts, not \(files.hostsFile).")
+      }
       if target == .hosts && verify != Self.systemResolver {
         throw ValidationError(
           "--verify for the hosts file probes through the system resolver: give it no value, not “\(verify)”.")
@@ -241,14 +245,17 @@ struct ApplyCommand: AsyncParsableCommand {
       reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
     if target == .hosts {
       let probe = SystemProbe()
-      return await Verification.run(names: names, target: "system resolver", context: context) { name in
+      return await Verification.run(names: names, target: "system resolver", context: context, timeout: timeout) {
+        name in
         (await probe.probe(name), nil)
       }
     }
     // validate() checked the address.
     let server = (try? ServerAddress(parsing: verify ?? "")) ?? ServerAddress(ip: .v4(.unspecified))
     let probe = DNSProbe(resolver: Resolver(server: server), timeout: timeout)
-    return await Verification.run(names: names, target: server.description, context: context) { name in
+    return await Verification.run(
+      names: names, target: server.description, context: context, timeout: timeout + .seconds(1)
+    ) { name in
       await probe.verify(name)
     }
   }

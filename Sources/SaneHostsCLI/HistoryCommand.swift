@@ -24,13 +24,15 @@ struct HistoryCommand: ParsableCommand {
         struct Row: Encodable {
           var id: Int64?, startedAt: Date, probe: String, target: String, milliseconds: Int
           var score: Score
+          var scoreWarning: String?
         }
         Terminal.writeOutput(
           Text.json(
             runs.map {
               Row(
                 id: $0.id, startedAt: $0.startedAt, probe: $0.probe, target: $0.target, milliseconds: $0.milliseconds,
-                score: Score(blocked: $0.blocked, reachable: $0.reachable, inconclusive: $0.inconclusive))
+                score: Score(blocked: $0.blocked, reachable: $0.reachable, inconclusive: $0.inconclusive),
+                scoreWarning: History.scoreWarning(of: $0))
             }))
         return
       }
@@ -41,7 +43,8 @@ struct HistoryCommand: ParsableCommand {
       let rows = runs.map { run -> [String] in
         let score = Score(blocked: run.blocked, reachable: run.reachable, inconclusive: run.inconclusive)
         return [
-          "\(run.id ?? 0)", run.startedAt.formatted(.iso8601), run.probe, run.target, score.summary,
+          "\(run.id ?? 0)", run.startedAt.formatted(.iso8601), run.probe, run.target,
+          score.summary + (History.scoreWarning(of: run).map { "  ⚠ \($0)" } ?? ""),
         ]
       }
       Terminal.writeOutput(Text.table([["ID", "STARTED", "PROBE", "TARGET", "SCORE"]] + rows))

@@ -144,7 +144,7 @@ struct TestCommand: AsyncParsableCommand {
     if json {
       Terminal.writeOutput(Text.json(report))
     } else if quiet {
-      Terminal.writeOutput("\(report.score.summary)\n")
+      Terminal.writeOutput("\(report.score.summary)\(report.scoreWarning.map { " (warning: \($0))" } ?? "")\n")
     } else {
       Terminal.writeOutput(report.text(colour: Terminal.isInteractive(.standardOutput)))
     }

@@ -55,4 +55,44 @@ struct TestReportTests {
     #expect(xml.contains("<skipped message=\"inconclusive: timeout after 2 s\"/>"))
     #expect(xml.hasSuffix("</testsuites>\n"))
   }
+
+  /// The small report with its control domain blocked.
+  func overBlocking() -> TestReport {
+    var sample = report(["ads.example": .blocked, "stats.example": .reachable], id: 9)
+    sample.controls = [
+      DomainResult(
+        domain: TestDomain(hostname: "example.com", category: "Control", provider: "IANA"),
+        verdict: Verdict(.blocked, "NXDOMAIN"), milliseconds: 5)
+    ]
+    return sample
+  }
+
+  @Test("A blocked control domain keeps its warning beside the score: text, JSON, JUnit; none when controls pass")
+  func controlsWarning() throws {
+    let sample = overBlocking()
+    let warning = "1 of 1 control domains blocked (example.com): the blocker over-blocks"
+    #expect(sample.scoreWarning == warning)
+    let text = sample.text()
+    let scoreLine = try #require(text.split(separator: "\n").firstIndex { $0.hasPrefix("Score:") })
+    #expect(text.split(separator: "\n")[scoreLine + 1].contains("⚠ \(warning): the score may be too high"), "\(text)")
+    let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(sample)) as? [String: Any]
+    #expect(object?["scoreWarning"] as? String == warning)
+    let xml = sample.junit()
+    #expect(xml.contains("tests=\"5\" failures=\"2\""), "\(xml)")
+    #expect(xml.contains("<testsuite name=\"Controls\" tests=\"1\" failures=\"1\""))
+    #expect(xml.contains("<property name=\"warning\" value=\"\(warning)\"/>"))
+    #expect(xml.contains("<failure message=\"control blocked: NXDOMAIN\" type=\"over-blocking\"/>"))
+    let clean = report(["ads.example": .blocked])
+    #expect(clean.scoreWarning == nil && !clean.text().contains("⚠"))
+  }
+
+  @Test("A name decided by the user's rule says so in the text, beside the lists that carry it")
+  func ruleInText() {
+    var sample = report(["stats.example": .reachable])
+    sample.results[2].rule = "allowed by your rule stats.example"
+    sample.results[2].listedBy = ["easylist"]
+    #expect(
+      sample.text().contains(
+        "stats.example (Analytics, A): 192.0.2.1; allowed by your rule stats.example; listed by easylist"))
+  }
 }

@@ -15,4 +15,15 @@ struct GaugeTests {
     let none = Gauge.svg(Score(blocked: 0, reachable: 0, inconclusive: 4)).output
     #expect(none.contains("data-percent=\"\"") && none.contains(">–<") && none.contains("aria-label=\"No score\""))
   }
+
+  @Test("A warning (blocked control domains) goes with the gauge: its label, its title and a line under it")
+  func warning() {
+    let svg = Gauge.svg(Score(blocked: 3, reachable: 1, inconclusive: 0), warning: "1 of 3 control domains blocked")
+      .output
+    #expect(svg.contains("class=\"gauge rating-strong warned\""))
+    #expect(svg.contains("aria-label=\"Score 75 percent, strong. Warning: 1 of 3 control domains blocked\""))
+    #expect(svg.contains("<title>Warning: 1 of 3 control domains blocked</title>"))
+    #expect(svg.contains("<p class=\"warning gauge-warning\">⚠ 1 of 3 control domains blocked</p>"))
+    #expect(!Gauge.svg(Score(blocked: 3, reachable: 1, inconclusive: 0)).output.contains("warn"))
+  }
 }

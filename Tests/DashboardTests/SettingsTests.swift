@@ -40,6 +40,9 @@ struct SettingsTests {
     #expect(throws: DashboardError.self) { try Settings(timeout: 61).validated() }
     #expect(throws: DashboardError.self) { try Settings(target: "nginx").validated() }
     #expect((try? Settings().validated()) == Settings())
-    #expect(ApplyTarget.allCases.map(\.rawValue) == ["hosts", "dnsmasq", "dnsmasq-hosts", "unbound", "bind"])
+    #expect(
+      ApplyTarget.allCases.map(\.rawValue) == [
+        "hosts", "dnsmasq", "dnsmasq-hosts", "unbound", "bind", "pdns-recursor", "knot-resolver",
+      ])
   }
 }

@@ -168,6 +168,41 @@ struct InteropMatrixTests {
     #expect(output.contains("first=0"), "\(output)")
   }
 
+  @Test(
+    "A name the user's allow rule keeps out is reachable, and the text, JSON and history say which rule; a blocked control keeps its warning"
+  )
+  func ruleAndControls() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("allow", "add", "doubleclick.net")
+    try await fixture.cli.ok("update", "--quiet")
+    let dropIn = fixture.cli.directory.file("sanehosts.conf")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    // debian.org blocked too: a control domain the server over-blocks.
+    try await DNSServerProcess.withDnsmasq(
+      arguments: ["--conf-file=\(dropIn.path)", "--address=/debian.org/#"] + DNSServerProcess.catchAllArguments,
+      directory: fixture.cli.directory.url
+    ) { server in
+      let resolver = "127.0.0.1:\(server.port)"
+      let object = try #require(
+        try await fixture.cli.json("test", "--probe", "dns", "--resolver", resolver, "--json") as? [String: Any])
+      let results = try #require(object["results"] as? [[String: Any]])
+      let doubleclick = try #require(results.first { $0["hostname"] as? String == "ad.doubleclick.net" })
+      #expect(doubleclick["outcome"] as? String == "reachable")
+      #expect(doubleclick["rule"] as? String == "allowed by your rule doubleclick.net")
+      #expect(doubleclick["listedBy"] as? [String] == ["local"])
+      let warning = "1 of 3 control domains blocked (debian.org): the blocker over-blocks"
+      #expect(object["scoreWarning"] as? String == warning)
+      let text = try await fixture.cli.ok("test", "--probe", "dns", "--resolver", resolver)
+      #expect(text.contains("allowed by your rule doubleclick.net; listed by local"), "\(text)")
+      #expect(text.contains("⚠ \(warning)"), "\(text)")
+      let quiet = try await fixture.cli.ok("test", "--probe", "dns", "--resolver", resolver, "--quiet")
+      #expect(quiet.contains("(warning: \(warning))"), "\(quiet)")
+      let history = try await fixture.cli.ok("history", "list")
+      #expect(history.contains("⚠ \(warning)"), "\(history)")
+    }
+  }
+
   @Test("dnsmasq, apply --target dnsmasq-hosts: 0.0.0.0 and :: for exactly the names listed")
   func dnsmasqHosts() async throws {
     let fixture = try await Self.fixture()

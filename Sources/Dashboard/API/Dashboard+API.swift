@@ -2,6 +2,7 @@ import Apply
 import BlockerTest
 import Blocklists
 import Catalog
+import DNS
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -264,7 +265,8 @@ extension Dashboard {
   static func target(_ text: String?) throws(DashboardError) -> ApplyTarget {
     guard let text, !text.isEmpty else { return .hosts }
     guard let target = ApplyTarget(rawValue: text) else {
-      throw .badRequest("Unknown target \"\(text)\": use hosts, dnsmasq, dnsmasq-hosts, unbound or bind.")
+      throw .badRequest(
+        "Unknown target \"\(text)\": use \(ApplyTarget.allCases.map(\.rawValue).joined(separator: ", ")).")
     }
     return target
   }
@@ -274,7 +276,7 @@ extension Dashboard {
     let server = ServerTarget(rawValue: target.rawValue)
     let path: String =
       if let server {
-        configuration.dropInDirectory.map { "\($0)/sanehosts-\(server.rawValue).\(server == .bind ? "rpz" : "conf")" }
+        configuration.dropInDirectory.map { "\($0)/sanehosts-\(server.rawValue).\(server.isRPZ ? "rpz" : "conf")" }
           ?? server.defaultOutput
       } else { configuration.hostsFile }
     return ManagedFile(
@@ -291,7 +293,38 @@ extension Dashboard {
     let lines = applied.change.diffText(skipping: server == nil ? { _ in false } : ServerTarget.isVolatile)
       .split(separator: "\n", omittingEmptySubsequences: true)
     let shown = lines.prefix(Self.diffLimit).joined(separator: "\n")
-    return ApplyView(result: applied.result, diff: shown, diffOmitted: max(0, lines.count - Self.diffLimit))
+    var view = ApplyView(result: applied.result, diff: shown, diffOmitted: max(0, lines.count - Self.diffLimit))
+    if !dryRun { (view.verification, view.verificationNote) = await verify(applied, server: server) }
+    return view
+  }
+
+  /// Probes a sample of the names just applied through the target, as `sanehosts apply --verify` does: the
+  /// system resolver for the hosts file, the Test page's DNS server for a drop-in.
+  func verify(_ applied: Applier.Applied, server: ServerTarget?) async -> (Verification?, String?) {
+    let names = Verification.sample(applied.verifiable, count: 50, seed: 1)
+    let context = Verification.Context(
+      reloaded: server == nil || applied.result.reloaded != nil, server: server != nil, path: applied.result.path)
+    guard server != nil else {
+      guard Ledger.key(applied.result.path) == "/etc/hosts" else {
+        return (nil, "Not verified: the system resolver reads /etc/hosts, not \(applied.result.path).")
+      }
+      let probe = SystemProbe()
+      let verification = await Verification.run(names: names, target: "system resolver", context: context) { name in
+        (await probe.probe(name), nil)
+      }
+      return (verification, nil)
+    }
+    let resolver = Settings.load(from: configuration.data).resolver
+    guard !resolver.isEmpty, let address = try? ServerAddress(parsing: resolver) else {
+      return (
+        nil, "Not verified: set the DNS server that loads the drop-in on the Test page (DNS server), then apply again."
+      )
+    }
+    let probe = DNSProbe(resolver: Resolver(server: address))
+    let verification = await Verification.run(names: names, target: address.description, context: context) { name in
+      await probe.verify(name)
+    }
+    return (verification, nil)
   }
 
   func backups(of target: ApplyTarget) -> [BackupView] {

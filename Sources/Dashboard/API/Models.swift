@@ -49,9 +49,12 @@ struct RunView: Codable, Sendable {
   var blocked: Int
   var reachable: Int
   var inconclusive: Int
+  /// The warning that goes with the score (blocked control domains), shown wherever the score is.
+  var scoreWarning: String?
 
   init(_ record: TestRunRecord) {
     id = record.id ?? 0
+    scoreWarning = History.scoreWarning(of: record)
     startedAt = record.startedAt
     probe = record.probe
     target = record.target
@@ -93,6 +96,10 @@ struct ApplyView: Encodable, Sendable {
   var diff: String
   /// Lines of the diff left out.
   var diffOmitted: Int
+  /// After an apply: a sample of the names probed through the target, as `sanehosts apply --verify` does.
+  var verification: Verification?
+  /// Why there is no verification (a drop-in with no resolver in the settings).
+  var verificationNote: String?
 }
 
 /// A yes/no field that also reads an HTML checkbox's `on`.

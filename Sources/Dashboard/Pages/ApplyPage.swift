@@ -1,4 +1,5 @@
 import Apply
+import BlockerTest
 import Foundation
 
 /// The Apply page: the target, a diff preview, apply, and the backups with restore.
@@ -96,6 +97,18 @@ enum ApplyPage {
     if result.firstWrite, let instructions = result.instructions {
       html.element("p", text: "To load it, add to the server's configuration (once):")
       html.element("pre", text: instructions)
+    }
+    if let verification = view.verification {
+      html.element(
+        "p", [("id", "verification"), ("class", verification.passed ? "verification passed" : "verification warning")],
+        text: "\(verification.summary) (through \(verification.target))")
+      for miss in verification.notBlocked {
+        html.element(
+          "p", [("class", "small")],
+          text: "not blocked: \(miss.name) (\(miss.outcome.rawValue): \(miss.reason)): \(miss.cause)")
+      }
+    } else if let note = view.verificationNote {
+      html.element("p", [("class", "muted")], text: note)
     }
     return html
   }

@@ -276,6 +276,25 @@ enum Assets {
               p.textContent = warning;
               result.append(p);
             }
+            if (data.verification) {
+              const v = data.verification;
+              const p = document.createElement("p");
+              p.id = "verification";
+              p.className = v.passed ? "verification passed" : "verification warning";
+              p.textContent = v.summary + " (through " + v.target + ")";
+              result.append(p);
+              for (const miss of v.notBlocked) {
+                const m = document.createElement("p");
+                m.className = "small";
+                m.textContent = "not blocked: " + miss.name + " (" + miss.outcome + ": " + miss.reason + "): " + miss.cause;
+                result.append(m);
+              }
+            } else if (data.verificationNote) {
+              const p = document.createElement("p");
+              p.className = "muted";
+              p.textContent = data.verificationNote;
+              result.append(p);
+            }
             diff.textContent = (data.diff || "(no change)") + (data.diffOmitted ? "\\n… " + data.diffOmitted + " more lines" : "");
             result.dataset.state = "done";
             return r;

@@ -23,7 +23,7 @@ enum HistoryPage {
       html.raw(
         "<article class=\"card run-card\" data-run=\"\(run.id)\"><h2><a href=\"/history/\(run.id)\">Run \(run.id)</a></h2>"
       )
-      html.append(Gauge.svg(score, size: 96))
+      html.append(Gauge.svg(score, size: 96, warning: run.scoreWarning))
       html.raw("<p>").text(Layout.date(run.startedAt)).raw("<br>").text("\(run.probe) · \(run.target)").raw("</p>")
       html.raw("<p class=\"small\">").text(
         "\(run.blocked) blocked, \(run.reachable) reachable, \(run.inconclusive) inconclusive")

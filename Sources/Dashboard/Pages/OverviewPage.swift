@@ -17,7 +17,9 @@ enum OverviewPage {
     html.raw("<article class=\"card\" id=\"last-score\"><h2>Last test</h2>")
     if let run = view.lastTest {
       html.append(
-        Gauge.svg(Score(blocked: run.blocked, reachable: run.reachable, inconclusive: run.inconclusive)))
+        Gauge.svg(
+          Score(blocked: run.blocked, reachable: run.reachable, inconclusive: run.inconclusive),
+          warning: run.scoreWarning))
       html.raw("<p><a href=\"/history/\(run.id)\">Run \(run.id)</a>, ").text(Layout.age(run.startedAt))
       html.raw(" · ").text("\(run.probe) probe").raw("</p>")
     } else {

@@ -80,7 +80,7 @@ enum ReportView {
     let html = HTML()
     let score = report.score
     html.raw("<div class=\"result-head\">")
-    html.append(Gauge.svg(score, size: 160))
+    html.append(Gauge.svg(score, size: 160, warning: report.scoreWarning))
     html.raw("<div><p class=\"big\"><span id=\"score-percent\">")
     html.text(score.percent.map { String(format: "%.1f%%", $0) } ?? "no score").raw("</span> blocked</p><p>")
     html.text("\(score.blocked) blocked, \(score.reachable) reachable, \(score.inconclusive) inconclusive")
@@ -131,6 +131,9 @@ enum ReportView {
       html.raw("</td><td>").text(result.provider).raw(
         "</td><td><span class=\"verdict verdict-\(result.outcome.rawValue)\">")
       html.text(result.outcome.rawValue).raw("</span></td><td class=\"small\">").text(result.reason)
+      if let rule = result.rule {
+        html.raw("<br><span class=\"rule\">").text(rule).raw("</span>")
+      }
       if let listed = result.listedBy, !listed.isEmpty {
         html.raw("<br><span class=\"muted\">").text("listed by \(listed.joined(separator: ", "))").raw("</span>")
       }
