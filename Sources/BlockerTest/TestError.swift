@@ -16,9 +16,9 @@ extension TestError: LocalizedError {
   public var errorDescription: String? {
     switch self {
     case .noWorkingResolver(let target, let reasons):
-      "No control domain resolved through the \(target) (\(Self.join(reasons))): DNS is not working, so there is no score."
+      "No control domain resolved through \(Self.named(target)) (\(Self.join(reasons))): DNS is not working, so there is no score."
     case .controlsBlocked(let target, let reasons):
-      "The \(target) blocks even the control domains (\(Self.join(reasons))): it blocks everything or cannot reach the internet, so a score would mean nothing."
+      "\(Self.named(target).prefix(1).uppercased() + Self.named(target).dropFirst()) blocks even the control domains (\(Self.join(reasons))): it blocks everything or cannot reach the internet, so a score would mean nothing."
     case .emptyRegistry:
       "There is no domain to test."
     case .cancelled:
@@ -41,5 +41,11 @@ extension TestError: LocalizedError {
 
   private static func join(_ reasons: [String]) -> String {
     Array(Set(reasons)).sorted().prefix(3).joined(separator: "; ")
+  }
+
+  /// “the system resolver”, “the DNS server 127.0.0.1:53”.
+  static func named(_ target: String) -> String {
+    guard let first = target.first, first.isNumber || first == "[" else { return "the \(target)" }
+    return "the DNS server \(target)"
   }
 }

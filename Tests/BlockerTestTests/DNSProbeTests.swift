@@ -107,4 +107,34 @@ struct DNSProbeTests {
     }
   }
 
+  @Test(
+    "Hostile servers: garbage, a wrong id, a reply from another port, TC then a closed TCP connection, each with AAAA refused: inconclusive, never blocked"
+  )
+  func hostileAnswers() async throws {
+    let behaviour: FakeDNSServer.Behaviour = { request in
+      guard let question = request.message?.questions.first else { return [] }
+      // AAAA is always refused: the old verdict took that alone as "blocked".
+      if question.type == .aaaa { return [.bytes(FakeDNSServer.response(to: request, code: .refused))] }
+      let routable = [Record(name: question.name, data: .a(IPv4Address("192.0.2.1")!))]
+      switch question.name {
+      case "garbage.test": return [.bytes([0xDE, 0xAD, 0xBE, 0xEF, 0x00])]
+      case "wrong-id.test":
+        let id = (request.message?.id ?? 0) &+ 1
+        return [.bytes(FakeDNSServer.response(to: request, answers: routable, id: id))]
+      case "spoofed.test": return [.fromOtherPort(FakeDNSServer.response(to: request, code: .nxDomain))]
+      case "truncated.test":
+        return request.transport == .udp
+          ? [.bytes(FakeDNSServer.response(to: request, truncated: true))] : [.closeConnection]
+      default: return []
+      }
+    }
+    try await FakeDNSServer.with(behaviour) { server in
+      let probe = DNSProbe(resolver: try Resolver(server: "127.0.0.1:\(server.port)"), timeout: .milliseconds(500))
+      for name in ["garbage.test", "wrong-id.test", "spoofed.test", "truncated.test"] {
+        let verdict = await probe.probe(name)
+        #expect(verdict.outcome == .inconclusive, "\(name): \(verdict)")
+        #expect(verdict.reason.hasSuffix("; AAAA: REFUSED"), "\(name): \(verdict)")
+      }
+    }
+  }
 }

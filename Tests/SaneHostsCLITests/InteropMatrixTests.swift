@@ -203,6 +203,24 @@ struct InteropMatrixTests {
     }
   }
 
+  @Test("Bad input: a resolver that is not IP[:port], a port where nothing listens: a clear error, no score")
+  func badResolver() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let text = try await cli.run("test", "--probe", "dns", "--resolver", "dns.example")
+    #expect(text.status == 1 && text.standardError.contains("“dns.example” is not a DNS server address"))
+    let port = try FreePort.forDNS()
+    let closed = try await cli.run("test", "--probe", "dns", "--resolver", "127.0.0.1:\(port)")
+    #expect(closed.status == 1, "\(closed.standardError)")
+    #expect(
+      closed.standardError.contains("No control domain resolved through the DNS server 127.0.0.1:\(port)"),
+      "\(closed.standardError)")
+    #expect(closed.standardError.contains("connection refused (nothing listens on port \(port))"))
+    #expect(!closed.standardOutput.contains("Score:"))
+    let verify = try await cli.run("apply", "--target", "bind", "--output", "/tmp/x.rpz", "--verify", "localhost:53")
+    #expect(verify.status != 0 && verify.standardError.contains("--verify takes the server as IP or IP:port"))
+  }
+
   @Test("dnsmasq, apply --target dnsmasq-hosts: 0.0.0.0 and :: for exactly the names listed")
   func dnsmasqHosts() async throws {
     let fixture = try await Self.fixture()
