@@ -28,6 +28,12 @@ struct TestCommand: AsyncParsableCommand {
       --resolver IP[:port], UDP with TCP fallback), https (a HEAD request, for blockers that act on \
       connections). Probes run in a sliding window, each with --timeout, the whole run within --max-time.
 
+      With --probe dns the verdict depends only on the two answers: a routable address in either is \
+      reachable (a server that answers A and refuses AAAA does not block); either query without a usable \
+      answer (timeout, SERVFAIL, garbage) is inconclusive; both answered without a routable address is \
+      blocked. A domain your own allow or deny rule decides says so ("allowed by your rule x"); blocked \
+      control domains leave a warning beside the score (text, JSON, JUnit, history).
+
       Every run is saved (see `sanehosts history`); --json prints the report (schema: \
       docs/test-report.md), --export FORMAT FILE writes text, json or junit. For each reachable domain the \
       report names the sources in your store that list it. Exit status: 0 when the run completed \

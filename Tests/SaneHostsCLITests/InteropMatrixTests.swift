@@ -123,7 +123,7 @@ struct InteropMatrixTests {
       arguments: ["--conf-file=\(dropIn.path)"] + DNSServerProcess.catchAllArguments,
       directory: fixture.cli.directory.url
     ) { server in
-      let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 3, log: server.log())
+      let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 5, log: server.log())
       Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: { $0 == "sinkhole 0.0.0.0, ::" })
       // apply --verify: every applied name (29, fewer than the default sample of 50) blocked, controls reachable.
       let verified = try await fixture.cli.run(
@@ -231,7 +231,7 @@ struct InteropMatrixTests {
       arguments: ["--addn-hosts=\(dropIn.path)"] + DNSServerProcess.catchAllArguments,
       directory: fixture.cli.directory.url
     ) { server in
-      let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 3, log: server.log())
+      let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 5, log: server.log())
       Self.expectClassified(
         outcomes, isBlocked: { Self.blocked.contains($0) }, blockedReason: { $0 == "sinkhole 0.0.0.0, ::" })
     }
@@ -254,7 +254,7 @@ struct InteropMatrixTests {
     try await DNSServerProcess.withUnbound(
       serverLines: Self.unboundCatchAll + [#"include: "\#(dropIn.path)""#], directory: fixture.cli.directory.url
     ) { server in
-      let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 3, log: server.log())
+      let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 5, log: server.log())
       Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: blockedReason)
     }
   }
@@ -291,7 +291,7 @@ struct InteropMatrixTests {
       + DNSServerProcess.catchAllArguments
     try await DNSServerProcess.withDnsmasq(arguments: arguments, directory: cli.directory.url) { server in
       let outcomes = try await Self.consistentOutcomes(
-        cli, port: server.port, runs: 3, extra: ["--block-page", page], log: server.log())
+        cli, port: server.port, runs: 5, extra: ["--block-page", page], log: server.log())
       Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: { $0 == "sinkhole \(page), ::" })
       let without = try await Self.consistentOutcomes(cli, port: server.port, runs: 1)
       #expect(without.values.allSatisfy { $0.outcome == "reachable" })
@@ -307,7 +307,7 @@ struct InteropMatrixTests {
     try await DNSServerProcess.withCatchAll(directory: fixture.cli.directory.url) { catchAll in
       try await DNSServerProcess.withNamed(zone: zone, forwarder: catchAll.port, directory: fixture.cli.directory.url) {
         server in
-        let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 3, log: server.log())
+        let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 5, log: server.log())
         Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: { $0 == "NXDOMAIN" })
       }
     }
@@ -328,7 +328,7 @@ struct InteropMatrixTests {
       try await DNSServerProcess.withRecursor(
         luaConfig: loader, forwarder: catchAll.port, directory: fixture.cli.directory.url
       ) { server in
-        let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 3, log: server.log())
+        let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 5, log: server.log())
         Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: { $0 == "NXDOMAIN" })
         // A name answered (and cached) before it is blocked is blocked right after apply --reload.
         let socket = DNSServerProcess.recursorSocketDirectory(port: server.port, directory: fixture.cli.directory.url)
@@ -353,7 +353,7 @@ struct InteropMatrixTests {
       try await DNSServerProcess.withKnot(
         luaConfig: loader, forwarder: catchAll.port, directory: fixture.cli.directory.url
       ) { server in
-        let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 3, log: server.log())
+        let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 5, log: server.log())
         Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: { $0 == "NXDOMAIN" })
         let socket = DNSServerProcess.knotControlSocket(
           port: server.port, pid: server.pid, directory: fixture.cli.directory.url)

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SaneHostsCLI
+
 @Suite("The sanehosts command")
 struct SaneHostsTests {
   @Test("--version prints the version")
@@ -39,5 +41,13 @@ struct SaneHostsTests {
       #expect(result.status == 0)
       #expect(result.standardOutput.contains("fetch"))
     }
+  }
+
+  @Test("apply's --verify takes an optional value: alone (last or before an option) it means the system resolver")
+  func optionalVerifyValue() {
+    #expect(SaneHosts.optionalValues(["apply", "--verify"]) == ["apply", "--verify=system"])
+    #expect(SaneHosts.optionalValues(["apply", "--verify", "--quiet"]) == ["apply", "--verify=system", "--quiet"])
+    #expect(SaneHosts.optionalValues(["apply", "--verify", "127.0.0.1:53"]) == ["apply", "--verify", "127.0.0.1:53"])
+    #expect(SaneHosts.optionalValues(["test", "--verify"]) == ["test", "--verify"])
   }
 }

@@ -1,0 +1,86 @@
+import BlockerTest
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Verifying what was applied")
+struct VerificationTests {
+  static let server = Verification.Context(reloaded: true, server: true, path: "/etc/dnsmasq.d/sanehosts.conf")
+
+  @Test("Every sampled name blocked and the controls reachable: verified; the summary says so")
+  func verified() async {
+    let result = await Verification.run(
+      names: ["a.example", "b.example"], controls: ["example.com"], target: "127.0.0.1:53", context: Self.server
+    ) { name in
+      name == "example.com" ? (Verdict(.reachable, "192.0.2.1"), 60) : (Verdict(.blocked, "NXDOMAIN"), nil)
+    }
+    #expect(result.passed)
+    #expect(result.summary == "verified: 2/2 sampled names blocked, controls reachable")
+    #expect(result.notBlocked.isEmpty && result.controls.map(\.name) == ["example.com"])
+  }
+
+  @Test(
+    "Each name not blocked gets its likely cause: not reloaded, a cached answer's TTL, not loaded at all, elsewhere")
+  func causes() async {
+    func run(_ context: Verification.Context, blocked: Set<String>, ttl: UInt32?) async -> Verification {
+      await Verification.run(
+        names: ["a.example", "b.example"], controls: ["example.com"], target: "127.0.0.1:53", context: context
+      ) { name in
+        blocked.contains(name) ? (Verdict(.blocked, "NXDOMAIN"), nil) : (Verdict(.reachable, "192.0.2.1"), ttl)
+      }
+    }
+    let stale = Verification.Context(reloaded: false, server: true, path: "/x.conf")
+    let unloaded = await run(stale, blocked: ["a.example"], ttl: nil)
+    #expect(!unloaded.passed)
+    #expect(unloaded.summary == "verification failed: 1/2 sampled names blocked, controls reachable")
+    #expect(unloaded.notBlocked.map(\.name) == ["b.example"])
+    #expect(unloaded.notBlocked[0].cause.hasPrefix("the server was not reloaded"))
+    let cached = await run(Self.server, blocked: ["a.example"], ttl: 300)
+    #expect(cached.notBlocked[0].cause.hasPrefix("a cached answer (TTL 300 s)"))
+    let ignored = await run(Self.server, blocked: [], ttl: 0)
+    #expect(
+      ignored.notBlocked.allSatisfy { $0.cause.hasPrefix("the server does not load /etc/dnsmasq.d/sanehosts.conf") })
+    let elsewhere = await run(Self.server, blocked: ["a.example"], ttl: 0)
+    #expect(elsewhere.notBlocked[0].cause.hasPrefix("the server answers it from elsewhere"))
+    let hosts = Verification.Context(reloaded: true, server: false, path: "/etc/hosts")
+    #expect(await run(hosts, blocked: ["a.example"], ttl: nil).notBlocked[0].cause.contains("--flush"))
+  }
+
+  @Test("A blocked control fails the verification even when every name is blocked")
+  func overBlocking() async {
+    let result = await Verification.run(
+      names: ["a.example"], controls: ["example.com"], target: "127.0.0.1:53", context: Self.server
+    ) { _ in (Verdict(.blocked, "NXDOMAIN"), nil) }
+    #expect(!result.passed)
+    #expect(
+      result.summary
+        == "verification failed: 1/1 sampled names blocked, control domain example.com is blocked (NXDOMAIN): the target over-blocks"
+    )
+  }
+
+  @Test("A lookup that never returns is inconclusive at the timeout, on the injected clock (no sleeping)")
+  func timeout() async {
+    let clock = ManualClock()
+    async let result = Verification.run(
+      names: ["slow.example"], controls: [], target: "system resolver",
+      context: Verification.Context(reloaded: true, server: false, path: "/etc/hosts"), timeout: .seconds(3),
+      clock: clock
+    ) { _ in
+      try? await Task.sleep(for: .seconds(3600))
+      return (Verdict(.blocked, "late"), nil)
+    }
+    #expect(await clock.waitForSleepers(1))
+    clock.advance(by: .seconds(3))
+    let finished = await result
+    #expect(finished.notBlocked.first?.outcome == .inconclusive)
+    #expect(finished.notBlocked.first?.cause.hasPrefix("no usable answer (timeout)") == true)
+  }
+
+  @Test("The sample is seeded: the same seed picks the same names")
+  func sample() {
+    let names = (0..<500).map { "n\($0).example" }
+    #expect(Verification.sample(names, count: 50, seed: 1) == Verification.sample(names, count: 50, seed: 1))
+    #expect(Set(Verification.sample(names, count: 50, seed: 1)).count == 50)
+    #expect(Verification.sample(["a"], count: 50, seed: 1) == ["a"])
+  }
+}
