@@ -30,7 +30,7 @@ struct ApplyCommand: AsyncParsableCommand {
       installed (dnsmasq --test, unbound-checkconf, named-checkzone; named-checkzone for the other two, \
       which have none), backed up and replaced atomically; --reload then tells the server (systemctl, \
       unbound-control, rndc, rec_control reload-lua-config and wipe-cache, Knot's control socket, or \
-      SIGHUP to --reload-pid for dnsmasq, unbound and BIND).
+      SIGHUP to --reload-pid for dnsmasq, unbound and BIND; the other two stop on SIGHUP).
 
       --verify closes the loop: after writing (and reloading), it probes a seeded sample of the names just \
       applied (--verify-sample, default 50) and the control domains through the target (the system \
@@ -165,7 +165,7 @@ struct ApplyCommand: AsyncParsableCommand {
     }
     if target == .pdnsRecursor && (reloadPid != nil || reloadUnit != nil) {
       throw ValidationError(
-        "PowerDNS Recursor loads its zone again with rec_control reload-lua-config: use --reload (and --reload-socket DIR for a socket-dir of its own)."
+        "PowerDNS Recursor stops on SIGHUP and its zone is not a unit's reload: it loads the zone again with rec_control reload-lua-config (--reload, and --reload-socket DIR for a socket-dir of its own)."
       )
     }
   }

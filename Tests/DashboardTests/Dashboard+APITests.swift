@@ -130,6 +130,39 @@ struct DashboardAPITests {
     }
   }
 
+  @Test(
+    "Apply verifies like apply --verify: a drop-in through the Test page's DNS server (here not reloaded), the hosts file only when it is /etc/hosts"
+  )
+  func applyVerifies() async throws {
+    try await DashboardHarness.with { harness in
+      let csrf = harness.dashboard.csrfToken
+      try await DNSServerProcess.withCatchAll(directory: harness.directory.url) { server in
+        try await harness.routes { client async throws in
+          _ = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"ads.example"}"#, csrf: csrf)
+          let unset = try await client.post("/api/apply", json: #"{"target":"dnsmasq"}"#, csrf: csrf)
+          #expect(
+            unset.json?["verificationNote"] as? String
+              == "Not verified: set the DNS server that loads the drop-in on the Test page (DNS server), then apply again."
+          )
+          let hosts = try await client.post("/api/apply", json: #"{"target":"hosts"}"#, csrf: csrf)
+          #expect((hosts.json?["verificationNote"] as? String)?.contains("reads /etc/hosts, not ") == true)
+          _ = try await client.post(
+            "/api/settings", json: #"{"resolver":"127.0.0.1:\#(server.port)"}"#, csrf: csrf)
+          // The catch-all does not load the drop-in: ads.example is still reachable there.
+          let applied = try await client.post("/api/apply", json: #"{"target":"dnsmasq","force":true}"#, csrf: csrf)
+          let verification = try #require(applied.json?["verification"] as? [String: Any], "\(applied.text)")
+          #expect(verification["passed"] as? Bool == false)
+          #expect(
+            verification["summary"] as? String
+              == "verification failed: 0/1 sampled names blocked, controls reachable")
+          let miss = (verification["notBlocked"] as? [[String: Any]])?.first
+          #expect(miss?["name"] as? String == "ads.example")
+          #expect((miss?["cause"] as? String)?.hasPrefix("the server was not reloaded") == true)
+        }
+      }
+    }
+  }
+
   @Test("Without JavaScript a form posts, gets a redirect back, and errors come as a page")
   func forms() async throws {
     try await DashboardHarness.with { harness in

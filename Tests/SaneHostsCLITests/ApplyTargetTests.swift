@@ -110,4 +110,18 @@ struct ApplyTargetTests {
       #expect(try await dig.query("printer.lan") == ["10.0.0.5"])
     }
   }
+
+  @Test("PowerDNS Recursor and Knot Resolver stop on SIGHUP: --reload-pid is refused with the way that works")
+  func noSignalReload() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    for (target, server) in [("knot-resolver", "Knot Resolver"), ("pdns-recursor", "PowerDNS Recursor")] {
+      let result = try await cli.run(
+        "apply", "--target", target, "--output", cli.directory.file("z.rpz").path, "--reload", "--reload-pid", "1")
+      #expect(result.status != 0)
+      #expect(result.standardError.contains("\(server) stops on SIGHUP"), "\(result.standardError)")
+    }
+    let socket = try await cli.run("apply", "--target", "bind", "--reload", "--reload-socket", "/run/x")
+    #expect(socket.standardError.contains("--reload-socket is for --target pdns-recursor or knot-resolver"))
+  }
 }
