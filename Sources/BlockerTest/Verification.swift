@@ -190,6 +190,25 @@ public struct Verification: Sendable, Hashable, Codable {
   }
 }
 
+extension Verification {
+  /// Verifies `names` (already sampled) through the target: the DNS server `server` for a drop-in, the
+  /// system resolver when nil (the hosts file), each answer within `timeout`.
+  public static func verify(
+    _ names: [String], through server: ServerAddress?, context: Context, timeout: Duration = .seconds(2)
+  ) async -> Verification {
+    guard let server else {
+      let probe = SystemProbe()
+      return await run(names: names, target: "system resolver", context: context, timeout: timeout) { name in
+        (await probe.probe(name), nil)
+      }
+    }
+    let probe = DNSProbe(resolver: Resolver(server: server), timeout: timeout)
+    return await run(names: names, target: server.description, context: context, timeout: timeout + .seconds(1)) {
+      name in await probe.verify(name)
+    }
+  }
+}
+
 extension DNSProbe {
   /// The verdict and the smallest TTL of the answers, for `Verification`.
   public func verify(_ hostname: String) async -> (verdict: Verdict, ttl: UInt32?) {

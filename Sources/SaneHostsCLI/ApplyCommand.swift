@@ -243,21 +243,9 @@ struct ApplyCommand: AsyncParsableCommand {
     let names = Verification.sample(applied.verifiable, count: verifySample, seed: 1)
     let context = Verification.Context(
       reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
-    if target == .hosts {
-      let probe = SystemProbe()
-      return await Verification.run(names: names, target: "system resolver", context: context, timeout: timeout) {
-        name in
-        (await probe.probe(name), nil)
-      }
-    }
-    // validate() checked the address.
-    let server = (try? ServerAddress(parsing: verify ?? "")) ?? ServerAddress(ip: .v4(.unspecified))
-    let probe = DNSProbe(resolver: Resolver(server: server), timeout: timeout)
-    return await Verification.run(
-      names: names, target: server.description, context: context, timeout: timeout + .seconds(1)
-    ) { name in
-      await probe.verify(name)
-    }
+    // validate() checked the address (none for the hosts file: the system resolver).
+    let server = target == .hosts ? nil : try? ServerAddress(parsing: verify ?? "")
+    return await Verification.verify(names, through: server, context: context, timeout: timeout)
   }
 
   private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?) {

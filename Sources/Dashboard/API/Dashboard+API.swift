@@ -308,11 +308,7 @@ extension Dashboard {
       guard Ledger.key(applied.result.path) == "/etc/hosts" else {
         return (nil, "Not verified: the system resolver reads /etc/hosts, not \(applied.result.path).")
       }
-      let probe = SystemProbe()
-      let verification = await Verification.run(names: names, target: "system resolver", context: context) { name in
-        (await probe.probe(name), nil)
-      }
-      return (verification, nil)
+      return (await Verification.verify(names, through: nil, context: context), nil)
     }
     let resolver = Settings.load(from: configuration.data).resolver
     guard !resolver.isEmpty, let address = try? ServerAddress(parsing: resolver) else {
@@ -320,11 +316,7 @@ extension Dashboard {
         nil, "Not verified: set the DNS server that loads the drop-in on the Test page (DNS server), then apply again."
       )
     }
-    let probe = DNSProbe(resolver: Resolver(server: address))
-    let verification = await Verification.run(names: names, target: address.description, context: context) { name in
-      await probe.verify(name)
-    }
-    return (verification, nil)
+    return (await Verification.verify(names, through: address, context: context), nil)
   }
 
   func backups(of target: ApplyTarget) -> [BackupView] {
