@@ -9,10 +9,17 @@ import Foundation
 #endif
 
 extension DownloadManager {
+  /// A local file's validator: its inode, size and modification time to the nanosecond.
+  static func fileTag(_ info: stat) -> String {
+    "\"file-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\""
+  }
+
   /// Copies a local file into `file` with the same events as a remote download.
   ///
-  /// The file's modification time stands in for `Last-Modified`: when the request's validator
-  /// equals it, the result is `notModified` and nothing is read.
+  /// The file's modification time stands in for `Last-Modified`, and its identity (inode, size,
+  /// modification time to the nanosecond) for an `ETag`: when the request's ETag equals it, the result
+  /// is `notModified` and nothing is read. (`Last-Modified` alone has one-second steps: a file rewritten
+  /// within the second of the last update looked unchanged.)
   nonisolated func transferFile(
     _ path: String, _ request: DownloadRequest, into file: PartialFile,
     emit: @escaping @Sendable (DownloadEvent) -> Void
@@ -23,8 +30,9 @@ extension DownloadManager {
       throw DownloadError.fileNotFound(path: path)
     }
     let modified = HTTPDate.string(from: Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)))
-    if request.validators.lastModified == modified {
-      return .notModified(NotModified(finalURL: request.url, validators: Validators(lastModified: modified)))
+    let tag = Self.fileTag(info)
+    if request.validators.etag == tag {
+      return .notModified(NotModified(finalURL: request.url, validators: Validators(etag: tag, lastModified: modified)))
     }
     let size = Int64(info.st_size)
     guard size <= configuration.maximumBytes else {
@@ -62,7 +70,7 @@ extension DownloadManager {
     let digest = try file.finish()
     return .completed(
       CompletedDownload(
-        fileURL: file.url, finalURL: request.url, statusCode: 200, etag: nil, lastModified: modified,
+        fileURL: file.url, finalURL: request.url, statusCode: 200, etag: tag, lastModified: modified,
         byteCount: file.byteCount, sha256: digest, attempts: 1))
   }
 }

@@ -19,9 +19,34 @@ struct DownloadManagerFileTests {
       let modified = try #require(done.lastModified)
       #expect(modified.hasSuffix(" GMT"))
 
+      let tag = try #require(done.etag)
       let again = await collectEvents(
-        manager.download(DownloadRequest(url: source, validators: Validators(lastModified: modified))))
+        manager.download(DownloadRequest(url: source, validators: Validators(etag: tag, lastModified: modified))))
       if case .notModified = again.last {} else { Issue.record("expected notModified, got \(again)") }
+    }
+  }
+
+  @Test("A file rewritten within the same second (same Last-Modified) is read again, not taken as unchanged")
+  func sameSecond() async throws {
+    try await withFixture { _, manager, directory in
+      let source = directory.file("list.txt")
+      try Data("a.example\n".utf8).write(to: source)
+      let first = try #require(await collectEvents(manager.download(source)).completed)
+      try Data("a.example\nb.example\n".utf8).write(to: source)
+      // The same whole second as before: Last-Modified cannot tell the two apart.
+      var times = [
+        timespec(tv_sec: 1_800_000_000, tv_nsec: 100), timespec(tv_sec: 1_800_000_000, tv_nsec: 100),
+      ]
+      #expect(utimensat(AT_FDCWD, source.path, &times, 0) == 0)
+      let stamped = try #require(await collectEvents(manager.download(source)).completed)
+      try Data("a.example\nb.example\nc.example\n".utf8).write(to: source)
+      times = [timespec(tv_sec: 1_800_000_000, tv_nsec: 900), timespec(tv_sec: 1_800_000_000, tv_nsec: 900)]
+      #expect(utimensat(AT_FDCWD, source.path, &times, 0) == 0)
+      let validators = Validators(etag: stamped.etag, lastModified: stamped.lastModified)
+      let again = await collectEvents(manager.download(DownloadRequest(url: source, validators: validators)))
+      let reread = try #require(again.completed, "expected the new content, got \(again)")
+      #expect(reread.byteCount == 30 && reread.lastModified == stamped.lastModified)
+      #expect(first.etag != stamped.etag)
     }
   }
 
