@@ -24,11 +24,16 @@ public actor PiholeClient {
   private let totp: Int?
   private let http: HTTPClient
   private let timeout: Duration
+  /// Sent as `User-Agent`, so the Pi-hole's session list says who holds the session.
+  let userAgent: String
   private(set) var state: State = .loggedOut
 
   /// Creates a client; nothing is sent until the first request.
-  public init(host: PiholeHost, password: String?, totp: Int? = nil, http: HTTPClient, timeout: Duration = .seconds(10))
-  {
+  public init(
+    host: PiholeHost, password: String?, totp: Int? = nil, http: HTTPClient, timeout: Duration = .seconds(10),
+    userAgent: String = "sanehosts"
+  ) {
+    self.userAgent = userAgent
     self.host = host
     self.password = password
     self.totp = totp
@@ -39,14 +44,15 @@ public actor PiholeClient {
   /// Runs `body` with a logged-in client and logs out afterwards, however `body` ends.
   public static func withSession<R: Sendable>(
     host: PiholeHost, password: String?, totp: Int? = nil, timeout: Duration = .seconds(10),
-    _ body: (PiholeClient) async throws -> R
+    userAgent: String = "sanehosts", _ body: (PiholeClient) async throws -> R
   ) async throws -> R {
     var configuration = HTTPClient.Configuration(
       redirectConfiguration: .disallow,
       timeout: HTTPClient.Configuration.Timeout(connect: .seconds(Int64(max(1, timeout.components.seconds)))))
     configuration.connectionPool.retryConnectionEstablishment = false
     let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    let client = PiholeClient(host: host, password: password, totp: totp, http: http, timeout: timeout)
+    let client = PiholeClient(
+      host: host, password: password, totp: totp, http: http, timeout: timeout, userAgent: userAgent)
     let result: Result<R, any Error>
     do {
       // Log in without inheriting a cancellation: a login cut off after the Pi-hole opened the session
@@ -122,11 +128,24 @@ public actor PiholeClient {
       (status, data) = try await raw(
         method, path, query: query, json: json, sid: renewed, closeConnection: closeConnection)
     }
+    // Right after a gravity run FTL reloads its database and refuses writes for about two seconds.
+    var waited = Duration.zero
+    while PiholeReply.isReadOnly(status: status, body: data) && waited < readOnlyPatience {
+      try await Task.sleep(for: readOnlyRetryDelay)
+      waited += readOnlyRetryDelay
+      guard case .open(let current) = state else { break }
+      (status, data) = try await raw(
+        method, path, query: query, json: json, sid: current, closeConnection: closeConnection)
+    }
     guard (200..<300).contains(status) else {
       throw PiholeReply.failure(status: status, body: data)
     }
     return (status, data)
   }
+
+  /// How long a write refused by a read-only gravity database is retried, and how often.
+  let readOnlyPatience = Duration.seconds(10)
+  let readOnlyRetryDelay = Duration.milliseconds(250)
 
   /// Sends a request and passes its body on in whole lines as they arrive (a long-running action's log),
   /// on a connection that is closed afterwards.
@@ -136,12 +155,13 @@ public actor PiholeClient {
     var request = HTTPClientRequest(url: "\(host.apiBase)/\(path)")
     request.method = method
     if let sid { request.headers.add(name: "X-FTL-SID", value: sid) }
+    request.headers.add(name: "User-Agent", value: userAgent)
     request.headers.add(name: "Connection", value: "close")
     let response: HTTPClientResponse
     do {
       response = try await http.execute(request, timeout: .seconds(3600))
     } catch {
-      throw PiholeError.unreachable(host: host.apiBase, detail: String(describing: error))
+      throw PiholeError.unreachable(host: host.apiBase, detail: Self.describe(error))
     }
     guard response.status.code == 200 else {
       let body = try await response.body.collect(upTo: 1 << 20)
@@ -168,6 +188,7 @@ public actor PiholeClient {
     var request = HTTPClientRequest(url: url)
     request.method = method
     request.headers.add(name: "Accept", value: "application/json")
+    request.headers.add(name: "User-Agent", value: userAgent)
     if let sid { request.headers.add(name: "X-FTL-SID", value: sid) }
     if closeConnection { request.headers.add(name: "Connection", value: "close") }
     if let json {
@@ -181,7 +202,7 @@ public actor PiholeClient {
     } catch let error as PiholeError {
       throw error
     } catch {
-      throw PiholeError.unreachable(host: host.apiBase, detail: String(describing: error))
+      throw PiholeError.unreachable(host: host.apiBase, detail: Self.describe(error))
     }
   }
 

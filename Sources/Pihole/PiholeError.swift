@@ -61,7 +61,10 @@ extension PiholeError: LocalizedError {
         + (hint ?? "increase webserver.api.max_sessions") + "."
     case .passwordRequired: "Give it with --password-file FILE or the PIHOLE_PASSWORD variable, or type it when asked."
     case .api(_, _, _, let hint): hint.map { "Pi-hole says: \($0)." }
-    case .itemsFailed: "The other items were applied; fix or skip the ones named."
+    case .itemsFailed(let errors):
+      errors.count == 1
+        ? "Fix or skip the item named; anything else in the same request was applied."
+        : "Fix or skip the items named; anything else in the same request was applied."
     case .unreachable: "Check the address and that the Pi-hole's web server is running."
     case .unexpectedReply: "Check that this is Pi-hole v6 (the v5 API is not supported)."
     }

@@ -16,6 +16,10 @@ public struct PiholeList: Sendable, Hashable, Codable {
   public var number: Int
   /// 1 updated, 2 unchanged, 3 cached copy used, 4 failed (0: never run).
   public var status: Int
+  /// When gravity last downloaded it (nil: never).
+  public var dateUpdated: Date?
+  /// Lines gravity could not use at its last run.
+  public var invalidDomains: Int = 0
 
   /// The status in words.
   public var statusText: String {
@@ -145,7 +149,9 @@ enum JSONValue {
     return PiholeList(
       address: address, type: string(item["type"]) ?? "block", comment: string(item["comment"]),
       enabled: bool(item["enabled"]) ?? true, id: int(item["id"]) ?? 0, number: int(item["number"]) ?? 0,
-      status: int(item["status"]) ?? 0)
+      status: int(item["status"]) ?? 0,
+      dateUpdated: int(item["date_updated"]).flatMap { $0 > 0 ? Date(timeIntervalSince1970: Double($0)) : nil },
+      invalidDomains: int(item["invalid_domains"]) ?? 0)
   }
 
   static func domain(_ item: [String: Any]) -> PiholeDomain? {

@@ -32,6 +32,10 @@ enum PiholeReply {
   /// The typed error for a failed reply's status and decoded body.
   static func failure(status: Int, object: [String: Any]) -> PiholeError {
     let error = error(in: object)
+    // Pi-hole v6 answers every failure with an `error` object: a bare status is another server.
+    if error == nil && status != 429 {
+      return .unexpectedReply(detail: "HTTP \(status) with no Pi-hole error object (is this a Pi-hole v6 web server?)")
+    }
     let key = error?.key ?? "http_\(status)"
     let message = error?.message ?? "HTTP \(status)"
     switch (status, key) {
@@ -39,6 +43,13 @@ enum PiholeReply {
     case (429, _): return .rateLimited(message: message, hint: error?.hint)
     default: return .api(status: status, key: key, message: message, hint: error?.hint)
     }
+  }
+
+  /// Whether a failed write was refused because FTL is reloading its gravity database (read-only for
+  /// about two seconds after a gravity run).
+  static func isReadOnly(status: Int, body: Data) -> Bool {
+    guard status == 400, let error = error(in: (try? JSONValue.object(body)) ?? [:]) else { return false }
+    return error.key == "database_error" && error.message.contains("readonly")
   }
 
   /// The `error` object of a reply: its key, message and hint.

@@ -1,5 +1,7 @@
+import ArgumentParser
 import Dispatch
 import Foundation
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -16,6 +18,25 @@ enum Interrupts {
   /// The operation is expected to finish soon after `onSignal` (its streams end with "cancelled").
   static func cancelling<R: Sendable>(
     onSignal: @escaping @Sendable () async -> Void, _ operation: @escaping @Sendable () async throws -> R
+  ) async throws -> R {
+    try await cancelling(onSignalNumber: { _ in await onSignal() }, operation)
+  }
+
+  /// Runs `operation`; SIGINT or SIGTERM cancels it, and once it has ended (its clean-up done: a Pi-hole
+  /// session logged out) the command exits with 130 or 143, as if the signal had ended it.
+  static func exitingOnSignal<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {
+    let received = Locked<Int32?>(nil)
+    do {
+      return try await cancelling(onSignalNumber: { number in received.withLock { $0 = number } }, operation)
+    } catch {
+      if let number = received.withLock({ $0 }) { throw ExitCode(128 + number) }
+      throw error
+    }
+  }
+
+  private static func cancelling<R: Sendable>(
+    onSignalNumber onSignal: @escaping @Sendable (Int32) async -> Void,
+    _ operation: @escaping @Sendable () async throws -> R
   ) async throws -> R {
     let signals = AsyncStream<Int32> { continuation in
       nonisolated(unsafe) let sources = [SIGINT, SIGTERM].map { number in
@@ -34,8 +55,8 @@ enum Interrupts {
     return try await withThrowingTaskGroup(of: R?.self) { group in
       group.addTask { try await operation() }
       group.addTask {
-        for await _ in signals {
-          await onSignal()
+        for await number in signals {
+          await onSignal(number)
           break
         }
         return nil

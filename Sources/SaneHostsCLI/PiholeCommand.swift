@@ -90,42 +90,88 @@ struct PiholeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Make the Pi-hole's block lists match a profile's sources, then rebuild gravity.",
       discussion: """
-        Adds the profile's URL sources the Pi-hole does not have (marked with the comment "\(PiholeCommand.marker)"), \
-        and with --remove-dropped removes lists SaneHosts added that the profile no longer has. Lists you added \
-        yourself are never touched. Local files are skipped: the Pi-hole cannot read this machine's files.
+        Adds the profile's URL sources the Pi-hole does not have (marked with the comment "\(PiholeCommand.marker) \
+        (profile NAME)"), and with --remove-dropped removes lists SaneHosts added for this profile that it no \
+        longer has: lists you added yourself, and lists added for other profiles, are never touched. Local \
+        files are skipped (the Pi-hole cannot read this machine's files), and so are sources whose last \
+        update failed (the Pi-hole would fail to fetch them too).
+
+        Gravity is rebuilt when lists were added or removed, and also when a synced list's content changed \
+        since the Pi-hole last downloaded it (a list's new names reach the Pi-hole only through gravity); \
+        otherwise it says why it is not needed. After gravity, sync waits until the Pi-hole accepts writes \
+        again (it reloads its database for about two seconds) and reports what gravity found for each list.
+
+        Exit status: 0 on success, 1 on an error (the Pi-hole refused an item, cannot be reached, wrong \
+        password, rate limit, every API seat taken), 130 or 143 when interrupted by Ctrl-C or SIGTERM; the \
+        session is logged out on every path.
         """)
     @OptionGroup var pihole: PiholeOptions
     @OptionGroup var store: StoreOptions
     @Option(help: "The profile to sync (default: the active one).") var profile: String?
-    @Flag(help: "Remove lists SaneHosts added that the profile no longer has.") var removeDropped = false
+    @Flag(help: "Remove lists SaneHosts added for this profile that it no longer has.") var removeDropped = false
     @Flag(help: "Show what would change, change nothing.") var dryRun = false
     @Flag(help: "Do not rebuild gravity afterwards.") var noGravity = false
+
+    /// What the profile wants on the Pi-hole: its URL sources that last updated fine, and when each one's
+    /// content last changed.
+    struct Wanted: Sendable {
+      var lastChange: [String: Date] = [:]
+      var addresses: [String] = []
+    }
 
     func run() async throws {
       let store = try self.store.open()
       let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }.filter(\.enabled)
-      let wanted = members.map(\.source.location).filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
-      let skipped = members.map(\.source.location).filter { !wanted.contains($0) }
-      for location in skipped { Terminal.writeError("skipped: \(location) (the Pi-hole cannot read local files)\n") }
+      var wanted = Wanted()
+      var failing: Set<String> = []
+      for member in members {
+        let source = member.source
+        guard source.location.hasPrefix("http://") || source.location.hasPrefix("https://") else {
+          Terminal.writeError("skipped: \(source.location) (the Pi-hole cannot read local files)\n")
+          continue
+        }
+        if source.status == .failed {
+          failing.insert(source.location)
+          Terminal.writeError(
+            "skipped: \(source.location) (its last update failed: \(source.message ?? "unknown error"); the Pi-hole would fail to fetch it too; fix the source or run `sanehosts update`)\n"
+          )
+          continue
+        }
+        wanted.addresses.append(source.location)
+        wanted.lastChange[source.location] = source.lastChange
+      }
       let comment = "\(PiholeCommand.marker) (profile \(profile.name))"
-      let removeDropped = self.removeDropped
-      let dryRun = self.dryRun
-      let noGravity = self.noGravity
-      try await pihole.withClient(data: store.directory) { client in
+      let (removeDropped, dryRun, noGravity) = (self.removeDropped, self.dryRun, self.noGravity)
+      try await pihole.withClient(data: store.directory) { [wanted, failing] client in
         let existing = try await client.lists(type: "block")
         let present = Set(existing.map(\.address))
-        let toAdd = wanted.filter { !present.contains($0) }
+        let toAdd = wanted.addresses.filter { !present.contains($0) }
+        // Only lists added for this profile: another profile's lists are not dropped from this one.
         let toRemove =
           removeDropped
-          ? existing.filter { ($0.comment ?? "").hasPrefix(PiholeCommand.marker) && !wanted.contains($0.address) }
-            .map(\.address) : []
+          ? existing.filter {
+            $0.comment == comment && !wanted.addresses.contains($0.address) && !failing.contains($0.address)
+          }.map(\.address) : []
+        // Lists whose content changed here since the Pi-hole last downloaded them.
+        let stale = existing.filter { list in
+          guard let changed = wanted.lastChange[list.address] else { return false }
+          // The Pi-hole keeps whole seconds: compare whole seconds, or a change in the second of the last
+          // gravity run would look newer than it.
+          return list.dateUpdated.map { changed.timeIntervalSince1970.rounded(.down) > $0.timeIntervalSince1970 }
+            ?? true
+        }.map(\.address)
         for address in toAdd { Terminal.writeOutput("+ \(address)\n") }
         for address in toRemove { Terminal.writeOutput("- \(address)\n") }
-        let kept = wanted.count - toAdd.count
+        for address in stale {
+          Terminal.writeOutput("~ \(address) (content changed since the Pi-hole's last download)\n")
+        }
+        let kept = wanted.addresses.count - toAdd.count
+        let needsGravity = !(toAdd.isEmpty && toRemove.isEmpty && stale.isEmpty)
         if dryRun {
           Terminal.writeError(
-            "Would add \(toAdd.count), remove \(toRemove.count), keep \(kept); nothing changed (--dry-run).\n")
+            "Would add \(toAdd.count), remove \(toRemove.count), keep \(kept)\(needsGravity ? " and rebuild gravity" : ""); nothing changed (--dry-run).\n"
+          )
           return
         }
         if !toAdd.isEmpty {
@@ -134,9 +180,35 @@ struct PiholeCommand: AsyncParsableCommand {
         }
         for address in toRemove { try await client.removeList(address) }
         Terminal.writeError("Added \(toAdd.count), removed \(toRemove.count), kept \(kept).\n")
-        if !noGravity && !(toAdd.isEmpty && toRemove.isEmpty) {
-          Terminal.writeError("Rebuilding gravity…\n")
-          try await client.gravity { line in Terminal.writeError("  \(line.trimmingCharacters(in: .whitespaces))\n") }
+        guard needsGravity else {
+          Terminal.writeError(
+            "Gravity not rebuilt: no list was added or removed, and none changed since the Pi-hole last downloaded it.\n"
+          )
+          return
+        }
+        if noGravity {
+          Terminal.writeError(
+            "Gravity not rebuilt (--no-gravity): the Pi-hole keeps blocking the old content until it runs (`pihole -g`, or sync again).\n"
+          )
+          return
+        }
+        Terminal.writeError("Rebuilding gravity…\n")
+        try await client.gravity { line in Terminal.writeError("  \(line.trimmingCharacters(in: .whitespaces))\n") }
+        let after = try await client.lists(type: "block")
+        if let ours = after.first(where: { $0.comment == comment }) ?? after.first {
+          try await client.waitUntilWritable(list: ours)
+        }
+        let synced = Set(wanted.addresses)
+        for list in after where synced.contains(list.address) {
+          Terminal.writeError(
+            "  \(list.number.grouped) domains, \(list.invalidDomains.grouped) invalid, \(list.statusText): \(list.address)\n"
+          )
+        }
+        let failed = after.filter { synced.contains($0.address) && ($0.status == 3 || $0.status == 4) }
+        if !failed.isEmpty {
+          Terminal.writeError(
+            "warning: gravity could not download \(failed.count) list(s) (\(failed.map(\.address).joined(separator: ", "))): the Pi-hole uses what it had, if anything.\n"
+          )
         }
       }
     }

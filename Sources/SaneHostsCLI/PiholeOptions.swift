@@ -35,10 +35,17 @@ struct PiholeOptions: ParsableArguments {
     let saved = data.url.appendingPathComponent("pihole-password")
     var password: String?
     if let passwordFile {
-      guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
-        throw ValidationError("Cannot read the password file \(passwordFile).")
+      guard let data = FileManager.default.contents(atPath: passwordFile) else {
+        throw ValidationError(
+          "Cannot read the password file \(passwordFile): check that it exists and that you may read it.")
       }
+      let text = String(decoding: data, as: UTF8.self)
       password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+      if password?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true {
+        throw ValidationError(
+          "The password file \(passwordFile) is empty: put the Pi-hole's web interface password on its first line (use --no-password for a Pi-hole without one)."
+        )
+      }
     } else if let variable = ProcessInfo.processInfo.environment["PIHOLE_PASSWORD"] {
       password = variable
     } else if let text = try? String(contentsOf: saved, encoding: .utf8) {
@@ -77,12 +84,19 @@ struct PiholeOptions: ParsableArguments {
     return readLine(strippingNewline: true) ?? ""
   }
 
-  /// Runs `body` with a logged-in client, logging out afterwards.
-  func withClient<R: Sendable>(data: DataDirectory, _ body: (PiholeClient) async throws -> R) async throws -> R {
+  /// Runs `body` with a logged-in client, logging out afterwards however it ends: also on Ctrl-C and
+  /// SIGTERM, which cancel it; the command then exits with 130 or 143 once the session is closed.
+  func withClient<R: Sendable>(data: DataDirectory, _ body: @escaping @Sendable (PiholeClient) async throws -> R)
+    async throws -> R
+  {
     let host = try piholeHost()
     let password = try password(data: data)
+    let totp = self.totp
     do {
-      return try await PiholeClient.withSession(host: host, password: password, totp: totp, body)
+      return try await Interrupts.exitingOnSignal {
+        try await PiholeClient.withSession(
+          host: host, password: password, totp: totp, userAgent: "sanehosts/\(SaneHosts.version)", body)
+      }
     } catch let error as PiholeError {
       throw CLIError(error)
     }

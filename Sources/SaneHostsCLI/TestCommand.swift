@@ -242,21 +242,16 @@ struct TestCommand: AsyncParsableCommand {
     if let passwordFile { arguments += ["--password-file", passwordFile] }
     let options = try PiholeOptions.parse(arguments)
     let names = report.results.map(\.hostname)
+    let live = Terminal.isInteractive(.standardError)
     let searches = try await options.withClient(data: data) { client in
-      try await withThrowingTaskGroup(of: (String, PiholeSearch).self) { group in
-        var results: [String: PiholeSearch] = [:]
-        var next = 0
-        func start() {
-          let name = names[next]
-          next += 1
-          group.addTask { (name, try await client.search(name)) }
+      // One session, one search at a time: concurrent searches crash FTL v6.4.1.
+      try await client.searchAll(names) { done, total in
+        if live {
+          Terminal.writeError("\rAsking the Pi-hole which lists block each domain: \(done)/\(total)")
+          if done == total { Terminal.writeError("\n") }
+        } else if done == total {
+          Terminal.writeError("Asked the Pi-hole about \(total) domains, one at a time.\n")
         }
-        while next < names.count && next < 8 { start() }
-        while let (name, search) = try await group.next() {
-          results[name] = search
-          if next < names.count { start() }
-        }
-        return results
       }
     }
     var bySource: [String: [String]] = [:]

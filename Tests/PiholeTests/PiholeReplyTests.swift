@@ -23,9 +23,15 @@ struct PiholeReplyTests {
     let notFound = PiholeReply.failure(
       status: 404, body: Data(#"{"error":{"key":"not_found","message":"Not found","hint":"/api/nope"}}"#.utf8))
     #expect(notFound == .api(status: 404, key: "not_found", message: "Not found", hint: "/api/nope"))
+    // Pi-hole v6 answers every failure with an error object: a bare status is another server (was "HTTP 501").
     #expect(
-      PiholeReply.failure(status: 502, body: Data("<html>Bad gateway</html>".utf8))
-        == .api(status: 502, key: "http_502", message: "HTTP 502", hint: nil))
+      PiholeReply.failure(status: 501, body: Data("<html>Not Implemented</html>".utf8))
+        == .unexpectedReply(detail: "HTTP 501 with no Pi-hole error object (is this a Pi-hole v6 web server?)"))
+    #expect(
+      PiholeReply.isReadOnly(
+        status: 400,
+        body: Data(#"{"error":{"key":"database_error","message":"attempt to write a readonly database"}}"#.utf8)))
+    #expect(!PiholeReply.isReadOnly(status: 400, body: Data(#"{"error":{"key":"bad_request","message":"x"}}"#.utf8)))
   }
 
   static func login(_ status: Int, _ body: String, password: Bool = true) -> Result<String?, PiholeError> {
@@ -52,6 +58,7 @@ struct PiholeReplyTests {
     #expect(Self.login(200, #"{"session":{"valid":"yes","sid":"x"}}"#) != .success("x"))
     #expect(
       Self.login(500, "\u{0}\u{1}garbage")
-        == .failure(.api(status: 500, key: "http_500", message: "HTTP 500", hint: nil)))
+        == .failure(
+          .unexpectedReply(detail: "HTTP 500 with no Pi-hole error object (is this a Pi-hole v6 web server?)")))
   }
 }

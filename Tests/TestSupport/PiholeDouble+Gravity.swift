@@ -14,15 +14,26 @@ extension PiholeDouble {
     let lists = state.withLock { state in
       for index in state.lists.indices where state.lists[index].enabled {
         let address = state.lists[index].address
+        if state.failingAddresses.contains(address) {
+          // Observed: a list whose URL answers 404 is marked 3 and keeps nothing.
+          state.lists[index].domains = []
+          state.lists[index].number = 0
+          state.lists[index].status = 3
+          state.lists[index].dateUpdated = time
+          continue
+        }
         let domains = state.contents[address] ?? state.lists[index].domains
+        state.lists[index].status = domains == state.lists[index].domains ? 2 : 1
         state.lists[index].domains = domains
         state.lists[index].number = domains.count
         state.lists[index].abpEntries = domains.filter { $0.hasPrefix("||") }.count
-        state.lists[index].status = 2
         state.lists[index].dateUpdated = time
       }
       state.gravityRuns += 1
       state.lastGravity = time
+      // FTL loads the new database after the log ends: writes fail for a moment.
+      let window = configuration.readOnlyAfterGravity.components
+      state.readOnlyUntil = now + Double(window.seconds) + Double(window.attoseconds) / 1e18
       return state.lists
     }
     let erase = "\r\u{1B}[K"
@@ -35,6 +46,11 @@ extension PiholeDouble {
     ]
     for list in lists where list.enabled {
       lines.append("  [i] Target: \(list.address)\n")
+      if list.status == 3 {
+        lines.append("  [i] Status: Pending...\(erase)  [✗] Status: Not found\n")
+        lines.append("  [✗] List download failed: no cached list available\n\n")
+        continue
+      }
       lines.append("  [i] Status: Pending...\(erase)  [✓] Status: Retrieval successful\n")
       lines.append("  [i] Imported \(list.number) domains\n\n")
     }

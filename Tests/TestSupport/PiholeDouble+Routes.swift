@@ -1,12 +1,17 @@
 import Foundation
 import Locking
+import NIOHTTP1
 
 extension PiholeDouble {
   /// Answers one request: records it, routes it, checks the session where needed and adds `"took"`.
   func respond(to request: PiholeRequest) -> PiholeReply {
     let clock = ContinuousClock()
     let start = clock.now
-    state.withLock { $0.requestLog.append((method: request.method, path: request.path)) }
+    let agent = request.headers.first(name: "User-Agent") ?? ""
+    state.withLock { state in
+      state.requestLog.append((method: request.method, path: request.path))
+      if request.method == "POST" && request.path == "/api/auth" { state.userAgents.append(agent) }
+    }
     var reply = route(request)
     if let object = reply.object {
       let elapsed = (clock.now - start).components
@@ -31,6 +36,11 @@ extension PiholeDouble {
       return .error(404, "not_found", "Not found", hint: path)
     }
     if let refusal = authorize(request) { return refusal }
+    let writes =
+      ["POST", "PUT", "DELETE"].contains(method) && (path.hasPrefix("/api/domains") || path.hasPrefix("/api/lists"))
+    if writes && now < state.withLock({ $0.readOnlyUntil }) {
+      return .error(400, "database_error", "attempt to write a readonly database")
+    }
     return handler()
   }
 

@@ -28,12 +28,25 @@ public final class PiholeDouble: Sendable {
     public var loginAttemptsPerSecond: Int
     /// Where time comes from; nil means the wall clock. A `ManualClock` makes rate limits and expiry deterministic.
     public var clock: ManualClock?
+    /// How long one `/api/search` takes (about 8 ms on a real FTL). Searches overlapping in this time
+    /// crash the double as they crash FTL v6.4.1 (see `crashed`).
+    public var searchLatency: Duration
+    /// How long the gravity database stays read-only after a gravity run (about 2 s on a real FTL): writes
+    /// then fail with `database_error` "attempt to write a readonly database".
+    public var readOnlyAfterGravity: Duration
+    /// Delay before each line of the gravity log (0: all at once), so a test can interrupt the stream.
+    public var gravityLineDelay: Duration
 
     /// Creates a configuration; the defaults are the daemon's.
     public init(
       password: String?, totp: Int? = nil, maxSessions: Int = 16, validity: Int = 1800,
-      destructiveActions: Bool = true, loginAttemptsPerSecond: Int = 3, clock: ManualClock? = nil
+      destructiveActions: Bool = true, loginAttemptsPerSecond: Int = 3, clock: ManualClock? = nil,
+      searchLatency: Duration = .milliseconds(8), readOnlyAfterGravity: Duration = .seconds(2),
+      gravityLineDelay: Duration = .zero
     ) {
+      self.searchLatency = searchLatency
+      self.readOnlyAfterGravity = readOnlyAfterGravity
+      self.gravityLineDelay = gravityLineDelay
       self.password = password
       self.totp = totp
       self.maxSessions = maxSessions
@@ -119,6 +132,16 @@ public final class PiholeDouble: Sendable {
     var requestLog: [(method: String, path: String)] = []
     var gravityRuns = 0
     var lastGravity = 0
+    /// Searches being answered now.
+    var searchesInFlight = 0
+    /// Set when two searches overlapped: from then on every connection is dropped unanswered.
+    var crashed = false
+    /// Until when (seconds since 1970) writes fail as on a read-only database.
+    var readOnlyUntil = 0.0
+    /// User-Agent headers seen on logins, in order.
+    var userAgents: [String] = []
+    /// Addresses whose download fails at gravity (HTTP 404).
+    var failingAddresses: Set<String> = []
   }
 
   let configuration: Configuration
@@ -231,6 +254,28 @@ public final class PiholeDouble: Sendable {
     state.withLock { state in
       for index in state.sessions.indices { state.sessions[index].validUntil = time }
     }
+  }
+
+  /// Whether concurrent searches crashed the double, as they crash FTL v6.4.1.
+  public var crashed: Bool { state.withLock { $0.crashed } }
+
+  /// The most searches that were in flight at once is over one exactly when `crashed`.
+  func beginSearch() {
+    state.withLock { state in
+      if state.searchesInFlight > 0 { state.crashed = true }
+      state.searchesInFlight += 1
+    }
+  }
+
+  func endSearch() { state.withLock { $0.searchesInFlight -= 1 } }
+
+  /// The User-Agent of every login, in order (empty when none was sent).
+  public var userAgents: [String] { state.withLock { $0.userAgents } }
+
+  /// Makes a download of `address` fail at gravity, as a URL answering 404 does: the list is marked
+  /// failed and keeps no domains.
+  public func failDownload(of address: String) {
+    state.withLock { _ = $0.failingAddresses.insert(address) }
   }
 
   /// Forgets recent password attempts, lifting the login rate limit.
