@@ -121,9 +121,14 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
         group.addTask {
           let file = try PartialFile(
             at: self.configuration.temporaryDirectory.appending(path: "sanehosts-\(UUID().uuidString).part"))
-          switch kind {
-          case .remote: return try await self.transferHTTP(request, into: file, emit: emit)
-          case .file(let path): return try await self.transferFile(path, request, into: file, emit: emit)
+          do {
+            switch kind {
+            case .remote: return try await self.transferHTTP(request, into: file, emit: emit)
+            case .file(let path): return try await self.transferFile(path, request, into: file, emit: emit)
+            }
+          } catch {
+            file.discard()
+            throw error
           }
         }
         group.addTask {

@@ -34,6 +34,16 @@ final class PartialFile {
     if !kept { unlink(url.path) }
   }
 
+  /// Removes the file now, not when the last reference goes (the HTTP stack may hold one a little
+  /// longer than the transfer, and a cancelled command may exit before that).
+  func discard() {
+    guard !kept else { return }
+    kept = true
+    if descriptor >= 0 { close(descriptor) }
+    descriptor = -1
+    unlink(url.path)
+  }
+
   /// Appends the readable bytes of a buffer.
   func append(_ buffer: ByteBuffer) throws(DownloadError) {
     try buffer.withUnsafeReadableBytes { (bytes) throws(DownloadError) in try append(bytes) }

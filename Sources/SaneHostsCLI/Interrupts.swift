@@ -38,20 +38,9 @@ enum Interrupts {
     onSignalNumber onSignal: @escaping @Sendable (Int32) async -> Void,
     _ operation: @escaping @Sendable () async throws -> R
   ) async throws -> R {
-    let signals = AsyncStream<Int32> { continuation in
-      nonisolated(unsafe) let sources = [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number)
-        source.setEventHandler { continuation.yield(number) }
-        source.resume()
-        return source
-      }
-      continuation.onTermination = { _ in
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-      }
-    }
+    let (signals, continuation) = AsyncStream<Int32>.makeStream()
+    let listener = SignalHub.shared.listen { continuation.yield($0) }
+    continuation.onTermination = { _ in SignalHub.shared.stopListening(listener) }
     return try await withThrowingTaskGroup(of: R?.self) { group in
       group.addTask { try await operation() }
       group.addTask {
@@ -68,5 +57,53 @@ enum Interrupts {
       }
       throw CancellationError()
     }
+  }
+}
+
+/// The process's one handler of SIGINT and SIGTERM, installed on first use and never removed: each
+/// `Interrupts` call listens while it runs. A signal with no listener ends the process as the default
+/// action would (exit 128 + the signal's number).
+///
+/// One handler for the whole process, because installing and cancelling a dispatch signal source per
+/// call raced: a second call (the Pi-hole coverage after `test`'s probes) could find its source dead and
+/// the signal ignored.
+final class SignalHub: Sendable {
+  static let shared = SignalHub()
+
+  private struct State {
+    var listeners: [Int: @Sendable (Int32) -> Void] = [:]
+    var next = 0
+  }
+  private let state = Locked(State())
+  nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
+
+  private init() {
+    sources = [SIGINT, SIGTERM].map { number in
+      signal(number, SIG_IGN)
+      return DispatchSource.makeSignalSource(signal: number)
+    }
+    for source in sources {
+      let number = Int32(source.handle)
+      source.setEventHandler { [state] in
+        let listeners = state.withLock { Array($0.listeners.values) }
+        if listeners.isEmpty { exit(128 + number) }
+        for listener in listeners { listener(number) }
+      }
+      source.resume()
+    }
+  }
+
+  /// Calls `handler` for each SIGINT or SIGTERM until `stopListening`.
+  func listen(_ handler: @escaping @Sendable (Int32) -> Void) -> Int {
+    state.withLock { state in
+      state.next += 1
+      state.listeners[state.next] = handler
+      return state.next
+    }
+  }
+
+  /// Stops calling the handler `listen` returned this key for.
+  func stopListening(_ key: Int) {
+    _ = state.withLock { $0.listeners.removeValue(forKey: key) }
   }
 }

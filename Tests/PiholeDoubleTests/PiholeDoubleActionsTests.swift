@@ -32,7 +32,7 @@ struct PiholeDoubleActionsTests {
       #expect(double.gravityRuns == 1)
       let updated = try #require(double.lists.last)
       #expect(updated.number == 3)
-      #expect(updated.status == 2)
+      #expect(updated.status == 1)  // new content downloaded: "updated" (2 is "unchanged")
       #expect(updated.dateUpdated > 0)
     }
   }

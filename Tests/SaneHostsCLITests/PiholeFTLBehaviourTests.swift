@@ -65,6 +65,42 @@ struct PiholeFTLBehaviourTests {
     }
   }
 
+  @Test("Ctrl-C while test --pihole searches, and SIGTERM while it logs in: the session is closed either way")
+  func signalsDuringSearchesAndLogin() async throws {
+    let configuration = PiholeDouble.Configuration(password: "secret", searchLatency: .milliseconds(100))
+    try await PiholeDouble.with(configuration) { double in
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      let runner = try Self.runner(cli, double)
+      try await DNSServerProcess.withCatchAll(directory: cli.directory.url) { server in
+        let arguments = ["test", "--pihole", double.baseURL, "--resolver", "127.0.0.1:\(server.port)", "--no-save"]
+        let searching = try await runner.run(arguments) { process in
+          let deadline = ContinuousClock.now + .seconds(20)
+          while double.requestLog.filter({ $0.path.hasPrefix("/api/search/") }).count < 3 {
+            guard ContinuousClock.now < deadline else { return }
+            try await Task.sleep(for: .milliseconds(20))
+          }
+          kill(process.processIdentifier, SIGINT)
+        }
+        #expect(searching.status == 130, "\(searching.standardError)")
+        #expect(double.activeSessions == 0)
+        #expect(!double.crashed)
+      }
+      // SIGTERM as soon as the login request reaches the Pi-hole.
+      let logins = double.requestLog.filter { $0.path == "/api/auth" && $0.method == "POST" }.count
+      let login = try await runner.run(["pihole", "lists"]) { process in
+        let deadline = ContinuousClock.now + .seconds(20)
+        while double.requestLog.filter({ $0.path == "/api/auth" && $0.method == "POST" }).count == logins {
+          guard ContinuousClock.now < deadline else { return }
+          try await Task.sleep(for: .milliseconds(1))
+        }
+        kill(process.processIdentifier, SIGTERM)
+      }
+      #expect([0, 143].contains(login.status), "\(login.standardError)")
+      #expect(double.activeSessions == 0)
+    }
+  }
+
   @Test(
     "sync runs gravity when a synced list's content changed, says why not when nothing did, waits for FTL to accept writes, reports each list"
   )
