@@ -148,10 +148,15 @@ public struct LineParser {
     while true {
       while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
       if index >= line.count || line[index] == UInt8(ascii: "#") { break }
-      let end = tokenEnd(line, from: index)
+      var end = tokenEnd(line, from: index)
+      // hosts(5): from `#` to the end of the line is a comment, also with no space before it
+      // (`0.0.0.0 a.example.com#note`).
+      let comment = line[index..<end].firstIndex(of: UInt8(ascii: "#"))
+      if let comment { end = comment }
       if emit(UnsafeBufferPointer(rebasing: line[index..<end]), number: number) { accepted = true }
       names += 1
       index = end
+      if comment != nil { break }
     }
     if names == 0 {
       // An address alone (`0.0.0.0`) blocks nothing.

@@ -25,7 +25,7 @@ public struct DownloadConfiguration: Sendable {
 
   /// Creates a configuration; the defaults suit public blocklists (up to 512 MiB, 5 minutes in all).
   public init(
-    connectTimeout: Duration = .seconds(10),
+    connectTimeout: Duration = .seconds(5),
     idleTimeout: Duration = .seconds(30),
     totalTimeout: Duration = .seconds(300),
     maximumBytes: Int64 = 512 * 1024 * 1024,

@@ -42,7 +42,8 @@ struct TestCommand: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "How to probe: system, dns or https.") var probe: ProbeKind = .system
+  @Option(help: "How to probe: system, dns or https (default: system; dns with --resolver or --pihole).")
+  var probe: ProbeKind?
   @Option(help: ArgumentHelp("The DNS server for --probe dns: IP or IP:port ([v6]:port).", valueName: "address"))
   var resolver: String?
   @Option(help: "Seconds before one probe counts as inconclusive.") var timeout: Double = 2
@@ -77,11 +78,17 @@ struct TestCommand: AsyncParsableCommand {
   @Flag(help: "Print the report as JSON on standard output.") var json = false
   @Flag(name: .shortAndLong, help: "Print only the summary line (and errors).") var quiet = false
 
+  /// The probe in force: --probe, else dns when a DNS server (--resolver, --pihole) is named, else system.
+  var chosenProbe: ProbeKind { probe ?? (resolver != nil || pihole != nil ? .dns : .system) }
+
   func validate() throws {
+    let probe = self.chosenProbe
     if probe == .dns && resolver == nil && pihole == nil {
       throw ValidationError("--probe dns needs --resolver IP[:port], the DNS server to ask.")
     }
-    if probe != .dns && resolver != nil && pihole == nil { throw ValidationError("--resolver is for --probe dns.") }
+    if probe != .dns && resolver != nil && pihole == nil {
+      throw ValidationError("--resolver is for --probe dns, not --probe \(probe.rawValue).")
+    }
     if pihole != nil && probe == .https { throw ValidationError("--pihole tests the Pi-hole's DNS: use --probe dns.") }
     if !(timeout > 0 && timeout <= 60) { throw ValidationError("--timeout must be between 0 and 60 seconds.") }
     if let concurrency, concurrency < 1 || concurrency > 512 {
@@ -121,7 +128,7 @@ struct TestCommand: AsyncParsableCommand {
     let sinkholes = Sinkholes(blockPages: blockPage)
     let probe: any Probe = try makeProbe(sinkholes: sinkholes, httpClient: httpClient)
     let options = TestRunner<ContinuousClock>.Options(
-      timeout: Self.duration(timeout), concurrency: concurrency ?? (self.probe == .https ? 16 : 64),
+      timeout: Self.duration(timeout), concurrency: concurrency ?? (chosenProbe == .https ? 16 : 64),
       maximumDuration: maxTime.map(Self.duration))
     let live = !json && !quiet && Terminal.isInteractive(.standardError)
     let progress = TestProgress(live: live, width: Terminal.width(.standardError))
@@ -199,7 +206,7 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   private func makeProbe(sinkholes: Sinkholes, httpClient: HTTPClient) throws -> any Probe {
-    switch pihole != nil ? .dns : probe {
+    switch pihole != nil ? .dns : chosenProbe {
     case .system:
       return SystemProbe(sinkholes: sinkholes)
     case .dns:

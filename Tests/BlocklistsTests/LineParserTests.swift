@@ -28,6 +28,18 @@ struct LineParserTests {
     #expect(findings.ignoredLines == 1)
   }
 
+  @Test("hosts(5): `#` starts a comment also with no space before it; the names before it count")
+  func hostsCommentWithoutSpace() {
+    let (names, findings) = parse(
+      """
+      0.0.0.0 a.example.com#note
+      0.0.0.0 b.example.com c.example.com#note d.example.com
+      0.0.0.0 #only a comment
+      """)
+    #expect(names == ["a.example.com", "b.example.com", "c.example.com"])
+    #expect(findings.rejected.values.reduce(0, +) == 1, "\(findings.rejected)")  // the address alone
+  }
+
   @Test("A remote list can never send a name to a real address: such lines block nothing")
   func noRedirects() {
     for line in [

@@ -6,7 +6,7 @@ struct DownloadConfigurationTests {
   @Test("Defaults suit public blocklists: bounded in time and size, progress at most 10 a second")
   func defaults() {
     let configuration = DownloadConfiguration()
-    #expect(configuration.connectTimeout == .seconds(10))
+    #expect(configuration.connectTimeout == .seconds(5))
     #expect(configuration.totalTimeout == .seconds(300))
     #expect(configuration.maximumBytes == 512 * 1024 * 1024)
     #expect(configuration.maximumRedirects == 5)

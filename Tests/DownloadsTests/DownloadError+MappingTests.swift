@@ -15,7 +15,7 @@ struct DownloadErrorMappingTests {
 
   @Test("Client timeouts map to the limit that ran out")
   func timeouts() {
-    #expect(mapped(HTTPClientError.connectTimeout) == .timeout(url: "https://x/h", kind: .connect, limit: .seconds(10)))
+    #expect(mapped(HTTPClientError.connectTimeout) == .timeout(url: "https://x/h", kind: .connect, limit: .seconds(5)))
     #expect(mapped(HTTPClientError.readTimeout) == .timeout(url: "https://x/h", kind: .idle, limit: .seconds(30)))
     #expect(
       mapped(HTTPClientError.deadlineExceeded) == .timeout(url: "https://x/h", kind: .total, limit: .seconds(300)))

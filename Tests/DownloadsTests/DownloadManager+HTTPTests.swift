@@ -272,11 +272,11 @@ struct DownloadManagerTests {
     }
   }
 
-  @Test("A closed port is reported as unreachable")
+  @Test("A closed port is reported as unreachable at once: a refused connection is not retried")
   func unreachable() async throws {
     let port = try await FixtureServer.with { $0.port }
     try await TemporaryDirectory.with { directory in
-      var configuration = testConfiguration(directory, attempts: 1)
+      var configuration = testConfiguration(directory, attempts: 3)
       configuration.connectTimeout = .milliseconds(500)
       try await DownloadManager.withManager(configuration: configuration) { manager in
         let all = await collectEvents(manager.download(URL(string: "http://127.0.0.1:\(port)/list")!))
@@ -284,6 +284,7 @@ struct DownloadManagerTests {
         case .unreachableHost, .timeout(_, .connect, _): break
         default: Issue.record("expected unreachable, got \(all)")
         }
+        #expect(!all.contains { if case .retrying = $0 { true } else { false } }, "\(all)")
       }
     }
   }

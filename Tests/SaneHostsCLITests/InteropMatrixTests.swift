@@ -210,13 +210,16 @@ struct InteropMatrixTests {
     let text = try await cli.run("test", "--probe", "dns", "--resolver", "dns.example")
     #expect(text.status == 1 && text.standardError.contains("“dns.example” is not a DNS server address"))
     let port = try FreePort.forDNS()
-    let closed = try await cli.run("test", "--probe", "dns", "--resolver", "127.0.0.1:\(port)")
+    // --resolver alone means --probe dns.
+    let closed = try await cli.run("test", "--resolver", "127.0.0.1:\(port)")
     #expect(closed.status == 1, "\(closed.standardError)")
     #expect(
       closed.standardError.contains("No control domain resolved through the DNS server 127.0.0.1:\(port)"),
       "\(closed.standardError)")
     #expect(closed.standardError.contains("connection refused (nothing listens on port \(port))"))
     #expect(!closed.standardOutput.contains("Score:"))
+    let mixed = try await cli.run("test", "--probe", "system", "--resolver", "127.0.0.1:53")
+    #expect(mixed.standardError.contains("--resolver is for --probe dns, not --probe system."))
     let verify = try await cli.run("apply", "--target", "bind", "--output", "/tmp/x.rpz", "--verify", "localhost:53")
     #expect(verify.status != 0 && verify.standardError.contains("--verify takes the server as IP or IP:port"))
   }

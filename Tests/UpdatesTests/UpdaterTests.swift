@@ -46,19 +46,11 @@ struct UpdaterTests {
       }
 
       // Each source's names are the same as compiling its file directly.
-      let data = try #require(sharedData)
-      let direct = try await Compiler().compile(
-        ["easylist.hosts.txt", "adguarddns.hosts.txt", "stevenblack.domains.txt"].map {
-          ListSource.file(data.appending(path: "blocklists/\($0)").path)
-        })
+      let files = try ["easylist.hosts.txt", "adguarddns.hosts.txt", "stevenblack.domains.txt"].map(listFile)
+      let direct = try await Compiler().compile(files.map { ListSource.file($0.path) })
       let sources = try harness.store.sources().map(\.source)
       for (index, source) in sources.enumerated() {
-        let alone = try await Compiler().compile([
-          ListSource.file(
-            data.appending(
-              path: "blocklists/\(["easylist.hosts.txt", "adguarddns.hosts.txt", "stevenblack.domains.txt"][index])"
-            ).path)
-        ])
+        let alone = try await Compiler().compile([ListSource.file(files[index].path)])
         #expect(source.status == .updated)
         #expect(source.unique == alone.count)
         #expect(source.accepted == direct.sources[index].findings.names)
