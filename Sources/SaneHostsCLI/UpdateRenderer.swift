@@ -129,14 +129,22 @@ final class UpdateRenderer: Sendable {
 
   private static let spinner = ["|", "/", "-", "\\"]
 
+  /// “retrying in 2 s (attempt 2 of 3)”: `attempt` is the attempt about to start, counted from 1.
+  static func retryText(attempt: Int, of total: Int, after delay: Duration) -> String {
+    let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+    let wait =
+      seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%g s", (seconds * 10).rounded() / 10)
+    return "retrying in \(wait) (attempt \(attempt) of \(total))"
+  }
+
   /// One source's state: “downloading 1.2 MB of 3.4 MB (35%)”, “parsing 120,034 names”, “updated …”.
   static func describe(_ phase: SourcePhase, frame: Int = 0, key: String? = nil) -> String {
     let spin = spinner[frame % spinner.count]
     switch phase {
     case .waiting: return "  waiting"
     case .connecting(let attempt): return "\(spin) connecting\(attempt > 1 ? " (attempt \(attempt))" : "")"
-    case .retrying(let attempt, let total, let reason):
-      return "\(spin) retrying (attempt \(attempt + 1) of \(total)): \(reason)"
+    case .retrying(let attempt, let total, let delay, let reason):
+      return "\(spin) \(Self.retryText(attempt: attempt, of: total, after: delay)): \(reason)"
     case .downloading(let bytes, let total):
       if let total, total > 0 {
         let percent = Int(min(100, Double(bytes) * 100 / Double(total)))
@@ -178,8 +186,8 @@ final class UpdateRenderer: Sendable {
       switch phase {
       case .waiting, .downloading, .parsing: text = nil
       case .connecting(let attempt): text = attempt > 1 ? "connecting (attempt \(attempt))" : "connecting"
-      case .retrying(let attempt, let total, let reason):
-        text = "retrying (attempt \(attempt + 1) of \(total)): \(reason)"
+      case .retrying(let attempt, let total, let delay, let reason):
+        text = "\(Self.retryText(attempt: attempt, of: total, after: delay)): \(reason)"
       case .validating: text = "parsed, validating"
       case .saving: text = "saving"
       case .done(let outcome): text = Self.outcomeText(outcome, key: key)
@@ -208,7 +216,8 @@ final class UpdateRenderer: Sendable {
       object = ["event": "source", "source": key, "phase": phase.name]
       switch phase {
       case .connecting(let attempt): object["attempt"] = attempt
-      case .retrying(let attempt, let total, let reason):
+      case .retrying(let attempt, let total, let delay, let reason):
+        object["delaySeconds"] = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         object["attempt"] = attempt
         object["attempts"] = total
         object["reason"] = reason

@@ -83,8 +83,8 @@ struct SourceFetcher: Sendable {
       case .progress(let progress):
         downloaded = progress.bytesReceived
         emit(.downloading(bytes: progress.bytesReceived, total: progress.totalBytes))
-      case .retrying(let attempt, let total, _, let reason):
-        emit(.retrying(attempt: attempt, of: total, reason: reason.localizedDescription))
+      case .retrying(let attempt, let total, let delay, let reason):
+        emit(.retrying(attempt: attempt, of: total, after: delay, reason: reason.localizedDescription))
       case .completed(let done):
         completed = done
         downloaded = done.byteCount

@@ -10,8 +10,8 @@ public enum SourcePhase: Sendable, Hashable {
   case connecting(attempt: Int)
   /// Receiving bytes; `total` when the server announced a length.
   case downloading(bytes: Int64, total: Int64?)
-  /// A transient failure; trying again.
-  case retrying(attempt: Int, of: Int, reason: String)
+  /// A transient failure; attempt `attempt` (counted from 1) of `of` starts after `after`.
+  case retrying(attempt: Int, of: Int, after: Duration, reason: String)
   /// Parsing the download.
   case parsing(lines: Int, names: Int)
   /// Checking what parsing found (a list, with names).

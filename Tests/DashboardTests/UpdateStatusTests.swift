@@ -15,7 +15,10 @@ struct UpdateStatusTests {
       (.connecting(attempt: 2), "connecting", "connecting (attempt 2)"),
       (.downloading(bytes: 1_200_000, total: 4_000_000), "downloading", "downloading 1.2 MB (30%)"),
       (.downloading(bytes: 500_000, total: nil), "downloading", "downloading 0.5 MB"),
-      (.retrying(attempt: 2, of: 3, reason: "timeout"), "retrying", "retrying (2/3): timeout"),
+      (
+        .retrying(attempt: 2, of: 3, after: .seconds(2), reason: "timeout"), "retrying",
+        "retrying in 2 s (attempt 2 of 3): timeout"
+      ),
       (.parsing(lines: 12_345, names: 10), "parsing", "parsing 12,345 entries"),
       (.validating, "validating", "validating"),
       (.saving, "saving", "saving"),

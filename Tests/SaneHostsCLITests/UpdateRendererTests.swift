@@ -57,6 +57,10 @@ struct UpdateRendererTests {
         == "| downloading 1.5 MB of 3.0 MB (50%)")
     #expect(UpdateRenderer.describe(.downloading(bytes: 2_000, total: nil), frame: 1) == "/ downloading 2.0 kB")
     #expect(UpdateRenderer.describe(.parsing(lines: 12_345, names: 12_000)) == "| parsing 12,345 lines, 12,000 names")
+    // The attempt about to start, counted from 1, and the wait before it (it said "attempt 4 of 3").
+    #expect(
+      UpdateRenderer.describe(.retrying(attempt: 3, of: 3, after: .milliseconds(2500), reason: "HTTP 503"))
+        == "| retrying in 2.5 s (attempt 3 of 3): HTTP 503")
     #expect(UpdateRenderer.fraction(.downloading(bytes: 50, total: 100)) == 0.35)
     #expect(UpdateRenderer.fraction(.waiting) == 0)
     #expect(UpdateRenderer.fraction(.done(.unchanged(.sameContent))) == 1)

@@ -89,8 +89,13 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
         fraction += 0.7 * share
       }
       return SourceRow(key: key, phase: "downloading", detail: detail, fraction: fraction)
-    case .retrying(let attempt, let of, let reason):
-      return SourceRow(key: key, phase: "retrying", detail: "retrying (\(attempt)/\(of)): \(reason)", fraction: 0.02)
+    case .retrying(let attempt, let of, let delay, let reason):
+      let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+      return SourceRow(
+        key: key, phase: "retrying",
+        detail:
+          "retrying in \(String(format: "%g", (seconds * 10).rounded() / 10)) s (attempt \(attempt) of \(of)): \(reason)",
+        fraction: 0.02)
     case .parsing(let lines, _):
       return SourceRow(key: key, phase: "parsing", detail: "parsing \(lines.grouped) entries", fraction: 0.8)
     case .validating:
