@@ -1,6 +1,7 @@
 import ArgumentParser
 import Blocklists
 import Catalog
+import Downloads
 import Foundation
 import Store
 
@@ -43,6 +44,12 @@ struct SourcesCommand: ParsableCommand {
         }
         if let format { new.format = format }
         if let category { new.category = category }
+        // Refused now, not at the first update: plain http to another machine, another scheme.
+        do {
+          _ = try URLPolicy.check(new.location)
+        } catch {
+          throw CLIError(error)
+        }
         let (source, _) = try storeCall { () throws(StoreError) in try store.addSource(new, to: profile.name) }
         Terminal.writeOutput("Added \(source.key) (\(source.location)) to profile \(profile.name).\n")
       }

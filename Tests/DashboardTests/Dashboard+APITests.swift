@@ -30,6 +30,9 @@ struct DashboardAPITests {
         let format = try await client.post(
           "/api/sources", json: #"{"url":"http://x.example/a","format":"xml"}"#, csrf: csrf)
         #expect(format.status == .badRequest && format.text.contains("xml"))
+        let insecure = try await client.post("/api/sources", json: #"{"url":"http://example.org/list"}"#, csrf: csrf)
+        #expect(insecure.status == .badRequest)
+        #expect((insecure.json?["error"] as? String)?.contains("uses plain http to another machine") == true)
         let unknown = try await client.post("/api/sources", json: #"{"catalog":"nope"}"#, csrf: csrf)
         #expect(unknown.status == .notFound && unknown.text.contains("nope"))
         let broken = try await client.post("/api/sources", json: #"{"url": 5}"#, csrf: csrf)

@@ -41,6 +41,11 @@ struct SourcesCommandTests {
     let unknown = try await cli.run("sources", "add", "not-a-list")
     #expect(unknown.status == 1)
     #expect(unknown.standardError.contains("sanehosts catalog"))
+    // Plain http to another machine is refused when it is added, not at the first update.
+    let insecure = try await cli.run("sources", "add", "http://example.org/list")
+    #expect(insecure.status == 1)
+    #expect(insecure.standardError.contains("uses plain http to another machine"), "\(insecure.standardError)")
+    #expect(insecure.standardError.contains("Use the https:// address of the list"))
     let missingFile = try await cli.run("sources", "add", "/nonexistent/list.txt")
     #expect(missingFile.standardError.contains("is not an existing file"))
     try await cli.ok("sources", "add", "adaway")

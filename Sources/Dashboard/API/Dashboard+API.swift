@@ -3,6 +3,7 @@ import BlockerTest
 import Blocklists
 import Catalog
 import DNS
+import Downloads
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -249,6 +250,12 @@ extension Dashboard {
         parsed.format = listFormat
       }
       new = parsed
+    }
+    do {
+      _ = try URLPolicy.check(new.location)
+    } catch {
+      throw DashboardError.badRequest(
+        [error.errorDescription, error.recoverySuggestion].compactMap { $0 }.joined(separator: " "))
     }
     let (source, _) = try store.addSource(new)
     let member = try store.sources().first { $0.source.key == source.key }
