@@ -325,8 +325,41 @@ public struct ManagedFile: Sendable {
       throw .unreadable(path: backup.url.path, detail: error.localizedDescription)
     }
     let change = try prepare(contents: bytes)
-    let outcome = try commit(change, profile: nil, names: 0, target: "restore", force: force)
+    // What the restored file holds, read from it: `status` then shows its section, not "no section".
+    let (profile, names) = Self.summary(of: bytes, ownership: ownership)
+    let target = ledger.entry(for: path)?.target ?? (ownership == .section ? "hosts" : "restore")
+    let outcome = try commit(change, profile: profile, names: names, target: target, force: force)
     return (change, outcome)
+  }
+
+  /// The profile and the number of names a file written by SaneHosts holds, from its own lines: the
+  /// section's `# Profile P: N names` header and entries for a hosts file, the `Title: SaneHosts profile P`
+  /// and `Names: N` header lines of a drop-in. (nil, 0) when there is no section.
+  static func summary(of bytes: [UInt8], ownership: Ownership) -> (profile: String?, names: Int) {
+    let lines: [String]
+    switch ownership {
+    case .section:
+      guard let section = (try? ManagedSection.lines(in: bytes)) ?? nil else { return (nil, 0) }
+      lines = section
+    case .whole:
+      lines = String(decoding: bytes.prefix(1 << 16), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+    var profile: String?
+    var names = 0
+    for line in lines {
+      if line.hasPrefix("# Profile "), let colon = line.firstIndex(of: ":") {
+        profile = String(line[line.index(line.startIndex, offsetBy: 10)..<colon])
+        let count = line[line.index(after: colon)...].drop { $0 == " " }.prefix { $0.isNumber }
+        if let count = Int(count) { return (profile, count) }
+      } else if let range = line.range(of: "Title: SaneHosts profile ") {
+        profile = String(line[range.upperBound...])
+      } else if ownership == .whole, let range = line.range(of: "Names: ") {
+        names = Int(line[range.upperBound...].prefix { $0.isNumber }) ?? names
+      } else if ownership == .section, !line.hasPrefix("#") {
+        names += line.split(whereSeparator: { $0 == " " || $0 == "\t" }).count - 1
+      }
+    }
+    return (profile, names)
   }
 
   private func record(

@@ -21,6 +21,22 @@ struct RestoreCommandTests {
     #expect(unknown.standardError.contains("Backups, newest first:"))
   }
 
+  @Test("status after restore describes the restored section (it said \"no section\")")
+  func statusAfterRestore() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    try await fixture.cli.ok("deny", "add", "more.example")
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    #expect(try fixture.hostsText().contains("0.0.0.0 more.example"))
+    // The newest backup holds the first apply's section: three names.
+    try await fixture.cli.ok("restore", "--hosts-file", fixture.hosts.path)
+    #expect(!(try fixture.hostsText().contains("more.example")))
+    let status = try await fixture.cli.ok("status")
+    #expect(status.contains("\(fixture.hosts.path): profile default, 3 names"), "\(status)")
+    #expect(!status.contains("no section"))
+  }
+
   @Test("restore --json lists the backups; with none, --list says so")
   func json() async throws {
     let fixture = try await ApplyFixture.make()
