@@ -101,6 +101,7 @@ public struct Renderer: Sendable {
       try sink.write(bytes)
       report.add(part)
     }
+    try writeTrailer(list, report, to: &sink)
     try sink.flush()
     return report
   }
@@ -141,6 +142,7 @@ public struct Renderer: Sendable {
       }
     }
     if let failure { throw failure }
+    try writeTrailer(list, report, to: &sink)
     try sink.flush()
     return report
   }

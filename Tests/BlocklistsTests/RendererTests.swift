@@ -51,7 +51,20 @@ struct RendererTests {
     #expect(
       text.contains("$TTL 300\n@ IN SOA localhost. root.localhost. 7001010000 3600 600 86400 300\n@ IN NS localhost.\n")
     )
-    #expect(text.hasSuffix("ads.example.com CNAME .\n*.ads.example.com CNAME .\n"))
+    #expect(
+      text.hasSuffix(
+        "ads.example.com CNAME .\n*.ads.example.com CNAME .\n; Entries written: 1 for 1 names (0 covered by a listed parent)\n"
+      ))
+  }
+
+  @Test("Formats that block subdomains say both counts: names blocked in the header, entries written last")
+  func namesAndEntries() async throws {
+    let text = try render(try await compile(["ads.example.com\nsub.ads.example.com\nother.example\n"]), .dnsmasq)
+    #expect(
+      text.contains(
+        "# Names: 3 blocked (entries written, after leaving out names a listed parent covers: the last line)"))
+    #expect(text.hasSuffix("# Entries written: 2 for 3 names (1 covered by a listed parent)\n"))
+    #expect(try render(try await compile(["a.example\n"]), .hosts).contains("# Names: 1\n"))
   }
 
   @Test("Hosts output: both address families, a chosen address, several names per line")
