@@ -8,6 +8,8 @@ public enum ApplyError: Error, Sendable, Hashable {
   case notPermitted(path: String, detail: String, isRoot: Bool)
   /// The file cannot be read.
   case unreadable(path: String, detail: String)
+  /// The folder the file should be in does not exist.
+  case missingDirectory(path: String, directory: String)
   /// The file is not a regular file (a directory, device or pipe).
   case notRegularFile(path: String)
   /// The file's managed section is damaged (broken or repeated markers).
@@ -49,11 +51,15 @@ extension ApplyError: LocalizedError {
       "Writing \(path) failed (\(detail)); the file is as it was."
     case .nothingToApply(let profile, let reason):
       "Profile “\(profile)” \(reason)."
+    case .missingDirectory(let path, let directory):
+      "Cannot write \(path): the folder \(directory) does not exist. Nothing was changed."
     }
   }
 
   public var recoverySuggestion: String? {
     switch self {
+    case .missingDirectory:
+      "Check the path for a typo, or create the folder first (mkdir -p); SaneHosts creates the file, not its folders."
     case .notPermitted(_, _, let isRoot):
       isRoot
         ? "The file system or a security policy refuses the change: check `mount` and the file's attributes (lsattr), or choose another file with --hosts-file PATH."

@@ -253,6 +253,9 @@ public struct ManagedFile: Sendable {
   public func checkWritable() throws(ApplyError) {
     let directory = (Ledger.key(path) as NSString).deletingLastPathComponent
     let isRoot = geteuid() == 0
+    if access(directory, F_OK) != 0 {
+      throw .missingDirectory(path: path, directory: directory)
+    }
     if access(directory, W_OK) != 0 {
       throw .notPermitted(
         path: path, detail: "its directory \(directory): \(String(cString: strerror(errno)))", isRoot: isRoot)

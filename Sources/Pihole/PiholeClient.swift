@@ -169,6 +169,8 @@ public actor PiholeClient {
     }
     var pending = Data()
     for try await buffer in response.body {
+      // Ctrl-C or SIGTERM: stop reading the log at the next chunk (the body does not always end by itself).
+      try Task.checkCancellation()
       pending.append(contentsOf: buffer.readableBytesView)
       // Hand over everything up to the last line break; keep the rest for the next chunk.
       if let last = pending.lastIndex(where: { $0 == 10 || $0 == 13 }) {

@@ -27,7 +27,13 @@ enum Interrupts {
   static func exitingOnSignal<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {
     let received = Locked<Int32?>(nil)
     do {
-      return try await cancelling(onSignalNumber: { number in received.withLock { $0 = number } }, operation)
+      let result = try await cancelling(onSignalNumber: { number in received.withLock { $0 = number } }, operation)
+      // The operation may have finished anyway (a stream that ended as the signal came): the signal still
+      // decides the exit status.
+      if let number = received.withLock({ $0 }) { throw ExitCode(128 + number) }
+      return result
+    } catch let exit as ExitCode {
+      throw exit
     } catch {
       if let number = received.withLock({ $0 }) { throw ExitCode(128 + number) }
       throw error

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `sanehosts` command: blocks ads, trackers and malware at the DNS level.
 @main
@@ -33,7 +34,52 @@ struct SaneHosts: AsyncParsableCommand {
 
   /// Runs the command line, first giving `apply --verify` its optional value.
   static func main() async {
-    await main(optionalValues(Array(CommandLine.arguments.dropFirst())))
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let (typed, suggestion, path) = misspelledSubcommand(arguments) {
+      Terminal.writeError(
+        "Error: “\(typed)” is not a command of `\(path)`. Did you mean `\(path) \(suggestion)`?\n"
+          + "See `\(path) --help` for the commands.\n")
+      Foundation.exit(64)
+    }
+    await main(optionalValues(arguments))
+  }
+
+  /// The first word that should name a subcommand but names none, with the closest one (at most two
+  /// edits away) and the command it belongs to; nil when every word is known or nothing is close.
+  static func misspelledSubcommand(_ arguments: [String]) -> (String, String, String)? {
+    var command: any ParsableCommand.Type = SaneHosts.self
+    var path = "sanehosts"
+    for word in arguments {
+      if word.hasPrefix("-") { return nil }
+      let subcommands = command.configuration.subcommands
+      guard !subcommands.isEmpty else { return nil }
+      if word == "help" { return nil }
+      let names = subcommands.map { ($0, $0._commandName) }
+      if let match = names.first(where: { $0.1 == word }) {
+        command = match.0
+        path += " \(word)"
+        continue
+      }
+      let closest = names.map { ($0.1, distance(word, $0.1)) }.min { $0.1 < $1.1 }
+      guard let closest, closest.1 <= 2 else { return nil }
+      return (word, closest.0, path)
+    }
+    return nil
+  }
+
+  /// The edit distance between two words (insertions, deletions, substitutions).
+  static func distance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    var previous = Array(0...b.count)
+    for i in 1...max(1, a.count) where !a.isEmpty {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...max(1, b.count) where !b.isEmpty {
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return a.isEmpty ? b.count : previous[b.count]
   }
 
   /// `apply … --verify` with no value (last, or before another option) becomes `--verify=system`: the

@@ -58,7 +58,7 @@ extension Store {
     let member = try Bool.fetchOne(
       db, sql: "SELECT 1 FROM profileSource WHERE profileID = ? AND sourceID = ?", arguments: [profile.id, source.id])
     if member == true {
-      throw StoreError.alreadyExists(kind: "source in profile “\(profile.name)”", name: source.key)
+      throw StoreError.alreadyInProfile(source: source.key, location: source.location, profile: profile.name)
     }
     let position =
       try Int.fetchOne(db, sql: "SELECT MAX(position) FROM profileSource WHERE profileID = ?", arguments: [profile.id])

@@ -16,6 +16,8 @@ public enum StoreError: Error, Sendable, Hashable {
   case notFound(kind: String, name: String, known: [String])
   /// The name is taken.
   case alreadyExists(kind: String, name: String)
+  /// The source (the same list) is already in the profile.
+  case alreadyInProfile(source: String, location: String, profile: String)
   /// A value that cannot be used, with the reason.
   case invalid(value: String, reason: String)
   /// The active profile cannot be deleted.
@@ -39,6 +41,8 @@ extension StoreError: LocalizedError {
       "The disk holding the data directory \(path) is full (\(available) bytes free); nothing was changed."
     case .notFound(let kind, let name, _):
       "There is no \(kind) “\(name)”."
+    case .alreadyInProfile(let source, let location, let profile):
+      "“\(source)” (\(location)) is already in profile “\(profile)”."
     case .alreadyExists(let kind, let name):
       "A \(kind) named “\(name)” already exists."
     case .invalid(let value, let reason):
@@ -66,6 +70,8 @@ extension StoreError: LocalizedError {
       known.isEmpty
         ? "Nothing of that kind exists yet."
         : "Known \(kind)s: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : "")."
+    case .alreadyInProfile:
+      "Nothing to add: it is updated with the profile's other sources (`sanehosts update`)."
     case .alreadyExists:
       "Choose another name."
     case .invalid:

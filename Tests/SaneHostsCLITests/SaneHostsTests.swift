@@ -50,4 +50,22 @@ struct SaneHostsTests {
     #expect(SaneHosts.optionalValues(["apply", "--verify", "127.0.0.1:53"]) == ["apply", "--verify", "127.0.0.1:53"])
     #expect(SaneHosts.optionalValues(["test", "--verify"]) == ["test", "--verify"])
   }
+
+  @Test("A mistyped command gets the closest one; a missing folder for --hosts-file is named as such")
+  func suggestions() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let top = try await cli.run("updat")
+    #expect(top.status == 64)
+    #expect(top.standardError.contains("Did you mean `sanehosts update`?"), "\(top.standardError)")
+    let nested = try await cli.run("sources", "lst")
+    #expect(nested.standardError.contains("Did you mean `sanehosts sources list`?"))
+    #expect(SaneHosts.misspelledSubcommand(["history", "show", "3"]) == nil)
+    #expect(SaneHosts.misspelledSubcommand(["compile", "list.txt"]) == nil)
+    #expect(SaneHosts.distance("kitten", "sitting") == 3)
+    try await cli.ok("sources", "add", "adaway")
+    let apply = try await cli.run("apply", "--hosts-file", "/nonexistent/folder/hosts")
+    #expect(apply.standardError.contains("the folder /nonexistent/folder does not exist"), "\(apply.standardError)")
+    #expect(!apply.standardError.contains("lsattr"))
+  }
 }

@@ -50,7 +50,8 @@ struct SourcesCommandTests {
     #expect(missingFile.standardError.contains("is not an existing file"))
     try await cli.ok("sources", "add", "adaway")
     let twice = try await cli.run("sources", "add", "adaway")
-    #expect(twice.standardError.contains("already exists"))
+    #expect(twice.standardError.contains("is already in profile “default”"), "\(twice.standardError)")
+    #expect(!twice.standardError.contains("Choose another name"))
     let remove = try await cli.run("sources", "remove", "ghost")
     #expect(
       remove.standardError.contains("Known source in profile “default”s: adaway")

@@ -42,7 +42,7 @@ struct ErrorPayload: Codable, Sendable {
     case let error as StoreError:
       switch error {
       case .notFound: return (payload, .notFound)
-      case .alreadyExists, .updateRunning, .deletingActiveProfile: return (payload, .conflict)
+      case .alreadyExists, .alreadyInProfile, .updateRunning, .deletingActiveProfile: return (payload, .conflict)
       case .invalid: return (payload, .badRequest)
       default: return (payload, .internalServerError)
       }
