@@ -26,7 +26,17 @@ fi
 
 swift build -c release --product sanehosts
 swift build --build-tests
-SANEHOSTS_TEST_EXECUTABLE="$PWD/.build/release/sanehosts" swift test --skip-build "$@"
+export SANEHOSTS_TEST_EXECUTABLE="$PWD/.build/release/sanehosts"
+if [ $# -gt 0 ]; then
+  swift test --skip-build "$@"
+else
+  # The suites that start many real servers and command-line runs (the DNS interop matrix, the Pi-hole
+  # FTL behaviours) run on their own after the rest: on 2 cores their processes would starve the
+  # timing-sensitive tests running beside them (download retries, time limits).
+  heavy="InteropMatrixTests|PiholeFTLBehaviourTests"
+  swift test --skip-build --skip "$heavy"
+  swift test --skip-build --filter "$heavy"
+fi
 
 # A short libFuzzer run of each fuzz target (the full runs are in the README). Skipped when arguments
 # select tests, and with SANEHOSTS_FUZZ_SECONDS=0.

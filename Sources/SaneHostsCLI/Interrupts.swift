@@ -66,13 +66,18 @@ enum Interrupts {
   }
 }
 
+/// The write end of the signal pipe, for the signal handler (which can only use globals).
+nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
+
 /// The process's one handler of SIGINT and SIGTERM, installed on first use and never removed: each
 /// `Interrupts` call listens while it runs. A signal with no listener ends the process as the default
 /// action would (exit 128 + the signal's number).
 ///
-/// One handler for the whole process, because installing and cancelling a dispatch signal source per
-/// call raced: a second call (the Pi-hole coverage after `test`'s probes) could find its source dead and
-/// the signal ignored.
+/// A plain `sigaction` handler writes the signal's number to a pipe, and a thread of its own, with both
+/// signals unblocked, reads it and tells the listeners. A dispatch signal source was not enough: on Linux
+/// it relies on the signal being blocked in every thread, so a signal taken by a thread that did not
+/// block it was ignored (seen when the command was started by a thread that blocked them, as a test
+/// runner's threads do), and a second source after a first one was cancelled could miss signals.
 final class SignalHub: Sendable {
   static let shared = SignalHub()
 
@@ -81,22 +86,51 @@ final class SignalHub: Sendable {
     var next = 0
   }
   private let state = Locked(State())
-  nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
   private init() {
-    sources = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      return DispatchSource.makeSignalSource(signal: number)
-    }
-    for source in sources {
-      let number = Int32(source.handle)
-      source.setEventHandler { [state] in
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { return }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    signalPipeWrite = ends[1]
+    let read = ends[0]
+    let state = self.state
+    let thread = Thread {
+      var mask = sigset_t()
+      sigemptyset(&mask)
+      sigaddset(&mask, SIGINT)
+      sigaddset(&mask, SIGTERM)
+      pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+      var byte: UInt8 = 0
+      while true {
+        let count = Glibc.read(read, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        guard count == 1 else { return }
+        let number = Int32(byte)
         let listeners = state.withLock { Array($0.listeners.values) }
         if listeners.isEmpty { exit(128 + number) }
         for listener in listeners { listener(number) }
       }
-      source.resume()
     }
+    thread.name = "sanehosts-signals"
+    thread.start()
+    let handler: @convention(c) (Int32) -> Void = { number in
+      var byte = UInt8(truncatingIfNeeded: number)
+      _ = write(signalPipeWrite, &byte, 1)
+    }
+    for number in [SIGINT, SIGTERM] {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = handler
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = Int32(SA_RESTART)
+      sigaction(number, &action, nil)
+    }
+    // Signals blocked in the thread that starts listening (inherited from whoever started us) still reach
+    // the reader thread; unblock them here too so nothing waits pending.
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    sigaddset(&mask, SIGINT)
+    sigaddset(&mask, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &mask, nil)
   }
 
   /// Calls `handler` for each SIGINT or SIGTERM until `stopListening`.

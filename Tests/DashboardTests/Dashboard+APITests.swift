@@ -150,7 +150,7 @@ struct DashboardAPITests {
           let hosts = try await client.post("/api/apply", json: #"{"target":"hosts"}"#, csrf: csrf)
           #expect((hosts.json?["verificationNote"] as? String)?.contains("reads /etc/hosts, not ") == true)
           _ = try await client.post(
-            "/api/settings", json: #"{"resolver":"127.0.0.1:\#(server.port)"}"#, csrf: csrf)
+            "/api/settings", json: #"{"resolver":"127.0.0.1:\#(server.port)","timeout":20}"#, csrf: csrf)
           // The catch-all does not load the drop-in: ads.example is still reachable there.
           let applied = try await client.post("/api/apply", json: #"{"target":"dnsmasq","force":true}"#, csrf: csrf)
           let verification = try #require(applied.json?["verification"] as? [String: Any], "\(applied.text)")

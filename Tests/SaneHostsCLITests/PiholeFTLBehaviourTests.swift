@@ -45,7 +45,9 @@ struct PiholeFTLBehaviourTests {
   @Test("Ctrl-C or SIGTERM while sync streams the gravity log: exit 130 or 143, and the session is logged out")
   func signalsLogOut() async throws {
     for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
-      try await PiholeDouble.with(.init(password: "secret", gravityLineDelay: .milliseconds(300))) { double in
+      // A slow log (25 lines, a second each): the signal lands mid-stream even if this test's task is
+      // scheduled late on a busy machine.
+      try await PiholeDouble.with(.init(password: "secret", gravityLineDelay: .seconds(1))) { double in
         let cli = try StoreCLI()
         defer { cli.remove() }
         let runner = try Self.runner(cli, double)

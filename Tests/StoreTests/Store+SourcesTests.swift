@@ -76,7 +76,10 @@ struct StoreSourcesTests {
   func addTwice() async throws {
     try await withStore { store, _ throws in
       try store.addSource(web("ads"))
-      #expect(throws: StoreError.alreadyExists(kind: "source in profile “default”", name: "lists-example-ads")) {
+      #expect(
+        throws: StoreError.alreadyInProfile(
+          source: "lists-example-ads", location: "https://lists.example/ads.txt", profile: "default")
+      ) {
         try store.addSource(web("ads"))
       }
       #expect(try store.sources().count == 1)

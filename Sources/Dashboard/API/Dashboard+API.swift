@@ -317,13 +317,15 @@ extension Dashboard {
       }
       return (await Verification.verify(names, through: nil, context: context), nil)
     }
-    let resolver = Settings.load(from: configuration.data).resolver
+    let settings = Settings.load(from: configuration.data)
+    let resolver = settings.resolver
     guard !resolver.isEmpty, let address = try? ServerAddress(parsing: resolver) else {
       return (
         nil, "Not verified: set the DNS server that loads the drop-in on the Test page (DNS server), then apply again."
       )
     }
-    return (await Verification.verify(names, through: address, context: context), nil)
+    let timeout = Duration.milliseconds(Int(settings.timeout * 1000))
+    return (await Verification.verify(names, through: address, context: context, timeout: timeout), nil)
   }
 
   func backups(of target: ApplyTarget) -> [BackupView] {
