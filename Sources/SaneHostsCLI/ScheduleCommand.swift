@@ -79,6 +79,22 @@ struct ScheduleCommand: AsyncParsableCommand {
         """)
     @OptionGroup var options: ScheduleOptions
     @Flag(help: "Only write the units; do not run systemctl.") var noEnable = false
+    @Flag(help: "Accept a sanehosts inside a build folder (.build/…), which a rebuild or clean would break.")
+    var allowBuildBinary = false
+
+    func validate() throws {
+      let executable = ScheduleOptions.executable()
+      if !allowBuildBinary && Self.isBuildFolder(executable) {
+        throw ValidationError(
+          "\(executable) is inside a build folder: the next `swift build` or clean would break the timer. Install sanehosts first (./scripts/install.sh, then run the installed one), or pass --allow-build-binary."
+        )
+      }
+    }
+
+    /// Whether a path lies in a SwiftPM build folder.
+    static func isBuildFolder(_ path: String) -> Bool {
+      path.split(separator: "/").contains { $0 == ".build" || $0.hasPrefix(".build-") || $0.hasPrefix(".build_") }
+    }
 
     func run() async throws {
       let schedule = try options.schedule()

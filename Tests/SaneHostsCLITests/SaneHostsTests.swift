@@ -1,3 +1,4 @@
+import Apply
 import Foundation
 import TestSupport
 import Testing
@@ -67,5 +68,31 @@ struct SaneHostsTests {
     let apply = try await cli.run("apply", "--hosts-file", "/nonexistent/folder/hosts")
     #expect(apply.standardError.contains("the folder /nonexistent/folder does not exist"), "\(apply.standardError)")
     #expect(!apply.standardError.contains("lsattr"))
+  }
+
+  @Test("scripts/install.sh puts the binary, completions for bash, zsh and fish, and a man page under a prefix")
+  func install() async throws {
+    let prefix = try TemporaryDirectory(prefix: "sanehosts-install")
+    defer { prefix.remove() }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let script = root.appending(path: "scripts/install.sh").path
+    let binary = try CommandRunner().executable.path
+    let runner = ProcessRunner()
+    let installed = try await runner.run("/bin/bash", [script, "--prefix", prefix.url.path, "--binary", binary])
+    #expect(installed.status == 0, "\(installed.combined)")
+    for file in [
+      "bin/sanehosts", "share/bash-completion/completions/sanehosts", "share/zsh/site-functions/_sanehosts",
+      "share/fish/vendor_completions.d/sanehosts.fish", "share/man/man1/sanehosts.1",
+    ] {
+      #expect(FileManager.default.fileExists(atPath: prefix.file(file).path), "\(file)")
+    }
+    let version = try await runner.run(prefix.file("bin/sanehosts").path, ["--version"])
+    #expect(version.standardOutput.contains("0.1.0"))
+    let man = try String(contentsOf: prefix.file("share/man/man1/sanehosts.1"), encoding: .utf8)
+    #expect(man.hasPrefix(".TH SANEHOSTS 1") && man.contains("sanehosts apply"))
+    let removed = try await runner.run("/bin/bash", [script, "--prefix", prefix.url.path, "--uninstall"])
+    #expect(removed.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: prefix.file("bin/sanehosts").path))
   }
 }

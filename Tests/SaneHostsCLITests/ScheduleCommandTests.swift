@@ -12,7 +12,7 @@ struct ScheduleCommandTests {
     let units = cli.directory.file("units").path
     try await cli.ok(
       "schedule", "install", "--user", "--unit-dir", units, "--no-enable", "--target", "unbound", "--output",
-      "/etc/unbound/unbound.conf.d/sanehosts.conf", "--reload", "--on-calendar", "weekly")
+      "/etc/unbound/unbound.conf.d/sanehosts.conf", "--reload", "--on-calendar", "weekly", "--allow-build-binary")
     let service = try String(contentsOfFile: "\(units)/\(Schedule.serviceName)", encoding: .utf8)
     let timer = try String(contentsOfFile: "\(units)/\(Schedule.timerName)", encoding: .utf8)
     let executable = try CommandRunner().executable.resolvingSymlinksInPath().path
@@ -35,7 +35,13 @@ struct ScheduleCommandTests {
     let cli = try StoreCLI()
     defer { cli.remove() }
     let units = cli.directory.file("units").path
-    let result = try await cli.run("schedule", "install", "--user", "--unit-dir", units, "--no-enable")
+    // The binary under test lives in .build: refused unless told otherwise, nothing written.
+    let refused = try await cli.run("schedule", "install", "--user", "--unit-dir", units, "--no-enable")
+    #expect(refused.status != 0)
+    #expect(refused.standardError.contains("is inside a build folder"), "\(refused.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: "\(units)/\(Schedule.serviceName)"))
+    let result = try await cli.run(
+      "schedule", "install", "--user", "--unit-dir", units, "--no-enable", "--allow-build-binary")
     #expect(result.status == 0)
     #expect(result.standardError.contains("a user timer cannot write /etc/hosts"))
     let both = try await cli.run("schedule", "show", "--user", "--system")

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Installs `sanehosts` under a prefix: the binary (bin/), shell completions for bash, zsh and fish, and a
+# man page made from its --help (share/man/man1/sanehosts.1).
+#
+#   ./scripts/install.sh [--prefix DIR] [--binary PATH] [--uninstall]
+#
+# --prefix DIR   where to install (default /usr/local; a prefix you cannot write needs sudo)
+# --binary PATH  install this already built binary instead of building a release one
+# --uninstall    remove what an install put under the prefix
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=/usr/local
+binary=""
+uninstall=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) prefix=${2:?"--prefix needs a directory"}; shift 2 ;;
+    --prefix=*) prefix=${1#--prefix=}; shift ;;
+    --binary) binary=${2:?"--binary needs the path of a built sanehosts"}; shift 2 ;;
+    --binary=*) binary=${1#--binary=}; shift ;;
+    --uninstall) uninstall=true; shift ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
+  esac
+done
+
+files=(
+  "$prefix/bin/sanehosts"
+  "$prefix/share/bash-completion/completions/sanehosts"
+  "$prefix/share/zsh/site-functions/_sanehosts"
+  "$prefix/share/fish/vendor_completions.d/sanehosts.fish"
+  "$prefix/share/man/man1/sanehosts.1"
+)
+
+if $uninstall; then
+  for file in "${files[@]}"; do
+    if [ -e "$file" ]; then rm -f "$file" && echo "removed $file"; fi
+  done
+  exit 0
+fi
+
+if [ -z "$binary" ]; then
+  if ! command -v swift >/dev/null 2>&1; then
+    echo "swift is not on PATH: install the Swift toolchain, or pass --binary PATH." >&2
+    exit 1
+  fi
+  ./scripts/apt-install.sh "SQLite's headers (needed to build the store)" libsqlite3-dev
+  swift build -c release --product sanehosts >&2
+  binary=.build/release/sanehosts
+fi
+if [ ! -x "$binary" ]; then
+  echo "install.sh: $binary is not an executable sanehosts" >&2
+  exit 1
+fi
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+"$binary" --generate-completion-script bash >"$scratch/bash"
+"$binary" --generate-completion-script zsh >"$scratch/zsh"
+"$binary" --generate-completion-script fish >"$scratch/fish"
+
+# A man page from --help: the overview, then each command's help.
+version=$("$binary" --version)
+{
+  echo ".TH SANEHOSTS 1 \"$(date -u +%Y-%m-%d)\" \"sanehosts $version\" \"User Commands\""
+  echo ".SH NAME"
+  echo "sanehosts \\- block ads, trackers and malware at the DNS level, and prove that the blocking works"
+  echo ".SH DESCRIPTION"
+  echo ".nf"
+  "$binary" --help | sed -e 's/\\/\\\\/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\&'/"
+  for command in $("$binary" --help | awk '/^  [a-z]/ && !/^  -/ {print $1}'); do
+    echo
+    echo "sanehosts $command"
+    "$binary" help "$command" 2>/dev/null | sed -e 's/\\/\\\\/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\&'/" || true
+  done
+  echo ".fi"
+} >"$scratch/man"
+
+install -d "$prefix/bin" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
+  "$prefix/share/fish/vendor_completions.d" "$prefix/share/man/man1"
+install -m 0755 "$binary" "$prefix/bin/sanehosts"
+install -m 0644 "$scratch/bash" "$prefix/share/bash-completion/completions/sanehosts"
+install -m 0644 "$scratch/zsh" "$prefix/share/zsh/site-functions/_sanehosts"
+install -m 0644 "$scratch/fish" "$prefix/share/fish/vendor_completions.d/sanehosts.fish"
+install -m 0644 "$scratch/man" "$prefix/share/man/man1/sanehosts.1"
+for file in "${files[@]}"; do echo "installed $file"; done
+case ":$PATH:" in
+  *":$prefix/bin:"*) ;;
+  *) echo "note: $prefix/bin is not on PATH; add it, or run $prefix/bin/sanehosts." >&2 ;;
+esac
