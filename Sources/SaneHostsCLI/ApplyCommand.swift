@@ -99,7 +99,7 @@ struct ApplyCommand: AsyncParsableCommand {
   @Option(help: "Seconds --verify waits for each answer.") var verifyTimeout: Double = 2
 
   @Flag(help: "Show what would change, write nothing.") var dryRun = false
-  @Flag(help: "Print every line added (+) and removed (-), and the lookup time when it can be measured.")
+  @Flag(help: "Print a summary (+N −M lines), then the change as a unified diff, and the lookup time when measured.")
   var diff = false
   @Flag(help: "Replace SaneHosts' part even if someone else edited it.") var force = false
   @Flag(help: "Print the result as JSON on standard output.") var json = false
@@ -189,8 +189,7 @@ struct ApplyCommand: AsyncParsableCommand {
         dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush)
       var applied = try await Applier(store: store, file: file).apply(options)
       if diff && !json {
-        Terminal.writeOutput(
-          applied.change.diffText(skipping: target == .hosts ? { _ in false } : ServerTarget.isVolatile))
+        Terminal.writeOutput(await Self.unifiedDiff(applied.change, path: file.path, server: target.server))
       }
       var latency: Duration?
       if diff && target == .hosts && Ledger.key(file.path) == "/etc/hosts", let last = applied.lastName {
@@ -219,6 +218,30 @@ struct ApplyCommand: AsyncParsableCommand {
     } catch {
       throw CLIError(error)
     }
+  }
+
+  /// The change as a summary line (`+N −M lines`) and then a unified diff of the whole file (`diff -u`),
+  /// which a pager or `patch` reads; without `diff` installed, the changed lines as `+`/`-` lines.
+  static func unifiedDiff(_ change: ManagedFile.Change, path: String, server: ServerTarget?) async -> String {
+    let skip: @Sendable (String) -> Bool = { line in server != nil && ServerTarget.isVolatile(line) }
+    let added = change.added.filter { !skip($0) }.count
+    let removed = change.removed.filter { !skip($0) }.count
+    let summary = "# \(path): +\(added.grouped) −\(removed.grouped) lines\n"
+    guard added + removed > 0 else { return summary }
+    let scratch = FileManager.default.temporaryDirectory.appending(path: "sanehosts-diff-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    do {
+      try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+      let before = scratch.appending(path: "before")
+      let after = scratch.appending(path: "after")
+      try Data(change.before ?? []).write(to: before)
+      try Data(change.after ?? []).write(to: after)
+      let output = try await ProcessRunner().run(
+        "diff", ["-u", "--label", "\(path) (now)", "--label", "\(path) (after apply)", before.path, after.path])
+      // diff exits 1 when the files differ.
+      if output.status == 1 { return summary + output.standardOutput }
+    } catch {}
+    return summary + change.diffText(skipping: skip)
   }
 
   /// How `--reload` reloads the server, or nil without `--reload`.

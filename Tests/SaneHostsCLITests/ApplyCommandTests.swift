@@ -53,7 +53,10 @@ struct ApplyCommandTests {
     defer { fixture.cli.remove() }
     let dry = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--dry-run", "--diff")
     #expect(dry.status == 0)
-    #expect(dry.standardOutput.contains("+ 0.0.0.0 ads.example\n"))
+    // A summary first, then a unified diff a pager (or patch) reads.
+    #expect(dry.standardOutput.hasPrefix("# \(fixture.hosts.path): +"), "\(dry.standardOutput)")
+    #expect(dry.standardOutput.contains("--- \(fixture.hosts.path) (now)\n+++ \(fixture.hosts.path) (after apply)\n"))
+    #expect(dry.standardOutput.contains("+0.0.0.0 ads.example"))
     #expect(dry.standardError.contains("nothing written (--dry-run)"))
     #expect(try fixture.hostsText() == ApplyFixture.userPart)
     let object = try await fixture.cli.json("apply", "--hosts-file", fixture.hosts.path, "--json")
@@ -64,7 +67,9 @@ struct ApplyCommandTests {
     #expect((result["backup"] as? String)?.isEmpty == false)
     try await fixture.cli.ok("deny", "add", "new.example")
     let diff = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--diff")
-    #expect(diff.standardOutput == "+ 0.0.0.0 new.example\n")
+    #expect(diff.standardOutput.hasPrefix("# \(fixture.hosts.path): +1 −0 lines\n"), "\(diff.standardOutput)")
+    #expect(diff.standardOutput.contains("+0.0.0.0 new.example"))
+    #expect(diff.standardOutput.contains("@@ "))
   }
 
   @Test("status lists where the profile was applied, and notices a file changed since")
