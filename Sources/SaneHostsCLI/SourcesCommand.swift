@@ -195,7 +195,7 @@ struct SourceJSON: Encodable {
   }
 
   /// The sources as a table: name, on/off, status, freshness, names, rejected, format.
-  static func table(_ members: [ProfileSource]) -> String {
+  static func table(_ members: [ProfileSource], failures: Bool = true) -> String {
     var rows = [["#", "SOURCE", "ON", "STATUS", "UPDATED", "NAMES", "REJECTED", "FORMAT", "LOCATION"]]
     for member in members {
       let source = member.source
@@ -206,7 +206,7 @@ struct SourceJSON: Encodable {
       ])
     }
     var out = Text.table(rows)
-    for member in members where member.source.status == .failed {
+    for member in members where failures && member.source.status == .failed {
       out += "! \(member.source.key): \(member.source.message ?? "failed")\n"
     }
     return out

@@ -107,10 +107,16 @@ struct Update: AsyncParsableCommand {
     } else {
       out += "Nothing compiled yet.\n"
     }
+    // One line per failed source: what failed, what to do, and whether the profile lost it.
+    let missing = Set(summary.missingCopies)
     for case (let key, .failed(let failure)) in summary.outcomes {
-      out += "! \(key): \(failure.text.removingPrefix("\(key): "))\n"
+      out += "! \(key): \(failure.text.removingPrefix("\(key): "))"
+      out +=
+        missing.contains(key) ? " It has no good copy yet and is left out.\n" : " Its previous copy stays in use.\n"
     }
-    for key in summary.missingCopies { out += "! \(key) has no good copy yet and is left out.\n" }
+    for key in summary.missingCopies where !summary.outcomes.contains(where: { $0.0 == key }) {
+      out += "! \(key) has no good copy yet and is left out.\n"
+    }
     return out
   }
 }
