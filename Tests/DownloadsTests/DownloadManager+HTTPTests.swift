@@ -30,7 +30,8 @@ extension [DownloadEvent] {
 /// A configuration for tests: temp files in `directory`, short limits, no real backoff waits.
 func testConfiguration(_ directory: TemporaryDirectory, attempts: Int = 3) -> DownloadConfiguration {
   DownloadConfiguration(
-    connectTimeout: .seconds(2), idleTimeout: .seconds(5), totalTimeout: .seconds(60),
+    // Generous: on 2 busy cores a reader can be scheduled seconds late; tests of timeouts set their own.
+    connectTimeout: .seconds(10), idleTimeout: .seconds(20), totalTimeout: .seconds(120),
     retry: RetryPolicy(maximumAttempts: attempts, initialDelay: .zero),
     temporaryDirectory: directory.url)
 }
