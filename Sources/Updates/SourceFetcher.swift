@@ -142,7 +142,8 @@ struct SourceFetcher: Sendable {
     if let content = report.findings.content {
       return fail(
         .notAList, "\(source.key): the download \(content.advice).",
-        hasCopy ? "The previous copy is kept." : "Check that the URL points to the raw list.")
+        // The advice already says what to do (it was said twice).
+        hasCopy ? "The previous copy is kept." : nil)
     }
     guard list.count > 0 else {
       let findings = report.findings

@@ -214,6 +214,9 @@ struct UpdaterTests {
       #expect(summary.missingCopies == ["a", "b"])
       #expect(summary.compiled == nil)
       #expect(try harness.store.sources().allSatisfy { $0.source.cacheFile == nil && $0.source.status == .failed })
+      // The web page's advice is said once, and the stored message does not repeat the source's name.
+      let page = try #require(try harness.store.sources().first { $0.source.key == "b" }?.source.message)
+      #expect(page == "the download looks like a web page (HTML), not a list: check the URL points to the raw list.")
     }
   }
 
