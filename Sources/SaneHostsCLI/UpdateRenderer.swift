@@ -131,7 +131,7 @@ final class UpdateRenderer: Sendable {
 
   /// “retrying in 2 s (attempt 2 of 3)”: `attempt` is the attempt about to start, counted from 1.
   static func retryText(attempt: Int, of total: Int, after delay: Duration) -> String {
-    let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+    let seconds = delay.secondsValue
     let wait =
       seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%g s", (seconds * 10).rounded() / 10)
     return "retrying in \(wait) (attempt \(attempt) of \(total))"
@@ -217,7 +217,7 @@ final class UpdateRenderer: Sendable {
       switch phase {
       case .connecting(let attempt): object["attempt"] = attempt
       case .retrying(let attempt, let total, let delay, let reason):
-        object["delaySeconds"] = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        object["delaySeconds"] = delay.secondsValue
         object["attempt"] = attempt
         object["attempts"] = total
         object["reason"] = reason

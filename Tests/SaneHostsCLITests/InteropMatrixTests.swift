@@ -153,6 +153,8 @@ struct InteropMatrixTests {
     let script = """
       set -e
       mount --bind "$FAKE_HOSTS" /etc/hosts
+      # Never the machine's own file: stop unless /etc/hosts is now the temporary one.
+      [ "$(stat -c %d:%i /etc/hosts)" = "$(stat -c %d:%i "$FAKE_HOSTS")" ] || exit 99
       status=0
       "$SANEHOSTS" apply --hosts-file /etc/hosts --verify || status=$?
       echo "first=$status"

@@ -1,4 +1,5 @@
 import Foundation
+import Loading
 import Store
 import Updates
 
@@ -90,7 +91,7 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
       }
       return SourceRow(key: key, phase: "downloading", detail: detail, fraction: fraction)
     case .retrying(let attempt, let of, let delay, let reason):
-      let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+      let seconds = delay.secondsValue
       return SourceRow(
         key: key, phase: "retrying",
         detail:
