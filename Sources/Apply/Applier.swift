@@ -80,8 +80,8 @@ public struct Applier: Sendable {
     public var flushSummary: String?
     /// The lookup time of a name at the end of /etc/hosts, when measured by the caller.
     public var lookupMicroseconds: Int?
-    /// Warnings and notes, each a sentence.
-    public var warnings: [String]
+    /// Warnings and notes (in JSON, each a sentence).
+    public var warnings: [ApplyWarning]
     /// Whether the file's first write needs a line in the server's configuration (see `instructions`).
     public var firstWrite: Bool
     /// For a drop-in: the line to add to the server's configuration, once.
@@ -91,7 +91,7 @@ public struct Applier: Sendable {
     public init(
       target: String, path: String, profile: String, names: Int, added: Int, removed: Int, wrote: Bool,
       dryRun: Bool, backup: String?, inPlace: Bool, check: String?, reloaded: String?, flushed: [String]?,
-      flushSummary: String?, lookupMicroseconds: Int?, warnings: [String], firstWrite: Bool, instructions: String?
+      flushSummary: String?, lookupMicroseconds: Int?, warnings: [ApplyWarning], firstWrite: Bool, instructions: String?
     ) {
       self.target = target
       self.path = path
@@ -159,14 +159,14 @@ public struct Applier: Sendable {
       try file.checkWritable()
     }
     let set = try await BlockSet.compile(profile: options.profile, in: store)
-    let warnings = set.missing.map { "\($0) has no saved copy yet and is left out (run `sanehosts update`)." }
+    let warnings = set.missing.map { ApplyWarning.notDownloaded(source: $0) }
     if let server = options.server {
       return try await applyToServer(server, set: set, options: options, warnings: warnings)
     }
     return try await applyToHosts(set: set, options: options, warnings: warnings)
   }
 
-  private func applyToHosts(set: BlockSet, options: Options, warnings: [String]) async throws -> Applied {
+  private func applyToHosts(set: BlockSet, options: Options, warnings: [ApplyWarning]) async throws -> Applied {
     var warnings = warnings
     let lines = try await HostsSection.lines(
       for: set.list, profile: set.profile.name, address: options.address, namesPerLine: options.namesPerLine)
@@ -175,11 +175,9 @@ public struct Applier: Sendable {
         path: file.path, reason: "line \(bad.line) of the section would not parse: \(bad.text)")
     }
     let change = try file.prepare(lines: lines)
-    if let note = change.drift?.note(path: file.path) { warnings.append(note) }
+    if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     if set.list.count > HostsSection.adviceThreshold {
-      warnings.append(
-        "\(set.list.count.formatted()) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: `sanehosts apply --target dnsmasq` (or unbound)."
-      )
+      warnings.append(.largeHostsFile(names: set.list.count))
     }
     var outcome = ManagedFile.Outcome()
     var flushed: [String]?
@@ -188,15 +186,13 @@ public struct Applier: Sendable {
       outcome = try file.commit(
         change, profile: set.profile.name, names: set.list.count, target: "hosts", force: options.force)
       if outcome.inPlace {
-        warnings.append(
-          "\(file.path) is a mount point (a container's?), so it was rewritten in place, which is not atomic; the backup \(outcome.backup?.id ?? "-") holds the old file."
-        )
+        warnings.append(.rewrittenInPlace(path: file.path, backup: outcome.backup?.id))
       }
       if options.flush {
         let report = await CacheFlusher().flush()
         flushed = report.flushed
         flushSummary = report.summary
-        warnings += report.failed.map { "could not flush \($0)" }
+        warnings += report.failed.map { ApplyWarning.flushFailed(cache: $0) }
       }
     }
     let result = Result(
@@ -210,14 +206,14 @@ public struct Applier: Sendable {
       result: result, change: change, reloadFailure: nil, lastName: lastName, list: set.list, coversSubdomains: false)
   }
 
-  private func applyToServer(_ server: ServerTarget, set: BlockSet, options: Options, warnings: [String])
+  private func applyToServer(_ server: ServerTarget, set: BlockSet, options: Options, warnings: [ApplyWarning])
     async throws -> Applied
   {
     var warnings = warnings
     var reloadFailure: (any Error)?
     let bytes = try await server.render(set.list, title: "SaneHosts profile \(set.profile.name)", date: Date())
     let change = try file.prepare(contents: bytes)
-    if let note = change.drift?.note(path: file.path) { warnings.append(note) }
+    if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged =
       change.before == nil || !Self.entries(change.added).isEmpty
@@ -228,7 +224,7 @@ public struct Applier: Sendable {
       if case .failed = check {
         throw ApplyError.invalidContent(path: file.path, reason: check!.summary)
       }
-      if case .unavailable = check { warnings.append(check!.summary) }
+      if let check, case .unavailable = check { warnings.append(.notChecked(check)) }
     }
     var outcome = ManagedFile.Outcome()
     var reloaded: String?
@@ -246,7 +242,7 @@ public struct Applier: Sendable {
           loaded = true
         } catch {
           reloadFailure = error
-          warnings.append("\(file.path) was written, but reloading \(server.server) failed.")
+          warnings.append(.reloadFailed(path: file.path, server: server.server))
         }
       }
       if var entry = file.ledger.entry(for: file.path) {

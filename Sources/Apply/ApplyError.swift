@@ -25,7 +25,15 @@ public enum ApplyError: Error, Sendable, Hashable {
   /// Writing failed; the file is as it was.
   case writeFailed(path: String, detail: String)
   /// The profile has nothing to apply.
-  case nothingToApply(profile: String, reason: String)
+  case nothingToApply(profile: String, reason: EmptyProfile)
+
+  /// Why a profile has nothing to apply.
+  public enum EmptyProfile: Sendable, Hashable {
+    /// No source is enabled (and no deny rule given).
+    case noEnabledSource
+    /// Sources are enabled, but none has been downloaded yet.
+    case noSavedCopy
+  }
 }
 
 extension ApplyError: LocalizedError {
@@ -50,7 +58,10 @@ extension ApplyError: LocalizedError {
     case .writeFailed(let path, let detail):
       "Writing \(path) failed (\(detail)); the file is as it was."
     case .nothingToApply(let profile, let reason):
-      "Profile “\(profile)” \(reason)."
+      switch reason {
+      case .noEnabledSource: "Profile “\(profile)” has no enabled source."
+      case .noSavedCopy: "Profile “\(profile)” has no saved copy of any source yet."
+      }
     case .missingDirectory(let path, let directory):
       "Cannot write \(path): the folder \(directory) does not exist. Nothing was changed."
     }
@@ -82,8 +93,10 @@ extension ApplyError: LocalizedError {
         : "Backups, newest first: \(known.prefix(5).joined(separator: ", ")) (see `sanehosts restore --list`)."
     case .writeFailed:
       "Check free disk space and the directory's permissions, then try again."
-    case .nothingToApply:
+    case .nothingToApply(_, .noEnabledSource):
       "Add sources with `sanehosts sources add` and run `sanehosts update`, or choose a profile with --profile."
+    case .nothingToApply(_, .noSavedCopy):
+      "Run `sanehosts update` first, or choose a profile with --profile."
     }
   }
 }

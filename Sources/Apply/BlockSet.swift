@@ -33,8 +33,7 @@ public struct BlockSet: Sendable {
     if sources.isEmpty && rules.deny.isEmpty {
       throw ApplyError.nothingToApply(
         profile: profile.name,
-        reason: members.isEmpty
-          ? "has no enabled source" : "has no saved copy of any source yet (run `sanehosts update` first)")
+        reason: members.isEmpty ? .noEnabledSource : .noSavedCopy)
     }
     let list = try await Compiler().compile(sources, rules: rules)
     return BlockSet(profile: profile, list: list, missing: missing)

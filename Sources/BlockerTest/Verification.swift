@@ -12,8 +12,28 @@ public struct Verification: Sendable, Hashable, Codable {
     public var outcome: Outcome
     /// The probe's reason (the address, `A: timeout; AAAA: REFUSED`).
     public var reason: String
-    /// The likely cause, with what to do.
+    /// The likely cause, as data (a front end phrases what to do in its own terms).
+    public var kind: Cause
+    /// The likely cause, with what to do on the command line.
     public var cause: String
+  }
+
+  /// Why a sampled name is likely not blocked.
+  public enum Cause: String, Sendable, Hashable, Codable {
+    /// The target gave no usable answer.
+    case noAnswer
+    /// The system resolver does not read the file written, or a cache answers before it (every name missed).
+    case resolverSkipsFile
+    /// A caching resolver on this machine still holds the old answer.
+    case systemCache
+    /// The server was not reloaded after the write.
+    case notReloaded
+    /// The server's cache holds the old answer (its TTL is in the miss's reason).
+    case serverCache
+    /// The server does not load the file written (every name missed).
+    case notLoaded
+    /// The server answers the name from elsewhere: its allow list, a local zone, another drop-in.
+    case answeredElsewhere
   }
 
   /// One control domain's result.
@@ -151,9 +171,10 @@ public struct Verification: Sendable, Hashable, Codable {
     let missed = sampled.enumerated().filter { $0.element.verdict.outcome != .blocked }
     let allMissed = !names.isEmpty && missed.count == names.count
     let notBlocked = missed.map { index, result in
-      Miss(
+      let kind = cause(result.verdict, ttl: result.ttl, everyName: allMissed, context: context)
+      return Miss(
         name: names[index], outcome: result.verdict.outcome, reason: result.verdict.reason,
-        cause: cause(result.verdict, ttl: result.ttl, everyName: allMissed, context: context))
+        kind: kind, cause: text(kind, verdict: result.verdict, ttl: result.ttl, context: context))
     }
     let controlResults = zip(controls, probed.suffix(controls.count)).map { name, result in
       Control(name: name, outcome: result.verdict.outcome, reason: result.verdict.reason)
@@ -166,27 +187,32 @@ public struct Verification: Sendable, Hashable, Codable {
   }
 
   /// The likely reason a name is not blocked.
-  static func cause(_ verdict: Verdict, ttl: UInt32?, everyName: Bool, context: Context) -> String {
-    if verdict.outcome == .inconclusive {
-      return "no usable answer (\(verdict.reason)): check that the target answers, then verify again"
-    }
-    if !context.server {
-      return everyName
-        ? "the system resolver does not read \(context.path) (it reads /etc/hosts), or a caching resolver (systemd-resolved, nscd) answers first: apply with --flush"
-        : "a cached answer (systemd-resolved, nscd): apply with --flush, or wait for it to expire"
-    }
-    if !context.reloaded {
-      return "the server was not reloaded: apply with --reload (or reload it yourself), then verify again"
-    }
-    if let ttl, ttl > 0 {
-      return "a cached answer (TTL \(ttl) s): wait \(ttl) s or clear the server's cache, then verify again"
-    }
-    if everyName {
-      return
-        "the server does not load \(context.path): add the configuration line `apply` printed on its first write, and check the server's log"
-    }
-    return
+  static func cause(_ verdict: Verdict, ttl: UInt32?, everyName: Bool, context: Context) -> Cause {
+    if verdict.outcome == .inconclusive { return .noAnswer }
+    if !context.server { return everyName ? .resolverSkipsFile : .systemCache }
+    if !context.reloaded { return .notReloaded }
+    if let ttl, ttl > 0 { return .serverCache }
+    return everyName ? .notLoaded : .answeredElsewhere
+  }
+
+  /// The cause with what to do about it on the command line.
+  static func text(_ cause: Cause, verdict: Verdict, ttl: UInt32?, context: Context) -> String {
+    switch cause {
+    case .noAnswer:
+      "no usable answer (\(verdict.reason)): check that the target answers, then verify again"
+    case .resolverSkipsFile:
+      "the system resolver does not read \(context.path) (it reads /etc/hosts), or a caching resolver (systemd-resolved, nscd) answers first: apply with --flush"
+    case .systemCache:
+      "a cached answer (systemd-resolved, nscd): apply with --flush, or wait for it to expire"
+    case .notReloaded:
+      "the server was not reloaded: apply with --reload (or reload it yourself), then verify again"
+    case .serverCache:
+      "a cached answer (TTL \(ttl ?? 0) s): wait \(ttl ?? 0) s or clear the server's cache, then verify again"
+    case .notLoaded:
+      "the server does not load \(context.path): add the configuration line `apply` printed on its first write, and check the server's log"
+    case .answeredElsewhere:
       "the server answers it from elsewhere: its own allow list, a more specific local zone or record, or another drop-in"
+    }
   }
 }
 

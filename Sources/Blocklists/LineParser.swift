@@ -138,6 +138,12 @@ public struct LineParser {
   // MARK: Formats with addresses and directives
 
   private mutating func hostsLine(_ line: UnsafeBufferPointer<UInt8>, address: Address, addressEnd: Int, number: Int) {
+    // A sentence that starts with an address ("192.168.0.1 is the router's address") is text, not an entry:
+    // one malformed line, not a redirect or a reject per word.
+    if isProse(line, from: addressEnd) {
+      result.findings.reject(.malformedLine, line: number, text: line)
+      return
+    }
     guard address.blocks else {
       result.findings.reject(.nonBlockingAddress, line: number, text: line)
       return
@@ -284,6 +290,34 @@ public struct LineParser {
   }
 
   // MARK: Helpers
+
+  /// Whether the words after a hosts line's address read as prose: none is a dotted name, and there
+  /// are three or more of them or one holds punctuation no host name has (`router's`, `address,`).
+  private func isProse(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    var index = start
+    var words = 0
+    var punctuation = false
+    while true {
+      while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+      if index >= line.count || line[index] == UInt8(ascii: "#") { break }
+      let end = tokenEnd(line, from: index)
+      let word = line[index..<end]
+      if word.dropFirst().dropLast().contains(UInt8(ascii: ".")) { return false }
+      words += 1
+      if !punctuation {
+        punctuation = word.contains { byte in
+          switch byte {
+          case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: ";"):
+            true
+          default: false
+          }
+        }
+      }
+      index = end
+    }
+    return words >= 3 || (words > 0 && punctuation)
+  }
 
   private func trimmed(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
     var start = line.startIndex

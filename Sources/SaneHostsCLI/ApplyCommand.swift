@@ -281,7 +281,7 @@ struct ApplyCommand: AsyncParsableCommand {
       return
     }
     defer { if let verification { Terminal.writeError(Self.text(verification)) } }
-    for warning in result.warnings {
+    for warning in result.warnings.map(\.description) {
       Terminal.writeError(
         warning.hasPrefix("note:") || warning.hasPrefix("warning:") ? "\(warning)\n" : "warning: \(warning)\n")
     }

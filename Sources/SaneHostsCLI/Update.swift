@@ -93,7 +93,9 @@ struct Update: AsyncParsableCommand {
 
     if mode == .plain || mode == .live { Terminal.writeOutput(Self.text(summary)) }
     if mode == .quiet {
-      for case (let key, .failed(let failure)) in summary.outcomes { Terminal.writeError("\(key): \(failure.text)\n") }
+      for case (let key, .failed(let failure)) in summary.outcomes {
+        Terminal.writeError("\(key): \(failure.text(withoutKey: key))\n")
+      }
     }
     if summary.run.outcome == .failed { throw ExitCode(1) }
   }
@@ -110,7 +112,7 @@ struct Update: AsyncParsableCommand {
     // One line per failed source: what failed, what to do, and whether the profile lost it.
     let missing = Set(summary.missingCopies)
     for case (let key, .failed(let failure)) in summary.outcomes {
-      out += "! \(key): \(failure.text.removingPrefix("\(key): "))"
+      out += "! \(key): \(failure.text(withoutKey: key))"
       out +=
         missing.contains(key) ? " It has no good copy yet and is left out.\n" : " Its previous copy stays in use.\n"
     }

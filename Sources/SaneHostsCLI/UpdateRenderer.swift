@@ -103,7 +103,7 @@ final class UpdateRenderer: Sendable {
   }
 
   private func overall(_ state: State) -> String {
-    let fractions = state.order.map { Self.fraction(state.phases[$0] ?? .waiting) }
+    let fractions = state.order.map { (state.phases[$0] ?? .waiting).fraction }
     let fraction = fractions.isEmpty ? 0 : fractions.reduce(0, +) / Double(fractions.count)
     let done = state.order.filter { if case .done = state.phases[$0] { true } else { false } }.count
     let cells = 24
@@ -113,29 +113,7 @@ final class UpdateRenderer: Sendable {
     return "  [\(bar)] \(Int(fraction * 100))%  \(done) of \(state.order.count) sources\(stage)"
   }
 
-  /// How far along a source is, 0…1, for the overall bar.
-  static func fraction(_ phase: SourcePhase) -> Double {
-    switch phase {
-    case .waiting: 0
-    case .connecting, .retrying: 0.05
-    case .downloading(let bytes, let total):
-      total.map { 0.05 + 0.6 * min(1, Double(bytes) / Double(max(1, $0))) } ?? 0.3
-    case .parsing: 0.7
-    case .validating: 0.85
-    case .saving: 0.9
-    case .done: 1
-    }
-  }
-
   private static let spinner = ["|", "/", "-", "\\"]
-
-  /// “retrying in 2 s (attempt 2 of 3)”: `attempt` is the attempt about to start, counted from 1.
-  static func retryText(attempt: Int, of total: Int, after delay: Duration) -> String {
-    let seconds = delay.secondsValue
-    let wait =
-      seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%g s", (seconds * 10).rounded() / 10)
-    return "retrying in \(wait) (attempt \(attempt) of \(total))"
-  }
 
   /// One source's state: “downloading 1.2 MB of 3.4 MB (35%)”, “parsing 120,034 names”, “updated …”.
   static func describe(_ phase: SourcePhase, frame: Int = 0, key: String? = nil) -> String {
@@ -143,8 +121,8 @@ final class UpdateRenderer: Sendable {
     switch phase {
     case .waiting: return "  waiting"
     case .connecting(let attempt): return "\(spin) connecting\(attempt > 1 ? " (attempt \(attempt))" : "")"
-    case .retrying(let attempt, let total, let delay, let reason):
-      return "\(spin) \(Self.retryText(attempt: attempt, of: total, after: delay)): \(reason)"
+    case .retrying:
+      return "\(spin) \(phase.loadingState.progress?.message ?? "retrying")"
     case .downloading(let bytes, let total):
       if let total, total > 0 {
         let percent = Int(min(100, Double(bytes) * 100 / Double(total)))
@@ -186,8 +164,7 @@ final class UpdateRenderer: Sendable {
       switch phase {
       case .waiting, .downloading, .parsing: text = nil
       case .connecting(let attempt): text = attempt > 1 ? "connecting (attempt \(attempt))" : "connecting"
-      case .retrying(let attempt, let total, let delay, let reason):
-        text = "\(Self.retryText(attempt: attempt, of: total, after: delay)): \(reason)"
+      case .retrying: text = phase.loadingState.progress?.message
       case .validating: text = "parsed, validating"
       case .saving: text = "saving"
       case .done(let outcome): text = Self.outcomeText(outcome, key: key)

@@ -62,9 +62,7 @@ struct SourceFetcher: Sendable {
     func fail(_ kind: SourceFailure.Kind, _ message: String, _ suggestion: String?) -> SourceWork {
       let failure = SourceFailure(kind: kind, message: message, suggestion: suggestion)
       // Stored without a leading "KEY: ": every place that shows it (status, sync) names the source itself.
-      let prefix = "\(source.key): "
-      let stored = failure.text.hasPrefix(prefix) ? String(failure.text.dropFirst(prefix.count)) : failure.text
-      return finish(.failed(failure), change: .failed(message: stored))
+      return finish(.failed(failure), change: .failed(message: failure.text(withoutKey: source.key)))
     }
 
     try Task.checkCancellation()

@@ -93,6 +93,12 @@ public struct SourceFailure: Error, Sendable, Hashable {
 
   /// The message and the suggestion as one text.
   public var text: String { [message, suggestion].compactMap { $0 }.joined(separator: " ") }
+
+  /// The text without a leading "KEY: ", for a place that names the source itself (a row, a status line).
+  public func text(withoutKey key: String) -> String {
+    let prefix = "\(key): "
+    return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+  }
 }
 
 /// What an update reports as it goes.

@@ -42,7 +42,7 @@ struct ApplierTests {
       #expect(preview.change.added.contains("0.0.0.0 extra.example"))
       #expect(try String(contentsOf: hosts, encoding: .utf8) == "127.0.0.1 localhost\n")
       // The source has no saved copy yet: only the deny rule counts, and the source is named.
-      #expect(preview.result.warnings.contains { $0.contains("local has no saved copy") })
+      #expect(preview.result.warnings.contains(.notDownloaded(source: "local")))
 
       let applied = try await applier.apply(Applier.Options())
       #expect(applied.result.wrote)

@@ -18,7 +18,7 @@ struct ApplyErrorTests {
       (.changedMeanwhile(path: "/h"), "/h", "again"),
       (.noSuchBackup(id: "hosts-1", known: ["hosts-2"]), "hosts-1", "hosts-2"),
       (.writeFailed(path: "/h", detail: "No space left"), "No space left", "disk space"),
-      (.nothingToApply(profile: "work", reason: "has no enabled source"), "work", "sources add"),
+      (.nothingToApply(profile: "work", reason: .noEnabledSource), "work", "sources add"),
     ]
     for (error, named, advice) in cases {
       #expect(error.errorDescription?.contains(named) == true, "\(error)")

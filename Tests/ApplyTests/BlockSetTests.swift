@@ -12,7 +12,7 @@ struct BlockSetTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try Store.open(DataDirectory(url: directory.file("data")))
-    await #expect(throws: ApplyError.nothingToApply(profile: "default", reason: "has no enabled source")) {
+    await #expect(throws: ApplyError.nothingToApply(profile: "default", reason: .noEnabledSource)) {
       try await BlockSet.compile(profile: nil, in: store)
     }
   }

@@ -35,15 +35,21 @@ struct VerificationTests {
     #expect(unloaded.summary == "verification failed: 1/2 sampled names blocked, controls reachable")
     #expect(unloaded.notBlocked.map(\.name) == ["b.example"])
     #expect(unloaded.notBlocked[0].cause.hasPrefix("the server was not reloaded"))
+    #expect(unloaded.notBlocked[0].kind == .notReloaded)
     let cached = await run(Self.server, blocked: ["a.example"], ttl: 300)
     #expect(cached.notBlocked[0].cause.hasPrefix("a cached answer (TTL 300 s)"))
+    #expect(cached.notBlocked[0].kind == .serverCache)
     let ignored = await run(Self.server, blocked: [], ttl: 0)
     #expect(
       ignored.notBlocked.allSatisfy { $0.cause.hasPrefix("the server does not load /etc/dnsmasq.d/sanehosts.conf") })
     let elsewhere = await run(Self.server, blocked: ["a.example"], ttl: 0)
     #expect(elsewhere.notBlocked[0].cause.hasPrefix("the server answers it from elsewhere"))
+    #expect(
+      ignored.notBlocked.allSatisfy { $0.kind == .notLoaded } && elsewhere.notBlocked[0].kind == .answeredElsewhere)
     let hosts = Verification.Context(reloaded: true, server: false, path: "/etc/hosts")
-    #expect(await run(hosts, blocked: ["a.example"], ttl: nil).notBlocked[0].cause.contains("--flush"))
+    let system = await run(hosts, blocked: ["a.example"], ttl: nil).notBlocked[0]
+    #expect(system.cause.contains("--flush") && system.kind == .systemCache)
+    #expect(await run(hosts, blocked: [], ttl: nil).notBlocked.allSatisfy { $0.kind == .resolverSkipsFile })
   }
 
   @Test("A blocked control fails the verification even when every name is blocked")

@@ -52,6 +52,26 @@ struct LineParserTests {
     }
   }
 
+  @Test("A sentence that starts with an address is one malformed line, not a redirect or a reject per word")
+  func prose() {
+    let (names, findings) = parse(
+      """
+      192.168.0.1 is the router's address, keep it out
+      1.1.1.1 is a public resolver
+      127.0.0.1 is this machine
+      0.0.0.0 means nowhere!
+      192.168.1.1 router nas
+      0.0.0.0 ads.example.com is blocked
+      """)
+    // The last line has a dotted name: a hosts line whose other words are rejected one by one.
+    #expect(names == ["ads.example.com"])
+    #expect(findings.rejected[.malformedLine] == 4, "\(findings.rejected)")
+    #expect(findings.samples[.malformedLine]?.first?.line == 1)
+    // Two plain words after a real address: still a line redirecting names, as hosts files write it.
+    #expect(findings.rejected[.nonBlockingAddress] == 1)
+    #expect(findings.samples[.nonBlockingAddress]?.first?.line == 5)
+  }
+
   @Test("Plain domains, wildcard and adblock lines")
   func simpleFormats() {
     let (names, findings) = parse(

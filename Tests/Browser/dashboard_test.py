@@ -103,6 +103,8 @@ VALID_NAMES = {
     "ads.example", "banner.ads.example", "popup.example", "adserver.example",
     "tracker.example", "pixel.tracker.example", "metrics.example",
 }
+# A list that is not there (404), at a long URL: its failure message must wrap, never widen a page.
+GONE_PATH = "/lists/" + "a-very-long-path-segment-without-any-break-" * 4 + "missing-list.txt"
 SLOW_TOTAL = 5 * 1024 * 1024
 SLOW_CHUNK = 4096
 SLOW_INTERVAL = 0.1
@@ -545,7 +547,7 @@ def category_key(name: str) -> str:
 def add_sources(browser: Browser, lists: ListServer) -> None:
     """(a) Adds the three lists through the add-source form and sees them in the table."""
     browser.open("/sources")
-    for key, path in (("ads", "/ads.txt"), ("trackers", "/trackers.txt"), ("slow", "/slow.txt")):
+    for key, path in (("ads", "/ads.txt"), ("trackers", "/trackers.txt"), ("slow", "/slow.txt"), ("gone", GONE_PATH)):
         url = browser.visible("#add-source #source-url")
         url.clear()
         url.send_keys(lists.url(path))
@@ -557,7 +559,8 @@ def add_sources(browser: Browser, lists: ListServer) -> None:
         log(f"source {key} added")
     rows = browser.driver.find_elements(By.CSS_SELECTOR, "#sources tr[data-source]")
     keys = {row.get_attribute("data-source") for row in rows}
-    check({"ads", "trackers", "slow"} <= keys, f"#sources rows: expected ads, trackers and slow, found {sorted(keys)}")
+    check({"ads", "trackers", "slow", "gone"} <= keys,
+          f"#sources rows: expected ads, trackers, slow and gone, found {sorted(keys)}")
     table = browser.text("#sources")
     check(lists.url("/ads.txt") in table, f"#sources does not show the ads list's URL: {table!r}")
     catalog = browser.driver.find_elements(By.CSS_SELECTOR, "#catalog button[data-add]")
@@ -589,7 +592,7 @@ def hostile_input(browser: Browser) -> None:
                      f"the refusal of {value!r} (quoting it as text) after submitting {form}")
         browser.no_script_ran(f"{form} refusing {value!r}")
     rows = {r.get_attribute("data-source") for r in browser.driver.find_elements(By.CSS_SELECTOR, "#sources tr[data-source]")}
-    check(rows == {"ads", "trackers", "slow"}, f"a refused source was added anyway: #sources lists {sorted(rows)}")
+    check(rows == {"ads", "trackers", "slow", "gone"}, f"a refused source was added anyway: #sources lists {sorted(rows)}")
     log("hostile URL and rule pattern refused and shown as text")
 
 
@@ -626,6 +629,7 @@ def update_and_cancel(browser: Browser) -> None:
         browser.wait_text(f'#update-progress .source-progress[data-source="{key}"] .phase',
                           lambda t: phase_word(t) in ("updated", "unchanged"),
                           '"updated" (the small lists finish first)')
+    failed_row(browser, "live")
     check(browser.text("#update-state") == "running",
           f"#update-state should still be running while slow.txt downloads, is {browser.text('#update-state')!r}")
     browser.screenshot("update-progress.png")
@@ -634,6 +638,48 @@ def update_and_cancel(browser: Browser) -> None:
     browser.wait_text("#update-state", lambda t: t == "cancelled", '"cancelled"')
     browser.wait_text(slow + " .phase", lambda t: phase_word(t) == "cancelled", 'a "cancelled" phase for slow.txt')
     log("update cancelled")
+
+
+def failed_row(browser: Browser, when: str) -> None:
+    """The failed source's progress row says failed, in the failure colour, with an empty bar (a full bar
+    reads as done)."""
+    row = '#update-progress .source-progress[data-source="gone"]'
+    phase = browser.wait_text(row + " .phase", lambda t: phase_word(t) == "failed", '"failed" for the 404 list')
+    check("404" in phase, f"{row} ({when}): the failure does not give the HTTP status: {phase!r}")
+    value = float(browser.element(row + " progress").get_attribute("value") or "0")
+    check(value == 0, f"{row} ({when}): a failed source's bar is at {value:.0%}, expected empty")
+    colours = browser.driver.execute_script(
+        "const s = getComputedStyle(document.querySelector(arguments[0] + ' .phase'));"
+        " const p = getComputedStyle(document.querySelector(arguments[0] + ' progress'));"
+        " const ok = getComputedStyle(document.querySelector('.phase-updated, .phase-unchanged'));"
+        " return [s.color, p.accentColor, ok.color];", row)
+    check(colours[0] != colours[2] and colours[1] == colours[0],
+          f"{row} ({when}): phase colour {colours[0]}, bar {colours[1]}, a finished row {colours[2]}: "
+          "expected the failure colour on both, unlike a finished row")
+
+
+def fits(browser: Browser, path: str, width: int) -> None:
+    """At `width` px nothing scrolls sideways, and on /sources the sources table fits its box with every
+    Remove button in sight (a long URL or failure message wraps, never pushes the last column away)."""
+    overflow = browser.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    if overflow > 1:
+        wide = browser.driver.execute_script(
+            "const out = []; for (const e of document.querySelectorAll('body *')) {"
+            " const r = e.getBoundingClientRect();"
+            " if (r.right > innerWidth + 1 && !e.closest('.scroll')) out.push(e.outerHTML.slice(0, 100)); }"
+            " return out.slice(0, 5);")
+        check(False, f"{path} is {overflow}px wider than a {width}px window; too wide: {wide}")
+    if path == "/sources":
+        box = browser.driver.execute_script(
+            "const t = document.querySelector('#sources').closest('.scroll'); return [t.scrollWidth, t.clientWidth];")
+        check(box[0] <= box[1] + 1, f"/sources at {width}px: the sources table is {box[0] - box[1]}px wider than "
+              "its box, so it scrolls sideways")
+        clipped = browser.driver.execute_script(
+            "const out = []; for (const b of document.querySelectorAll('#sources button.source-remove')) {"
+            " const box = b.closest('.scroll').getBoundingClientRect(); const r = b.getBoundingClientRect();"
+            " if (r.right > box.right + 1 || r.right > innerWidth) out.push(b.getAttribute('aria-label') +"
+            " ' ends at ' + Math.round(r.right) + ' px, its box at ' + Math.round(box.right)); } return out;")
+        check(not clipped, f"/sources at {width}px: Remove buttons out of sight: {clipped}")
 
 
 def disable_slow_and_update(browser: Browser, dashboard: Dashboard) -> None:
@@ -668,6 +714,10 @@ def disable_slow_and_update(browser: Browser, dashboard: Dashboard) -> None:
     if slow_rows:
         phase = browser.text('#update-progress .source-progress[data-source="slow"] .phase')
         check(phase_word(phase) == "cancelled", f"the disabled slow source has a new phase: {phase!r}")
+    failed_row(browser, "after a reload")
+    status = browser.text('#sources tr[data-source="gone"] .status')
+    check(status == "failed", f'#sources: the 404 list\'s status is {status!r}, expected "failed"')
+    fits(browser, "/sources", 1280)
     # The parser kept the valid names and rejected the markup (the pages show only counts of it).
     sources = {s["key"]: s for s in dashboard.api("/api/sources")}
     for key, names, rejected in (("ads", 4, 2), ("trackers", 3, 1)):
@@ -819,6 +869,7 @@ def apply(browser: Browser, hosts_file: Path) -> None:
     check("+" in diff, f"#apply-diff shows no added line: {diff[:300]!r}")
     before = hosts_file.read_text()
     check("ads.example" not in before, "the preview already changed the hosts file")
+    no_command_line(browser, "the preview")
     browser.click("#apply-run")
 
     def done(driver):
@@ -846,9 +897,26 @@ def apply(browser: Browser, hosts_file: Path) -> None:
           f"ads.example is not between the SaneHosts markers:\n{section}")
     check("<img" not in section and "slow0.example" not in section,
           f"the section holds rejected or disabled names:\n{section}")
-    browser.open("/apply")
+    no_command_line(browser, "the apply")
+    browser.open("/apply?target=hosts&preview=1")  # The form's own preview, as without JavaScript.
+    browser.element("#apply-result .result")
+    no_command_line(browser, "the page's preview")
     restore = browser.driver.find_elements(By.CSS_SELECTOR, "#backups button.restore[data-backup]")
     check(restore, "#backups shows no button.restore[data-backup] after applying (the hosts file was backed up)")
+
+
+COMMAND_LINE = re.compile(r"`|\bsanehosts [a-z]|(?<![\w-])--[a-z]")
+
+
+def no_command_line(browser: Browser, when: str) -> None:
+    """The Apply page speaks of its own controls, never of commands to run: the source that was never
+    downloaded (the 404 list) is named with the page to update it from."""
+    text = browser.text("#apply-result")
+    warning = [line for line in text.splitlines() if "gone" in line]
+    check(warning and "Update now" in warning[0],
+          f"#apply-result ({when}) does not say that gone is left out and how to update it: {text!r}")
+    found = COMMAND_LINE.search(text)
+    check(found is None, f"#apply-result ({when}) tells a web user to run a command ({found and found.group(0)!r}): {text!r}")
 
 
 def javascript_disabled(base: str, expected: int) -> None:
@@ -877,14 +945,11 @@ def phone(browser: Browser) -> None:
         for path in PAGES:
             browser.open(path)
             browser.visible("main h1")
-            overflow = browser.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-            if overflow > 1:
-                wide = browser.driver.execute_script(
-                    "const out = []; for (const e of document.querySelectorAll('body *')) {"
-                    " const r = e.getBoundingClientRect();"
-                    " if (r.right > innerWidth + 1 && !e.closest('.scroll')) out.push(e.outerHTML.slice(0, 100)); }"
-                    " return out.slice(0, 5);")
-                check(False, f"{path} is {overflow}px wider than a 390px phone screen; too wide: {wide}")
+            if path == "/sources":  # The failed list's long URL is on it.
+                browser.element('#update-progress .source-progress[data-source="gone"]')
+            fits(browser, path, 390)
+            if path == "/sources":
+                browser.screenshot("sources-phone.png")
             if path == "/":
                 browser.screenshot("overview-phone.png")
     finally:

@@ -11,15 +11,18 @@ struct ApplyPageTests {
     let result = Applier.Result(
       target: "unbound", path: "/d/sanehosts-unbound.conf", profile: "p", names: 2, added: 2, removed: 0, wrote: true,
       dryRun: false, backup: nil, inPlace: false, check: "unbound-checkconf: no errors", reloaded: nil, flushed: nil,
-      flushSummary: nil, lookupMicroseconds: nil, warnings: ["<w>"], firstWrite: true,
+      flushSummary: nil, lookupMicroseconds: nil, warnings: [.notDownloaded(source: "<w>")], firstWrite: true,
       instructions: "include: \"/d/sanehosts-unbound.conf\"")
     let model = ApplyPage.Model(
-      target: .unbound, path: result.path, preview: ApplyView(result: result, diff: "+ a\n+ b", diffOmitted: 3),
+      target: .unbound, path: result.path,
+      preview: ApplyView(
+        result: result, warnings: result.warnings.map(WebAdvice.text), diff: "+ a\n+ b", diffOmitted: 3),
       previewError: nil, backups: [BackupView(id: "20261122-1", date: Date(), bytes: 1234)])
     let html = ApplyPage.render(model, csrf: "c").output
     #expect(html.contains("<option value=\"unbound\" selected>unbound</option>"))
     #expect(html.contains("Applied profile p to /d/sanehosts-unbound.conf: 2 names (+2 −0)."))
-    #expect(html.contains("&lt;w&gt;"))
+    #expect(html.contains("&lt;w&gt; has no saved copy yet and is left out: press Update now on the Sources page."))
+    #expect(!html.contains("sanehosts update"))
     #expect(html.contains("include: &quot;/d/sanehosts-unbound.conf&quot;"))
     #expect(html.contains("+ a\n+ b\n… 3 more lines"))
     #expect(html.contains("data-backup=\"20261122-1\""))

@@ -20,7 +20,7 @@ struct ErrorPayloadTests {
       (ApplyError.notPermitted(path: "/etc/hosts", detail: "EACCES", isRoot: false), .forbidden),
       (ApplyError.noSuchBackup(id: "b", known: []), .notFound),
       (ApplyError.changedMeanwhile(path: "/h"), .conflict),
-      (ApplyError.nothingToApply(profile: "p", reason: "has no enabled source"), .badRequest),
+      (ApplyError.nothingToApply(profile: "p", reason: .noEnabledSource), .badRequest),
       (CocoaError(.fileReadUnknown), .internalServerError),
     ]
     for (error, status) in cases {

@@ -15,7 +15,7 @@ struct SourcesPageTests {
     let model = SourcesPage.Model(
       profile: "default", profiles: ["default", "kids"], sources: [], rules: [], update: update, catalog: .builtIn)
     let html = SourcesPage.render(model, csrf: "tok").output
-    #expect(html.contains("<div class=\"source-progress\" data-source=\"ads\">"))
+    #expect(html.contains("<div class=\"source-progress phase-row-downloading\" data-source=\"ads\">"))
     #expect(html.contains("<span class=\"phase phase-downloading\">downloading 1.0 MB (50%)</span>"))
     #expect(html.contains("<button id=\"update-start\" type=\"submit\" disabled>"))
     #expect(html.contains("<button id=\"update-cancel\" type=\"submit\" class=\"secondary\">"))

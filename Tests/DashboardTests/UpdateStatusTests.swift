@@ -36,6 +36,16 @@ struct UpdateStatusTests {
     #expect((0...1).contains(row.fraction))
   }
 
+  @Test("A failed source's bar is empty (a full one reads as done) and its detail does not repeat its key")
+  func failedRow() {
+    let failure = SourceFailure(kind: .download, message: "gone: https://x/l answered HTTP 404.", suggestion: nil)
+    let row = UpdateStatus.row(key: "gone", .done(.failed(failure)))
+    #expect(row.fraction == 0 && row.isFinished)
+    #expect(row.detail == "failed: https://x/l answered HTTP 404.")
+    #expect(UpdateStatus.row(key: "a", .done(.updated(names: 1, rejected: 0, bytes: 1))).fraction == 1)
+    #expect(!UpdateStatus.row(key: "a", .saving).isFinished)
+  }
+
   @Test("Events move the rows; the progress only grows through the phases")
   func events() {
     var status = UpdateStatus(state: .running)

@@ -36,12 +36,13 @@ struct RetryingLoaderTests {
 
     #expect(await clock.waitForSleepers(1))
     #expect(base.loads == 1)
-    #expect(loader.currentState == .loading(LoadingProgress(message: "Retrying… (attempt 2 of 3)")))
+    #expect(loader.currentState == .loading(.retrying(attempt: 2, of: 3)))
+    #expect(loader.currentState.progress?.message == "Retrying… (attempt 2 of 3)")
     clock.advance(by: .seconds(1))
 
     #expect(await clock.waitForSleepers(1))
     #expect(base.loads == 2)
-    #expect(loader.currentState == .loading(LoadingProgress(message: "Retrying… (attempt 3 of 3)")))
+    #expect(loader.currentState == .loading(.retrying(attempt: 3, of: 3)))
     clock.advance(by: .seconds(1))
 
     await load.cancellableValue

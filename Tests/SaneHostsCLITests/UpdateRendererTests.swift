@@ -61,9 +61,9 @@ struct UpdateRendererTests {
     #expect(
       UpdateRenderer.describe(.retrying(attempt: 3, of: 3, after: .milliseconds(2500), reason: "HTTP 503"))
         == "| retrying in 2.5 s (attempt 3 of 3): HTTP 503")
-    #expect(UpdateRenderer.fraction(.downloading(bytes: 50, total: 100)) == 0.35)
-    #expect(UpdateRenderer.fraction(.waiting) == 0)
-    #expect(UpdateRenderer.fraction(.done(.unchanged(.sameContent))) == 1)
+    #expect(SourcePhase.downloading(bytes: 50, total: 100).fraction == 0.375)
+    #expect(SourcePhase.waiting.fraction == 0)
+    #expect(SourcePhase.done(.unchanged(.sameContent)).fraction == 1)
   }
 
   @Test("Plain mode prints each phase change once, no progress flood")

@@ -295,13 +295,26 @@ extension Dashboard {
     let target = try Self.target(body.target)
     let server = ServerTarget(rawValue: target.rawValue)
     let file = managedFile(for: target)
+    // The system resolver's caches are flushed after writing /etc/hosts, as `apply --flush` does.
+    let flush = server == nil && Ledger.key(file.path) == "/etc/hosts"
     let applied = try await Applier(store: store, file: file).apply(
-      Applier.Options(server: server, dryRun: dryRun, force: body.force?.value ?? false))
+      Applier.Options(server: server, dryRun: dryRun, force: body.force?.value ?? false, flush: flush))
     let lines = applied.change.diffText(skipping: server == nil ? { _ in false } : ServerTarget.isVolatile)
       .split(separator: "\n", omittingEmptySubsequences: true)
     let shown = lines.prefix(Self.diffLimit).joined(separator: "\n")
-    var view = ApplyView(result: applied.result, diff: shown, diffOmitted: max(0, lines.count - Self.diffLimit))
-    if !dryRun { (view.verification, view.verificationNote) = await verify(applied, server: server) }
+    var view = ApplyView(
+      result: applied.result, warnings: applied.result.warnings.map(WebAdvice.text), diff: shown,
+      diffOmitted: max(0, lines.count - Self.diffLimit))
+    if !dryRun {
+      (view.verification, view.verificationNote) = await verify(applied, server: server)
+      if let verification = view.verification {
+        view.verification?.notBlocked = verification.notBlocked.map { miss in
+          var miss = miss
+          miss.cause = WebAdvice.cause(miss)
+          return miss
+        }
+      }
+    }
     return view
   }
 

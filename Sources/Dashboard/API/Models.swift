@@ -92,6 +92,8 @@ struct BackupView: Codable, Sendable {
 /// An apply's (or preview's) answer: the result and the lines that change.
 struct ApplyView: Encodable, Sendable {
   var result: Applier.Result
+  /// The result's warnings in the dashboard's terms (`result.warnings` has the command line's).
+  var warnings: [String]
   /// `+ line` / `- line`, at most `diffLimit` lines.
   var diff: String
   /// Lines of the diff left out.

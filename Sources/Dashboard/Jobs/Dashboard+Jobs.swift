@@ -31,7 +31,7 @@ extension Dashboard {
           $0.state = .cancelled
           $0.finishedAt = Date()
           $0.message = "Cancelled: every source keeps its previous copy."
-          for index in $0.sources.indices where $0.sources[index].fraction < 1 {
+          for index in $0.sources.indices where !$0.sources[index].isFinished {
             $0.sources[index].phase = "cancelled"
             $0.sources[index].detail = "cancelled"
           }

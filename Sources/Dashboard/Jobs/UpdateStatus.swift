@@ -14,8 +14,11 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
     var phase: String
     /// The phase for people: "downloading 1.2 MB (30%)", "parsing 1,234 entries"…
     var detail: String
-    /// How far the source is, 0…1.
+    /// How far the source is, 0…1 (0 once failed).
     var fraction: Double
+
+    /// Whether the source is done: updated, unchanged or failed.
+    var isFinished: Bool { ["updated", "unchanged", "failed"].contains(phase) }
   }
 
   /// The run's phase.
@@ -72,44 +75,23 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
     message = text + "."
   }
 
-  /// The row for a source in `phase`.
+  /// The row for a source in `phase`, drawn from its loading state (the command line draws the same one).
   static func row(key: String, _ phase: SourcePhase) -> SourceRow {
-    switch phase {
-    case .waiting:
+    switch phase.loadingState {
+    case .idle:
       return SourceRow(key: key, phase: "waiting", detail: "waiting", fraction: 0)
-    case .connecting(let attempt):
+    case .loading(let progress):
       return SourceRow(
-        key: key, phase: "connecting", detail: attempt > 1 ? "connecting (attempt \(attempt))" : "connecting",
-        fraction: 0.02)
-    case .downloading(let bytes, let total):
-      var detail = "downloading \(bytes.megabytes)"
-      var fraction = 0.05
-      if let total, total > 0 {
-        let share = min(1, Double(bytes) / Double(total))
-        detail += " (\(Int(share * 100))%)"
-        fraction += 0.7 * share
-      }
-      return SourceRow(key: key, phase: "downloading", detail: detail, fraction: fraction)
-    case .retrying(let attempt, let of, let delay, let reason):
-      let seconds = delay.secondsValue
-      return SourceRow(
-        key: key, phase: "retrying",
-        detail:
-          "retrying in \(String(format: "%g", (seconds * 10).rounded() / 10)) s (attempt \(attempt) of \(of)): \(reason)",
-        fraction: 0.02)
-    case .parsing(let lines, _):
-      return SourceRow(key: key, phase: "parsing", detail: "parsing \(lines.grouped) entries", fraction: 0.8)
-    case .validating:
-      return SourceRow(key: key, phase: "validating", detail: "validating", fraction: 0.9)
-    case .saving:
-      return SourceRow(key: key, phase: "saving", detail: "saving", fraction: 0.95)
-    case .done(.updated(let names, let rejected, _)):
+        key: key, phase: phase.name, detail: progress.message ?? phase.name, fraction: progress.fraction ?? 0)
+    case .success(.updated(let names, let rejected, _)):
       let rejects = rejected > 0 ? ", \(rejected.grouped) rejected" : ""
       return SourceRow(key: key, phase: "updated", detail: "updated: \(names.grouped) names\(rejects)", fraction: 1)
-    case .done(.unchanged):
+    case .success:
       return SourceRow(key: key, phase: "unchanged", detail: "unchanged", fraction: 1)
-    case .done(.failed(let failure)):
-      return SourceRow(key: key, phase: "failed", detail: "failed: \(failure.text)", fraction: 1)
+    case .failure(let failure):
+      // An empty bar: a full one would read as done.
+      let text = (failure.error as? SourceFailure)?.text(withoutKey: key) ?? failure.message
+      return SourceRow(key: key, phase: "failed", detail: "failed: \(text)", fraction: 0)
     }
   }
 }

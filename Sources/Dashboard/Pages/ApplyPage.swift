@@ -93,7 +93,7 @@ enum ApplyPage {
         : "\(result.path) already holds profile \(result.profile) (\(result.names.grouped) names): nothing to write."
     html.element("p", [("class", "result")], text: line)
     if let check = result.check { html.element("p", text: "Check: \(check)") }
-    for warning in result.warnings { html.element("p", [("class", "warning")], text: warning) }
+    for warning in view.warnings { html.element("p", [("class", "warning")], text: warning) }
     if result.firstWrite, let instructions = result.instructions {
       html.element("p", text: "To load it, add to the server's configuration (once):")
       html.element("pre", text: instructions)

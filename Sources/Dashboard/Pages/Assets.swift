@@ -53,7 +53,10 @@ enum Assets {
     button:disabled { opacity: .45; cursor: not-allowed; }
     progress { width: 100%; height: .9rem; accent-color: var(--accent); }
     .source-progress { display: grid; grid-template-columns: minmax(6rem, 12rem) 1fr minmax(8rem, 18rem); gap: .75rem; align-items: center; padding: .25rem 0; }
-    .source-progress .key { font-weight: 600; overflow-wrap: anywhere; }
+    .source-progress .key, .source-progress .phase { font-weight: 600; overflow-wrap: anywhere; min-width: 0; }
+    .source-progress .phase { font-weight: 400; }
+    .phase-row-failed progress { accent-color: var(--bad); }
+    td .message { overflow-wrap: anywhere; }
     .phase-failed, .status-failed, .verdict-reachable, .error { color: var(--bad); }
     .phase-updated, .phase-unchanged, .status-updated, .status-unchanged, .verdict-blocked, .ok { color: var(--ok); }
     .phase-cancelled, .verdict-inconclusive, .warning { color: var(--warn); }
@@ -84,6 +87,13 @@ enum Assets {
       .source-progress { grid-template-columns: 1fr; gap: .2rem; }
       th, td { padding: .3rem; }
       main { padding: .75rem; }
+      /* The sources table becomes one block per source, each cell labelled: nothing scrolls sideways. */
+      #sources thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+      #sources, #sources tbody, #sources tr, #sources td { display: block; }
+      #sources tr { border-bottom: 1px solid var(--border); padding: .4rem 0; }
+      #sources td { border: 0; padding: .1rem 0; text-align: left; }
+      #sources td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+      #sources td[data-label] form, #sources td[data-label] label { display: inline; }
     }
     """
 
@@ -224,6 +234,7 @@ enum Assets {
               element.append(key, bar, phase);
               container.append(element);
             }
+            element.className = "source-progress phase-row-" + row.phase;
             element.querySelector("progress").value = row.fraction;
             const phase = element.lastElementChild;
             phase.className = "phase phase-" + row.phase;
@@ -270,7 +281,7 @@ enum Assets {
               : r.wrote ? "Applied profile " + r.profile + " to " + r.path + ": " + counts + "." + (r.backup ? " Backup: " + r.backup + "." : "")
               : r.path + " already holds profile " + r.profile + ": nothing to write.";
             result.append(line);
-            for (const warning of r.warnings) {
+            for (const warning of data.warnings) {
               const p = document.createElement("p");
               p.className = "warning";
               p.textContent = warning;

@@ -54,7 +54,8 @@ extension Dashboard {
         do {
           model.preview = try await apply(APIRequest.Apply(target: target.rawValue, force: nil), dryRun: true)
         } catch {
-          model.previewError = ErrorPayload.from(error).0.error
+          let payload = ErrorPayload.from(error).0
+          model.previewError = [payload.error, payload.suggestion].compactMap { $0 }.joined(separator: " ")
         }
       }
       return Layout.page(title: "Apply", path: "/apply", csrf: csrf, body: ApplyPage.render(model, csrf: csrf))

@@ -48,15 +48,17 @@ enum SourcesPage {
       let key = HTML.escape(source.key)
       html.raw("<tr data-source=\"\(key)\"><td><strong>").text(source.key).raw(
         "</strong><br><span class=\"muted small location\">")
-      html.text(source.location).raw("</span></td><td>").text(source.format ?? "auto").raw("</td><td>")
+      html.text(source.location).raw("</span></td><td data-label=\"Format\">").text(source.format ?? "auto")
+      html.raw("</td><td data-label=\"Status\">")
       html.raw("<span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
-      if let message = source.message { html.raw("<br><span class=\"small\">").text(message).raw("</span>") }
-      html.raw("</td><td class=\"num\">").text(source.names.map(\.grouped) ?? "–")
+      if let message = source.message { html.raw("<br><span class=\"small message\">").text(message).raw("</span>") }
+      html.raw("</td><td class=\"num\" data-label=\"Names\">").text(source.names.map(\.grouped) ?? "–")
       if let rejected = source.rejected, rejected > 0 {
         html.raw("<br><span class=\"small muted\">").text("\(rejected.grouped) rejected").raw("</span>")
       }
       html.raw(
-        "</td><td><form method=\"post\" action=\"/api/sources/\(key)/enabled\" data-api data-toggle>\(csrfField)")
+        "</td><td data-label=\"Enabled\"><form method=\"post\" action=\"/api/sources/\(key)/enabled\" data-api data-toggle>\(csrfField)"
+      )
       html.raw("<input type=\"hidden\" name=\"enabled\" value=\"\(source.enabled ? "false" : "true")\">")
       html.raw("<label><input type=\"checkbox\" class=\"source-enabled\"\(source.enabled ? " checked" : "")")
       html.raw(" aria-label=\"Use \(key)\" data-submit> <span class=\"visually-hidden\">enabled</span></label>")
@@ -177,7 +179,9 @@ enum SourcesPage {
   static func progressRow(_ row: UpdateStatus.SourceRow) -> HTML {
     let html = HTML()
     let key = HTML.escape(row.key)
-    html.raw("<div class=\"source-progress\" data-source=\"\(key)\"><span class=\"key\">").text(row.key)
+    html.raw(
+      "<div class=\"source-progress phase-row-\(HTML.escape(row.phase))\" data-source=\"\(key)\"><span class=\"key\">")
+    html.text(row.key)
     html.raw(
       "</span><progress max=\"1\" value=\"\(String(format: "%.3f", row.fraction))\" aria-label=\"\(key)\"></progress>")
     html.raw("<span class=\"phase phase-\(HTML.escape(row.phase))\">").text(row.detail).raw("</span></div>")

@@ -31,7 +31,8 @@ struct ErrorPayload: Codable, Sendable {
   static func from(_ error: any Error) -> (ErrorPayload, HTTPResponse.Status) {
     let localized = error as? any LocalizedError
     let message = localized?.errorDescription ?? String(describing: error)
-    let payload = ErrorPayload(error: message, suggestion: localized?.recoverySuggestion)
+    var payload = ErrorPayload(error: message, suggestion: localized?.recoverySuggestion)
+    if let error = error as? ApplyError { payload.suggestion = WebAdvice.suggestion(for: error) }
     switch error {
     case let error as DashboardError:
       switch error {

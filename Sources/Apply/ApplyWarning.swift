@@ -1,0 +1,48 @@
+import Foundation
+
+/// A warning or note from an apply, as data: each front end says it in its own terms (a command to run,
+/// or a button to press). `description` is the command line's wording, and JSON carries that text.
+public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
+  /// An enabled source has no saved copy yet and is left out.
+  case notDownloaded(source: String)
+  /// So many names in a hosts file that every lookup scans a long file.
+  case largeHostsFile(names: Int)
+  /// The file was changed by someone else since SaneHosts wrote it.
+  case drift(ManagedFile.Drift, path: String)
+  /// The file is a mount point, so it was rewritten in place (not atomically).
+  case rewrittenInPlace(path: String, backup: String?)
+  /// A DNS cache could not be flushed.
+  case flushFailed(cache: String)
+  /// The server's configuration checker is not installed.
+  case notChecked(ConfigCheck)
+  /// The drop-in was written, but reloading the server failed.
+  case reloadFailed(path: String, server: String)
+
+  /// The command line's wording, one sentence.
+  public var description: String {
+    switch self {
+    case .notDownloaded(let source):
+      "\(source) has no saved copy yet and is left out (run `sanehosts update`)."
+    case .largeHostsFile(let names):
+      "\(names.formatted()) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: `sanehosts apply --target dnsmasq` (or unbound)."
+    case .drift(let drift, let path):
+      drift.note(path: path)
+    case .rewrittenInPlace(let path, let backup):
+      "\(path) is a mount point (a container's?), so it was rewritten in place, which is not atomic; the backup \(backup ?? "-") holds the old file."
+    case .flushFailed(let cache):
+      "could not flush \(cache)"
+    case .notChecked(let check):
+      check.summary
+    case .reloadFailed(let path, let server):
+      "\(path) was written, but reloading \(server) failed."
+    }
+  }
+}
+
+extension ApplyWarning: Encodable {
+  /// Encoded as its sentence, which is what readers of `apply --json` get.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}

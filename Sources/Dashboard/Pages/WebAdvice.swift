@@ -1,0 +1,66 @@
+import Apply
+import BlockerTest
+
+/// What a web user can do about a warning or error, in the dashboard's terms: a page, a button or a
+/// checkbox, never a command-line flag (the core's own wording is the command line's).
+enum WebAdvice {
+  /// An apply warning for the Apply page.
+  static func text(_ warning: ApplyWarning) -> String {
+    switch warning {
+    case .notDownloaded(let source):
+      "\(source) has no saved copy yet and is left out: press Update now on the Sources page."
+    case .largeHostsFile(let names):
+      "\(names.grouped) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: choose the dnsmasq (or unbound) target above."
+    case .drift, .rewrittenInPlace, .flushFailed, .notChecked, .reloadFailed:
+      warning.description
+    }
+  }
+
+  /// What to do about an apply, preview or restore that failed.
+  static func suggestion(for error: ApplyError) -> String? {
+    switch error {
+    case .missingDirectory:
+      "Create the folder, or start the dashboard with a file in a folder that exists."
+    case .notPermitted(let path, _, let isRoot):
+      isRoot
+        ? "The file system or a security policy refuses the change (a read-only mount, or the file's immutable attribute); start the dashboard with another file, or lift that first."
+        : "The dashboard runs as a user who may not write \(path): start it as one who may (root, for /etc/hosts), or with another file."
+    case .unreadable:
+      "Check that the file exists and that the dashboard's user may read it."
+    case .notRegularFile:
+      "Start the dashboard with a regular file to write (a directory, device or pipe is never replaced)."
+    case .brokenSection:
+      "Edit the file so it holds at most one complete section (both marker lines), or restore a backup from the Backups table below."
+    case .invalidContent:
+      "Fix the file by hand, or restore a backup from the Backups table below, then apply again."
+    case .sectionEdited:
+      "Lines you add belong outside the markers, where they are kept. To replace the section anyway, tick “Replace edits made by others” and apply again (the current file is backed up first)."
+    case .changedMeanwhile:
+      "Apply again."
+    case .noSuchBackup(_, let known):
+      known.isEmpty ? "There are no backups yet." : "Reload the page and pick one from the Backups table."
+    case .writeFailed:
+      error.recoverySuggestion
+    case .nothingToApply(_, .noEnabledSource):
+      "Add lists on the Sources page (or enable one there), then press Update now."
+    case .nothingToApply(_, .noSavedCopy):
+      "Press Update now on the Sources page first."
+    }
+  }
+
+  /// The likely cause of a verification miss, with what to do from the dashboard.
+  static func cause(_ miss: Verification.Miss) -> String {
+    switch miss.kind {
+    case .resolverSkipsFile:
+      "the system resolver does not read this file (it reads /etc/hosts), or a caching resolver (systemd-resolved, nscd) answers first: wait for its answers to expire, then apply again to verify"
+    case .systemCache:
+      "a cached answer (systemd-resolved, nscd) that outlived the flush: wait for it to expire, then apply again to verify"
+    case .notReloaded:
+      "the server was not reloaded (the dashboard writes the file but does not reload servers): reload it, for example with systemctl reload, then apply again to verify"
+    case .notLoaded:
+      "the server does not load this file: add the configuration line shown after its first apply, and check the server's log"
+    case .noAnswer, .serverCache, .answeredElsewhere:
+      miss.cause
+    }
+  }
+}
