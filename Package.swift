@@ -98,6 +98,8 @@ let package = Package(
       dependencies: [
         "Blocklists",
         "Catalog",
+        "Files",
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings
@@ -108,6 +110,7 @@ let package = Package(
       name: "Updates",
       dependencies: [
         "Blocklists",
+        "Files",
         "Downloads",
         "Loading",
         "Store",
@@ -166,7 +169,7 @@ let package = Package(
       name: "Dashboard",
       dependencies: [
         "Locking",
-        "Apply", "BlockerTest", "Blocklists", "Catalog", "DNS", "Downloads", "Loading", "Store", "Updates",
+        "Apply", "BlockerTest", "Blocklists", "Catalog", "DNS", "Downloads", "Files", "Loading", "Store", "Updates",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),

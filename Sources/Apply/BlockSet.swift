@@ -4,8 +4,8 @@ import Store
 
 /// A profile's names to block, compiled from its sources' saved copies and its allow and deny rules.
 ///
-/// Compiled fresh on each apply (a fraction of a second for typical profiles), so a rule added since
-/// the last `update` takes effect at once.
+/// Read from the profile's block set file (written by `update`) when its fingerprint matches the current
+/// copies and rules; else compiled fresh, so a rule added since the last `update` takes effect at once.
 public struct BlockSet: Sendable {
   /// The profile.
   public var profile: Profile
@@ -13,6 +13,8 @@ public struct BlockSet: Sendable {
   public var list: CompiledList
   /// Enabled sources left out because they have no saved copy yet (never updated successfully).
   public var missing: [String]
+  /// Whether the names were read from the profile's block set file (else compiled now).
+  public var fromFile = false
 
   /// Compiles a profile (nil: the active one).
   public static func compile(profile name: String?, in store: Store) async throws -> BlockSet {
@@ -34,6 +36,13 @@ public struct BlockSet: Sendable {
       throw ApplyError.nothingToApply(
         profile: profile.name,
         reason: members.isEmpty ? .noEnabledSource : .noSavedCopy)
+    }
+    let fingerprint = try store.currentFingerprint(of: profile)
+    if let compiled = try store.compiled(profile), compiled.fingerprint == fingerprint,
+      let list = CompiledList.readArchive(
+        at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)
+    {
+      return BlockSet(profile: profile, list: list, missing: missing, fromFile: true)
     }
     let list = try await Compiler().compile(sources, rules: rules)
     return BlockSet(profile: profile, list: list, missing: missing)

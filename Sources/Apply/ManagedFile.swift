@@ -390,7 +390,7 @@ public struct ManagedFile: Sendable {
 
   /// The hex SHA-256 of some bytes.
   public static func sha256(_ bytes: [UInt8]) -> String {
-    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    SHA256.hash(data: bytes).hexString
   }
 }
 

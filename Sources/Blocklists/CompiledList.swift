@@ -21,7 +21,7 @@ public struct CompiledList: Sendable {
   /// The rules applied.
   public let rules: RuleSet
   /// One report per rule: allow rules first, then deny rules.
-  public private(set) var ruleReports: [RuleReport] = []
+  public internal(set) var ruleReports: [RuleReport] = []
 
   init(names: NameSet, sources: [SourceReport], rules: RuleSet) {
     self.names = names

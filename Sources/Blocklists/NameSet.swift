@@ -13,13 +13,13 @@
 /// Removing a name (an allow rule, compression) only marks it, so the order never changes and the
 /// same input always gives the same output.
 public struct NameSet: Sendable {
-  private var bytes: [UInt8] = []
-  private var ends: [UInt32] = []
+  private(set) var bytes: [UInt8] = []
+  private(set) var ends: [UInt32] = []
   /// Open-addressing table: 0 for empty, else the hash's top 32 bits and the entry number + 1.
-  private var slots: [UInt64]
+  private(set) var slots: [UInt64]
   private var mask: Int
-  private var sourceBits: [UInt64] = []
-  private var removedBits: [UInt64] = []
+  private(set) var sourceBits: [UInt64] = []
+  private(set) var removedBits: [UInt64] = []
   /// How many 64-bit words of source bits each entry has.
   public let wordsPerEntry: Int
   /// How many names are marked removed.
@@ -36,6 +36,21 @@ public struct NameSet: Sendable {
     sourceBits.reserveCapacity(capacity * wordsPerEntry)
     bytes.reserveCapacity(byteCapacity ?? capacity * 24)
     ends.reserveCapacity(capacity)
+  }
+
+  /// A set of stored parts (see `NameSet+Archive`).
+  init(
+    bytes: [UInt8], ends: [UInt32], slots: [UInt64], mask: Int, sourceBits: [UInt64], removedBits: [UInt64],
+    wordsPerEntry: Int, removedCount: Int
+  ) {
+    self.bytes = bytes
+    self.ends = ends
+    self.slots = slots
+    self.mask = mask
+    self.sourceBits = sourceBits
+    self.removedBits = removedBits
+    self.wordsPerEntry = wordsPerEntry
+    self.removedCount = removedCount
   }
 
   /// Entries ever inserted, removed ones included.

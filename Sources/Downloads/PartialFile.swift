@@ -1,4 +1,5 @@
 import Crypto
+import Files
 import Foundation
 import NIOCore
 
@@ -80,7 +81,7 @@ final class PartialFile {
     close(descriptor)
     descriptor = -1
     kept = true
-    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    return hasher.finalize().hexString
   }
 
   private static func lastError() -> String { String(cString: strerror(errno)) }

@@ -1,3 +1,4 @@
+import Apply
 import ArgumentParser
 import Blocklists
 import Downloads
@@ -88,8 +89,13 @@ struct Compile: AsyncParsableCommand {
       throw CLIError(error)
     }
     var sources: [ListSource] = []
+    // The profile alone: its block set file, when current, is the compile.
+    var saved: CompiledList?
     if profile != nil || inputs.isEmpty {
-      let (profileSources, profileRules) = try profileInputs()
+      let (store, profileSources, profileRules) = try profileInputs()
+      if inputs.isEmpty && allow.isEmpty && deny.isEmpty {
+        saved = try await BlockSet.compile(profile: self.profile, in: store).list
+      }
       sources += profileSources
       rules.allow = profileRules.allow + rules.allow
       rules.deny = profileRules.deny + rules.deny
@@ -116,7 +122,11 @@ struct Compile: AsyncParsableCommand {
     let list: CompiledList
     let report: Renderer.Report
     do {
-      list = try await Compiler().compile(sources, rules: rules)
+      if let saved {
+        list = saved
+      } else {
+        list = try await Compiler().compile(sources, rules: rules)
+      }
       if let output {
         report = try await OutputFile.write(output) { (sink) async throws(CompileError) in
           try await renderer.renderConcurrently(list, to: &sink)
@@ -139,7 +149,7 @@ struct Compile: AsyncParsableCommand {
   }
 
   /// The saved copies of the profile's enabled sources, and its rules.
-  private func profileInputs() throws -> ([ListSource], RuleSet) {
+  private func profileInputs() throws -> (Store, [ListSource], RuleSet) {
     let store = try store.open()
     let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
     let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }.filter(\.enabled)
@@ -162,7 +172,7 @@ struct Compile: AsyncParsableCommand {
             ? "has no enabled source: add one with `sanehosts sources add`, or give INPUT files"
             : "has no saved copy of any source yet: run `sanehosts update` first"))
     }
-    return (sources, rules)
+    return (store, sources, rules)
   }
 
   /// Downloads a URL input to a temporary file and returns its path.

@@ -1,6 +1,7 @@
 import Blocklists
 import Crypto
 import Downloads
+import Files
 import Foundation
 import Loading
 import Store
@@ -192,11 +193,9 @@ struct SourceFetcher: Sendable {
   }
 
   /// A digest in lowercase hex.
-  static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }
-
   /// The SHA-256 of a file, in lowercase hex.
   static func sha256(of file: URL) throws -> String {
     let data = try Data(contentsOf: file, options: .alwaysMapped)
-    return hex(SHA256.hash(data: data))
+    return SHA256.hash(data: data).hexString
   }
 }

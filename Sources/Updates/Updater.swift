@@ -45,9 +45,6 @@ public struct Updater: Sendable {
     self.compiler = compiler
   }
 
-  /// Changing this re-parses nothing but recompiles every profile once: bump it when the engine's output changes.
-  static let engineVersion = "1"
-
   /// Updates a profile (the active one when nil), reporting progress to `events` as it goes.
   public func update(
     profile name: String? = nil, options: Options = Options(),
@@ -113,7 +110,7 @@ public struct Updater: Sendable {
       if let file = source.cacheFile { return (source, file) }
       return nil
     }
-    let fingerprint = Self.fingerprint(
+    let fingerprint = Store.fingerprint(
       inputs.map { ($0.source.id!, works[$0.source.id!]?.copy?.sha256 ?? $0.source.sha256 ?? "", $0.source.format) },
       rules: rules)
     var compiled = previous
@@ -166,7 +163,7 @@ public struct Updater: Sendable {
     }
   }
 
-  /// Compiles the profile's copies with its rules into a names file in the profiles folder.
+  /// Compiles the profile's copies with its rules into its block set file in the profiles folder.
   private func compile(
     _ inputs: [(source: Source, file: String)], rules: RuleSet, profile: Profile, fingerprint: String
   ) async throws -> CompiledProfile {
@@ -176,15 +173,12 @@ public struct Updater: Sendable {
         list.name = inputs[index].source.key
         return list
       }
-    let relative = "profiles/\(profile.id!)-\(fingerprint.prefix(16)).domains"
+    let relative = "profiles/\(profile.id!)-\(fingerprint.prefix(16)).blockset"
     let path = store.directory.file(relative).path
     do {
       let list = try await compiler.compile(lists, rules: rules)
       try Task.checkCancellation()
-      let renderer = Renderer(format: .domains, title: "SaneHosts profile \(profile.name)")
-      try await OutputFile.write(path, mode: 0o644) { (sink) async throws(CompileError) in
-        _ = try await renderer.renderConcurrently(list, to: &sink)
-      }
+      try list.writeArchive(to: path, fingerprint: fingerprint)
       var counts: [String: Int] = [:]
       for report in list.ruleReports { counts[(report.allows ? "allow " : "deny ") + report.rule.text] = report.count }
       return CompiledProfile(
@@ -200,14 +194,6 @@ public struct Updater: Sendable {
     }
   }
 
-  /// A digest of what a profile compiles from: each source's id, checksum and forced format, and the rules.
-  static func fingerprint(_ inputs: [(Int64, String, ListFormat?)], rules: RuleSet) -> String {
-    var text = "engine \(engineVersion)\n"
-    for (id, sha, format) in inputs { text += "source \(id) \(sha) \(format?.rawValue ?? "auto")\n" }
-    for rule in rules.allow { text += "allow \(rule.kind.rawValue) \(rule.pattern)\n" }
-    for rule in rules.deny { text += "deny \(rule.kind.rawValue) \(rule.pattern)\n" }
-    return SourceFetcher.hex(SHA256.hash(data: Data(text.utf8)))
-  }
 }
 
 extension Store {
@@ -225,8 +211,6 @@ extension Updater {
   /// was never compiled, or a source or rule changed since).
   public static func isCompiledListCurrent(_ profile: Profile, in store: Store) throws(StoreError) -> Bool {
     guard let compiled = try store.compiled(profile) else { return false }
-    let sources = try store.sources(in: profile.name).filter(\.enabled).map(\.source).filter { $0.cacheFile != nil }
-    let rules = try store.ruleSet(for: profile)
-    return fingerprint(sources.map { ($0.id!, $0.sha256 ?? "", $0.format) }, rules: rules) == compiled.fingerprint
+    return try store.currentFingerprint(of: profile) == compiled.fingerprint
   }
 }

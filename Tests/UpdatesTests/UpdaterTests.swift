@@ -66,8 +66,13 @@ struct UpdaterTests {
 
       let compiled = try #require(summary.compiled)
       #expect(compiled.names == direct.count)
-      let file = try String(contentsOf: harness.store.directory.file(compiled.file), encoding: .utf8)
-      #expect(file.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == direct.count)
+      // The profile's block set file holds the compile, under the current fingerprint.
+      let saved = try #require(
+        CompiledList.readArchive(
+          at: harness.store.directory.file(compiled.file).path, fingerprint: compiled.fingerprint,
+          rules: RuleSet()))
+      #expect(saved.allNames.sorted() == direct.allNames.sorted())
+      #expect(try harness.store.currentFingerprint(of: harness.store.profile(nil)) == compiled.fingerprint)
       #expect(harness.stagingIsEmpty)
       #expect(try harness.store.runs().count == 1)
     }
@@ -231,9 +236,11 @@ struct UpdaterTests {
       try harness.store.addRule("=extra.example", action: .deny)
       let summary = try await harness.update()
       let compiled = try #require(summary.compiled)
-      let text = try String(contentsOf: harness.store.directory.file(compiled.file), encoding: .utf8)
-      let names = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
-      #expect(names == ["keep.example", "extra.example"])
+      let rules = try harness.store.ruleSet(for: harness.store.profile(nil))
+      let saved = try #require(
+        CompiledList.readArchive(
+          at: harness.store.directory.file(compiled.file).path, fingerprint: compiled.fingerprint, rules: rules))
+      #expect(saved.allNames == ["keep.example", "extra.example"])
       #expect(compiled.ruleCounts["allow ads.example"] == 2)
 
       // Changing a rule recompiles without downloading anything new.

@@ -1,4 +1,5 @@
 import Crypto
+import Files
 import Foundation
 import Store
 
@@ -31,7 +32,7 @@ public enum AccessToken {
 
   /// 32 random bytes as 64 hex digits.
   public static func random() -> String {
-    SymmetricKey(size: .bits256).withUnsafeBytes { bytes in bytes.map { String(format: "%02x", $0) }.joined() }
+    SymmetricKey(size: .bits256).withUnsafeBytes { $0.hexString }
   }
 
   /// Compares two secrets in time that does not depend on where they differ.

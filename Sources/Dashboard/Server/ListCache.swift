@@ -1,6 +1,7 @@
 import Apply
 import Blocklists
 import Crypto
+import Files
 import Foundation
 import Store
 
@@ -63,7 +64,7 @@ actor ListCache {
       key += "\(member.source.key) \(member.source.sha256 ?? "-") \(member.source.format?.rawValue ?? "")\n"
     }
     for rule in rules { key += "\(rule.action.rawValue) \(rule.text)\n" }
-    let fingerprint = Self.hex(SHA256.hash(data: Data(key.utf8)))
+    let fingerprint = SHA256.hash(data: Data(key.utf8)).hexString
     let cacheKey = "\(profile.name).\(format.rawValue)"
     if let entry = entries[cacheKey], entry.fingerprint == fingerprint { return entry.rendered }
 
@@ -75,11 +76,10 @@ actor ListCache {
     try await renderer.renderConcurrently(set.list, to: &sink)
     let body = sink.memory
     let rendered = Rendered(
-      body: body, etag: "\"\(Self.hex(SHA256.hash(data: body)).prefix(32))\"", modified: modified)
+      body: body, etag: "\"\(SHA256.hash(data: body).hexString.prefix(32))\"", modified: modified)
     entries[cacheKey] = (fingerprint, rendered)
     renders += 1
     return rendered
   }
 
-  private static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }
 }

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A compiled block set as a file: the names in first-seen order with their lookup table, which sources
+/// list each one, what each source gave and what each rule did, under the fingerprint of what it was
+/// compiled from. Reading it back is a few bulk copies out of a memory-mapped file, no parsing and no
+/// hashing, so `apply`, subscription lists and "which list blocks this?" skip the compile.
+///
+/// Layout (little-endian, every section 8-byte aligned):
+/// - 8 bytes `SHBLKSET`, a `UInt32` format version, 4 bytes zero;
+/// - a `UInt64` length and that many bytes of JSON metadata (fingerprint, source and rule reports), padded;
+/// - seven `UInt64`s: name bytes, entries, table slots, source words, removed words, words per entry,
+///   removed count;
+/// - the name bytes (padded), the entries' end offsets (`UInt32`, padded), the table, the source bits,
+///   the removed bits.
+///
+/// A file of another version, a different fingerprint, or with parts that do not fit together reads
+/// as nil: the caller compiles again. Files are written atomically (`OutputFile`).
+extension CompiledList {
+  /// The first eight bytes of the file.
+  static let archiveMagic = Array("SHBLKSET".utf8)
+  /// The format's version: bump it when the layout or the meaning of a part changes.
+  public static let archiveVersion: UInt32 = 1
+
+  fileprivate struct Metadata: Codable {
+    var fingerprint: String
+    var sources: [SourceReport]
+    var ruleReports: [RuleReport]
+  }
+
+  /// Writes the list to `path` atomically, under `fingerprint`.
+  public func writeArchive(to path: String, fingerprint: String) throws(CompileError) {
+    let parts = names.parts
+    let metadata: [UInt8]
+    do {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      metadata = Array(
+        try encoder.encode(Metadata(fingerprint: fingerprint, sources: sources, ruleReports: ruleReports)))
+    } catch {
+      throw .unwritable(path: path, detail: "the block set's metadata could not be encoded: \(error)")
+    }
+    try OutputFile.write(path, mode: 0o644) { (sink) throws(CompileError) in
+      var header = Self.archiveMagic
+      Self.append(Self.archiveVersion, to: &header)
+      Self.append(UInt32(0), to: &header)
+      Self.append(UInt64(metadata.count), to: &header)
+      try sink.write(header)
+      try sink.write(metadata)
+      try Self.pad(metadata.count, in: &sink)
+      var counts: [UInt8] = []
+      for count in [
+        parts.bytes.count, parts.ends.count, parts.slots.count, parts.sourceBits.count, parts.removedBits.count,
+        parts.wordsPerEntry, parts.removedCount,
+      ] {
+        Self.append(UInt64(count), to: &counts)
+      }
+      try sink.write(counts)
+      try Self.write(parts.bytes, to: &sink)
+      try Self.write(parts.ends, to: &sink)
+      try Self.write(parts.slots, to: &sink)
+      try Self.write(parts.sourceBits, to: &sink)
+      try Self.write(parts.removedBits, to: &sink)
+    }
+  }
+
+  /// The fingerprint a file was written under, reading only its header; nil when it is not a block set
+  /// file of this version.
+  public static func archiveFingerprint(at path: String) -> String? {
+    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+    return data.withUnsafeBytes { raw in
+      var reader = Reader(raw)
+      return (try? reader.metadata())?.fingerprint
+    }
+  }
+
+  /// Reads the list written at `path`, if it was written under `fingerprint` by this format version.
+  ///
+  /// `rules` are the rules the fingerprint covers (they are not stored again).
+  public static func readArchive(at path: String, fingerprint: String, rules: RuleSet) -> CompiledList? {
+    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+    return data.withUnsafeBytes { raw -> CompiledList? in
+      var reader = Reader(raw)
+      guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
+        let counts = try? (0..<7).map({ _ in try reader.integer() }),
+        let bytes: [UInt8] = try? reader.array(counts[0]),
+        let ends: [UInt32] = try? reader.array(counts[1]),
+        let slots: [UInt64] = try? reader.array(counts[2]),
+        let sourceBits: [UInt64] = try? reader.array(counts[3]),
+        let removedBits: [UInt64] = try? reader.array(counts[4]),
+        reader.isAtEnd,
+        let names = NameSet(
+          parts: NameSet.Parts(
+            bytes: bytes, ends: ends, slots: slots, sourceBits: sourceBits, removedBits: removedBits,
+            wordsPerEntry: counts[5], removedCount: counts[6]))
+      else { return nil }
+      var list = CompiledList(names: names, sources: metadata.sources, rules: rules)
+      list.ruleReports = metadata.ruleReports
+      return list
+    }
+  }
+
+  // MARK: Writing
+
+  private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  private static func pad(_ count: Int, in sink: inout ByteSink) throws(CompileError) {
+    let padding = (8 - count % 8) % 8
+    if padding > 0 { try sink.write([UInt8](repeating: 0, count: padding)) }
+  }
+
+  private static func write<T: FixedWidthInteger>(_ values: [T], to sink: inout ByteSink) throws(CompileError) {
+    // Stored little-endian, which is this machine's order on every platform Swift runs Linux on.
+    try sink.write(values.withUnsafeBytes { Array($0) })
+    try pad(values.count * MemoryLayout<T>.size, in: &sink)
+  }
+
+  // MARK: Reading
+
+  /// Reads a file's sections in order; every read checks the bounds.
+  fileprivate struct Reader {
+    struct Damaged: Error {}
+
+    let raw: UnsafeRawBufferPointer
+    var offset = 0
+
+    init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+
+    var isAtEnd: Bool { offset == raw.count }
+
+    mutating func metadata() throws -> Metadata {
+      guard raw.count >= 24, Array(raw[0..<8]) == CompiledList.archiveMagic else { throw Damaged() }
+      offset = 8
+      guard try UInt32(truncatingIfNeeded: value(UInt32.self)) == CompiledList.archiveVersion else { throw Damaged() }
+      _ = try value(UInt32.self)
+      let length = try integer()
+      guard length <= raw.count - offset else { throw Damaged() }
+      let metadata = try JSONDecoder().decode(
+        Metadata.self, from: Data(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])))
+      offset += length
+      offset += (8 - length % 8) % 8
+      return metadata
+    }
+
+    mutating func integer() throws -> Int {
+      let value = try value(UInt64.self)
+      guard value <= UInt64(Int32.max) * 8 else { throw Damaged() }
+      return Int(value)
+    }
+
+    mutating func value<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+      let size = MemoryLayout<T>.size
+      guard offset + size <= raw.count else { throw Damaged() }
+      let value = raw.loadUnaligned(fromByteOffset: offset, as: T.self)
+      offset += size
+      return T(littleEndian: value)
+    }
+
+    mutating func array<T: FixedWidthInteger>(_ count: Int) throws -> [T] {
+      let size = count * MemoryLayout<T>.size
+      guard size <= raw.count - offset else { throw Damaged() }
+      let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + size]))
+        initialized = count
+      }
+      offset += size + (8 - size % 8) % 8
+      guard offset <= raw.count else { throw Damaged() }
+      return values
+    }
+  }
+}

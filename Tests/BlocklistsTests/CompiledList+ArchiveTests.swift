@@ -1,0 +1,82 @@
+import Blocklists
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Compiled block set files")
+struct CompiledListArchiveTests {
+  static let rules: RuleSet = {
+    var rules = RuleSet()
+    rules.allow = (try? RuleSet.parse("keep.example\n", origin: "test")) ?? []
+    rules.deny = (try? RuleSet.parse("=extra.example\n", origin: "test", deny: true)) ?? []
+    return rules
+  }()
+
+  @Test("Read back, a list is the list written: names in order, removed ones, sources, reports, rendering")
+  func roundTrip() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let list = try await compile(
+      ["0.0.0.0 ads.example\n0.0.0.0 keep.example\n0.0.0.0 a.keep.example\n", "ads.example\ntracker.example\n"],
+      rules: Self.rules)
+    let path = directory.file("p.blockset").path
+    try list.writeArchive(to: path, fingerprint: "fp1")
+    #expect(CompiledList.archiveFingerprint(at: path) == "fp1")
+    let read = try #require(CompiledList.readArchive(at: path, fingerprint: "fp1", rules: Self.rules))
+    #expect(read.allNames == list.allNames)
+    #expect(read.count == list.count && read.names.removedCount == list.names.removedCount)
+    #expect(read.sources == list.sources)
+    #expect(read.ruleReports == list.ruleReports)
+    #expect(read.sources(listing: "ads.example") == ["list1", "list2"])
+    #expect(read.sources(listing: "extra.example") == ["deny rules"])
+    #expect(!read.blocks("keep.example") && read.blocks("tracker.example"))
+    for format in [ListFormat.hosts, .dnsmasq, .adblock] {
+      #expect(try render(read, format) == render(list, format))
+    }
+  }
+
+  @Test("More than 64 sources (two words of source bits per name) and an empty list survive the trip")
+  func shapes() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let many = try await compile((0..<70).map { "n\($0).example\nshared.example\n" })
+    try many.writeArchive(to: directory.file("many").path, fingerprint: "f")
+    let read = try #require(
+      CompiledList.readArchive(at: directory.file("many").path, fingerprint: "f", rules: RuleSet()))
+    #expect(read.sources(listing: "shared.example").count == 70)
+    #expect(read.sources(listing: "n69.example") == ["list70"])
+    let empty = try await compile([])
+    try empty.writeArchive(to: directory.file("empty").path, fingerprint: "e")
+    #expect(CompiledList.readArchive(at: directory.file("empty").path, fingerprint: "e", rules: RuleSet())?.count == 0)
+  }
+
+  @Test("Another fingerprint, a truncated or damaged file, or none at all reads as nil: the caller compiles again")
+  func refused() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let list = try await compile(["0.0.0.0 ads.example\n0.0.0.0 b.example\n"])
+    let path = directory.file("p.blockset").path
+    try list.writeArchive(to: path, fingerprint: "fp")
+    #expect(CompiledList.readArchive(at: path, fingerprint: "other", rules: RuleSet()) == nil)
+    #expect(CompiledList.readArchive(at: directory.file("missing").path, fingerprint: "fp", rules: RuleSet()) == nil)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    for cut in [0, 7, 20, bytes.count / 2, bytes.count - 8] {
+      try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
+      #expect(CompiledList.readArchive(at: path, fingerprint: "fp", rules: RuleSet()) == nil, "cut at \(cut)")
+    }
+    var version = bytes
+    version[8] = 99  // the format version
+    try version.write(to: URL(fileURLWithPath: path))
+    #expect(CompiledList.readArchive(at: path, fingerprint: "fp", rules: RuleSet()) == nil)
+    #expect(CompiledList.archiveFingerprint(at: path) == nil)
+    var counts = bytes
+    // The entry count (the second of the seven counts after the metadata) no longer fits the name bytes.
+    let metadataLength = Int(counts[16]) | Int(counts[17]) << 8
+    let countsStart = 24 + metadataLength + (8 - metadataLength % 8) % 8
+    counts[countsStart + 8] &+= 1
+    try counts.write(to: URL(fileURLWithPath: path))
+    #expect(CompiledList.readArchive(at: path, fingerprint: "fp", rules: RuleSet()) == nil)
+    try Data("0.0.0.0 not.a.blockset\n".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(CompiledList.readArchive(at: path, fingerprint: "fp", rules: RuleSet()) == nil)
+  }
+}
