@@ -123,14 +123,16 @@ public struct RunDifference: Sendable, Hashable, Codable {
 extension TestReport {
   /// Fills `listedBy` for every reachable domain: the store's sources that list it (“which list would
   /// block this?”).
-  public func annotated(with store: Store) -> TestReport {
+  public func annotated(with store: Store) async -> TestReport {
     var report = self
     let rules = (try? store.ruleSet(for: store.profile(nil))) ?? RuleSet()
+    let reachable = report.results.filter { $0.outcome == .reachable }.map(\.hostname)
+    let listing = reachable.isEmpty ? [:] : ((try? await store.sources(listing: reachable)) ?? [:])
     for index in report.results.indices {
       let hostname = report.results[index].hostname
       report.results[index].rule = rules.decision(for: hostname)?.summary
       guard report.results[index].outcome == .reachable else { continue }
-      let sources = (try? store.sources(listing: hostname)) ?? []
+      let sources = listing[hostname] ?? []
       report.results[index].listedBy = sources.map {
         $0.matched == hostname ? $0.source.key : "\($0.source.key) (as \($0.matched))"
       }

@@ -1,6 +1,8 @@
+import Apply
 import ArgumentParser
 import AsyncHTTPClient
 import BlockerTest
+import Blocklists
 import DNS
 import Foundation
 import Pihole
@@ -124,7 +126,7 @@ struct TestCommand: AsyncParsableCommand {
 
   private func run(httpClient: HTTPClient) async throws {
     let store = try self.store.open()
-    let registry = try registry(store)
+    let registry = try await registry(store)
     let sinkholes = Sinkholes(blockPages: blockPage)
     let probe: any Probe = try makeProbe(sinkholes: sinkholes, httpClient: httpClient)
     let options = TestRunner<ContinuousClock>.Options(
@@ -148,7 +150,7 @@ struct TestCommand: AsyncParsableCommand {
       throw ExitCode(130)
     }
     progress.finish()
-    report = report.annotated(with: store)
+    report = await report.annotated(with: store)
     if let pihole {
       report.coverage = try await Self.coverage(
         of: report, pihole: pihole, passwordFile: piholePasswordFile, data: store.directory)
@@ -166,7 +168,7 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   /// The domains to test: the registry (with the user's), filtered, plus a sample.
-  private func registry(_ store: Store) throws -> Registry {
+  private func registry(_ store: Store) async throws -> Registry {
     var registry = try RegistryCommand.registry(store)
     if !category.isEmpty {
       let known = Set(registry.categories.map { $0.lowercased() })
@@ -176,7 +178,7 @@ struct TestCommand: AsyncParsableCommand {
       }
       registry = registry.filtered(categories: category)
     }
-    if let names = try sampleNames(store) {
+    if let names = try await sampleNames(store) {
       let label = sampleSource ?? sampleProfile ?? "sample"
       let sample = names.map { TestDomain(hostname: $0, category: "Sample", provider: label) }
       registry = sampleOnly ? Registry(registry.controls + sample) : registry.adding(sample)
@@ -184,7 +186,7 @@ struct TestCommand: AsyncParsableCommand {
     return registry
   }
 
-  private func sampleNames(_ store: Store) throws -> [String]? {
+  private func sampleNames(_ store: Store) async throws -> [String]? {
     if let key = sampleSource {
       let source = try storeCall { () throws(StoreError) in
         guard let source = try store.allSources().first(where: { $0.key == key }) else {
@@ -192,15 +194,17 @@ struct TestCommand: AsyncParsableCommand {
         }
         return source
       }
-      let names = try storeCall { () throws(StoreError) in try store.names(of: source) }
-      return Registry.sample(names, count: sampleCount, seed: seed)
+      return Registry.sample(await store.names(of: source), count: sampleCount, seed: seed)
     }
     if let profile = sampleProfile {
-      var all = Set<String>()
-      for member in try storeCall({ () throws(StoreError) in try store.sources(in: profile) }) where member.enabled {
-        all.formUnion(try storeCall { () throws(StoreError) in try store.names(of: member.source) })
+      // The profile's block set, as applied: its file when current, else compiled now.
+      let names: [String]
+      do {
+        names = try await BlockSet.compile(profile: profile, in: store).list.allNames
+      } catch let error as ApplyError {
+        throw CLIError(error)
       }
-      return Registry.sample(Array(all), count: sampleCount, seed: seed)
+      return Registry.sample(names.sorted(), count: sampleCount, seed: seed)
     }
     return nil
   }

@@ -11,10 +11,9 @@ public struct SourceUpdate: Sendable {
     public var lastModified: String?
     /// Its SHA-256.
     public var sha256: String
-    /// The copy, already in the list cache, relative to the data directory.
+    /// The copy, already in the list cache, relative to the data directory; its names compiled alone
+    /// are beside it (`Store.listFile(forCopy:)`).
     public var cacheFile: String
-    /// Its distinct names, one per line, sorted; read when saving.
-    public var namesFile: URL
     /// Bytes in it.
     public var bytes: Int64
     /// Valid names, repeats included.
@@ -32,14 +31,13 @@ public struct SourceUpdate: Sendable {
 
     /// Creates a copy description.
     public init(
-      etag: String?, lastModified: String?, sha256: String, cacheFile: String, namesFile: URL, bytes: Int64,
+      etag: String?, lastModified: String?, sha256: String, cacheFile: String, bytes: Int64,
       accepted: Int, unique: Int, duplicates: Int, rejected: Int, detectedFormat: ListFormat?, findings: Findings
     ) {
       self.etag = etag
       self.lastModified = lastModified
       self.sha256 = sha256
       self.cacheFile = cacheFile
-      self.namesFile = namesFile
       self.bytes = bytes
       self.accepted = accepted
       self.unique = unique

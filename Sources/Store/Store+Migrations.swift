@@ -121,6 +121,10 @@ extension Store {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v3: names live in each copy's block set file, not in SQLite") { db in
+      // A copy's names are read from its block set file (written on the next update, or on first use).
+      try db.execute(sql: "DROP TABLE IF EXISTS sourceName")
+    }
     return migrator
   }
 }

@@ -116,7 +116,7 @@ extension Store {
   static func deleteOrphanSources(_ db: Database) throws -> [String] {
     let orphans = try Source.filter(sql: "id NOT IN (SELECT sourceID FROM profileSource)").fetchAll(db)
     for source in orphans { _ = try source.delete(db) }
-    return orphans.compactMap(\.cacheFile)
+    return orphans.compactMap(\.cacheFile).flatMap { [$0, listFile(forCopy: $0)] }
   }
 
   /// Turns a source on or off in a profile without removing it.
@@ -131,37 +131,6 @@ extension Store {
         sql: "UPDATE profileSource SET enabled = ? WHERE profileID = ? AND sourceID = ?",
         arguments: [enabled, profile.id, source.id])
       return source
-    }
-  }
-
-  /// The sources whose last good copy lists a name or, for formats that block subdomains, one of its
-  /// parents; with the name that matched.
-  public func sources(listing name: String) throws(StoreError) -> [(source: Source, matched: String)] {
-    try read { db in
-      var results: [(Source, String)] = []
-      let sources = try Source.fetchAll(db)
-      var candidate = Substring(name.lowercased())
-      var exact = true
-      while !candidate.isEmpty {
-        for source in sources where exact || (source.detectedFormat ?? source.format)?.coversSubdomains == true {
-          let found = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM sourceName WHERE sourceID = ? AND name = ?",
-            arguments: [source.id, String(candidate)])
-          if found == true { results.append((source, String(candidate))) }
-        }
-        guard let dot = candidate.firstIndex(of: ".") else { break }
-        candidate = candidate[candidate.index(after: dot)...]
-        exact = false
-      }
-      return results
-    }
-  }
-
-  /// The names saved for a source, in order.
-  public func names(of source: Source) throws(StoreError) -> [String] {
-    try read { db in
-      try String.fetchAll(
-        db, sql: "SELECT name FROM sourceName WHERE sourceID = ? ORDER BY name", arguments: [source.id])
     }
   }
 }

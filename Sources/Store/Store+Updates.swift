@@ -15,9 +15,9 @@ extension Store {
         source.lastAttempt = update.attemptedAt
         switch update.change {
         case .updated(let copy):
-          if let old = source.cacheFile, old != copy.cacheFile { replaced.append(old) }
-          try db.execute(sql: "DELETE FROM sourceName WHERE sourceID = ?", arguments: [update.sourceID])
-          try Self.insertNames(from: copy.namesFile, source: update.sourceID, db)
+          if let old = source.cacheFile, old != copy.cacheFile {
+            replaced += [old, Self.listFile(forCopy: old)]
+          }
           source.status = .updated
           source.message = nil
           source.etag = copy.etag
@@ -61,43 +61,6 @@ extension Store {
     }
   }
 
-  /// Inserts a names file (one sorted name per line) for a source.
-  ///
-  /// The names travel as one JSON array through `json_each`, a single statement per source: binding
-  /// each name on its own costs several times more than SQLite's own work.
-  private static func insertNames(from file: URL, source: Int64, _ db: Database) throws {
-    let data = try Data(contentsOf: file, options: .alwaysMapped)
-    var json = [UInt8]()
-    json.reserveCapacity(data.count + data.count / 8 + 4)
-    json.append(UInt8(ascii: "["))
-    var open = false
-    for byte in data {
-      if byte == UInt8(ascii: "\n") {
-        if open {
-          json.append(UInt8(ascii: "\""))
-          open = false
-        }
-        continue
-      }
-      if !open {
-        if json.count > 1 { json.append(UInt8(ascii: ",")) }
-        json.append(UInt8(ascii: "\""))
-        open = true
-      }
-      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-        json.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
-      } else {
-        json.append(byte)
-      }
-    }
-    if open { json.append(UInt8(ascii: "\"")) }
-    json.append(UInt8(ascii: "]"))
-    try Task.checkCancellation()
-    try db.execute(
-      sql: "INSERT OR IGNORE INTO sourceName (sourceID, name) SELECT ?, value FROM json_each(?)",
-      arguments: [source, String(decoding: json, as: UTF8.self)])
-  }
-
   /// The saved compiled list of a profile, if it has been compiled.
   public func compiled(_ profile: Profile) throws(StoreError) -> CompiledProfile? {
     try read { db in try CompiledProfile.fetchOne(db, key: profile.id) }
@@ -115,9 +78,9 @@ extension Store {
   /// Files of the data directory that the database refers to.
   public func referencedFiles() throws(StoreError) -> Set<String> {
     try read { db in
-      Set(
-        try String.fetchAll(db, sql: "SELECT cacheFile FROM source WHERE cacheFile IS NOT NULL")
-          + String.fetchAll(db, sql: "SELECT file FROM compiledProfile"))
+      let copies = try String.fetchAll(db, sql: "SELECT cacheFile FROM source WHERE cacheFile IS NOT NULL")
+      let profiles = try String.fetchAll(db, sql: "SELECT file FROM compiledProfile")
+      return Set(copies + copies.map(Self.listFile(forCopy:)) + profiles)
     }
   }
 

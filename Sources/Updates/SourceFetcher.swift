@@ -155,22 +155,23 @@ struct SourceFetcher: Sendable {
     }
     try Task.checkCancellation()
 
-    // Save: keep the copy under a name of its own and its sorted names for the commit.
+    // Save: keep the copy under a name of its own, and its names compiled alone beside it (the profile's
+    // compile merges those instead of parsing the copy again).
     emit(.saving)
     let cacheFile = "lists/\(source.key)-\(completed.sha256.prefix(16)).list"
     let cacheURL = store.directory.file(cacheFile)
-    let namesFile = staging.appendingPathComponent("\(source.id!).names")
+    let listFile = Store.listFile(forCopy: cacheFile)
     var created: [String] = []
     do {
       if !FileManager.default.fileExists(atPath: cacheURL.path) {
         try completed.install(at: cacheURL)
         created.append(cacheFile)
       }
-      var names = list.allNames
-      names.sort()
-      var text = names.joined(separator: "\n")
-      text.append("\n")
-      try Data(text.utf8).write(to: namesFile)
+      let existed = FileManager.default.fileExists(atPath: store.directory.file(listFile).path)
+      try list.writeArchive(
+        to: store.directory.file(listFile).path,
+        fingerprint: Store.copyFingerprint(sha256: completed.sha256, format: source.format))
+      if !existed { created.append(listFile) }
     } catch {
       store.removeFiles(created)
       return fail(
@@ -184,7 +185,7 @@ struct SourceFetcher: Sendable {
     let findings = report.findings
     let copy = SourceUpdate.Copy(
       etag: completed.etag, lastModified: completed.lastModified, sha256: completed.sha256, cacheFile: cacheFile,
-      namesFile: namesFile, bytes: completed.byteCount, accepted: findings.names, unique: list.count,
+      bytes: completed.byteCount, accepted: findings.names, unique: list.count,
       duplicates: report.duplicates, rejected: findings.totalRejected, detectedFormat: report.format,
       findings: findings)
     return finish(

@@ -105,14 +105,12 @@ public struct Updater: Sendable {
     } catch {
       throw UpdateError.store(error)
     }
-    let inputs: [(source: Source, file: String)] = sources.compactMap { source in
-      if let copy = works[source.id!]?.copy { return (source, copy.cacheFile) }
-      if let file = source.cacheFile { return (source, file) }
+    let inputs: [Input] = sources.compactMap { source in
+      if let copy = works[source.id!]?.copy { return Input(source: source, file: copy.cacheFile, sha256: copy.sha256) }
+      if let file = source.cacheFile { return Input(source: source, file: file, sha256: source.sha256 ?? "") }
       return nil
     }
-    let fingerprint = Store.fingerprint(
-      inputs.map { ($0.source.id!, works[$0.source.id!]?.copy?.sha256 ?? $0.source.sha256 ?? "", $0.source.format) },
-      rules: rules)
+    let fingerprint = Store.fingerprint(inputs.map { ($0.source.id!, $0.sha256, $0.source.format) }, rules: rules)
     var compiled = previous
     var recompiled = false
     if let previous, previous.fingerprint == fingerprint,
@@ -163,20 +161,30 @@ public struct Updater: Sendable {
     }
   }
 
-  /// Compiles the profile's copies with its rules into its block set file in the profiles folder.
+  /// A source's copy that the profile compiles from.
+  struct Input {
+    var source: Source
+    /// The copy, relative to the data directory.
+    var file: String
+    var sha256: String
+  }
+
+  /// Merges the copies' block set files (each copy compiled alone when it was saved) into the profile's
+  /// block set file, with the profile's rules. A copy without one (saved by an older version) is
+  /// compiled alone now, and its file written for next time.
   private func compile(
-    _ inputs: [(source: Source, file: String)], rules: RuleSet, profile: Profile, fingerprint: String
+    _ inputs: [Input], rules: RuleSet, profile: Profile, fingerprint: String
   ) async throws -> CompiledProfile {
-    let lists = inputs.map { ListSource.file(store.directory.file($0.file).path, format: $0.source.format) }
-      .enumerated().map { index, list in
-        var list = list
-        list.name = inputs[index].source.key
-        return list
-      }
     let relative = "profiles/\(profile.id!)-\(fingerprint.prefix(16)).blockset"
     let path = store.directory.file(relative).path
     do {
-      let list = try await compiler.compile(lists, rules: rules)
+      var merging = Compiler.Merging(
+        sourceCount: inputs.count, capacity: inputs.reduce(0) { $0 + ($1.source.unique ?? 0) })
+      for input in inputs {
+        try Task.checkCancellation()
+        merging.add(try await list(of: input), name: input.source.key)
+      }
+      let list = merging.finish(rules: rules)
       try Task.checkCancellation()
       try list.writeArchive(to: path, fingerprint: fingerprint)
       var counts: [String: Int] = [:]
@@ -194,6 +202,17 @@ public struct Updater: Sendable {
     }
   }
 
+  /// An input's copy compiled alone: its block set file, or a compile of the copy (writing the file).
+  private func list(of input: Input) async throws(CompileError) -> CompiledList {
+    let fingerprint = Store.copyFingerprint(sha256: input.sha256, format: input.source.format)
+    let path = store.directory.file(Store.listFile(forCopy: input.file)).path
+    if let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) { return list }
+    var source = ListSource.file(store.directory.file(input.file).path, format: input.source.format)
+    source.name = input.source.key
+    let list = try await compiler.compile([source])
+    try? list.writeArchive(to: path, fingerprint: fingerprint)
+    return list
+  }
 }
 
 extension Store {

@@ -37,11 +37,11 @@ struct HistoryTests {
   }
 
   @Test("Reachable domains are annotated with the sources that list them")
-  func whichList() throws {
+  func whichList() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try Store.open(DataDirectory(url: directory.file("data")))
-    let annotated = report(["ads.example": .reachable]).annotated(with: store)
+    let annotated = await report(["ads.example": .reachable]).annotated(with: store)
     #expect(annotated.results.first { $0.hostname == "ads.example" }?.listedBy == [])
     #expect(annotated.results.first { $0.hostname == "banner.example" }?.listedBy == nil)
   }

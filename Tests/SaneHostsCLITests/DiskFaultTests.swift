@@ -75,12 +75,12 @@ struct DiskFaultTests {
 
     /// Opens a data directory and checks that SQLite finds the database intact; returns the source's
     /// names.
-    static func intactNames(in directory: URL) throws -> [String] {
+    static func intactNames(in directory: URL) async throws -> [String] {
       let store = try Store.open(DataDirectory(url: directory))
-      let check = try store.database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+      let check = try await store.database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
       #expect(check == ["ok"], "integrity_check: \(check)")
       let source = try #require(try store.sources().first?.source)
-      return try store.names(of: source)
+      return await store.names(of: source)
     }
 
     func remove() { cli.remove() }
@@ -104,7 +104,7 @@ struct DiskFaultTests {
     try await FixtureServer.with { server in
       let fixture = try await Fixture.make(server)
       defer { fixture.remove() }
-      let before = try Fixture.intactNames(in: fixture.cli.dataDirectory)
+      let before = try await Fixture.intactNames(in: fixture.cli.dataDirectory)
       #expect(before.count == 100)
 
       let output = try await fixture.run(
@@ -131,7 +131,7 @@ struct DiskFaultTests {
       }
       #expect(!output.contains("Fatal error"), "\(output)")
 
-      let after = try Fixture.intactNames(in: fixture.out.appending(path: "data"))
+      let after = try await Fixture.intactNames(in: fixture.out.appending(path: "data"))
       #expect(after == before, "the old copy's names are still there")
       let staging = fixture.out.appending(path: "data/staging")
       #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).isEmpty)
@@ -164,7 +164,7 @@ struct DiskFaultTests {
       #expect(!output.contains("Fatal error"), "\(output)")
       #expect(try Fixture.digests(fixture.cli.dataDirectory) == before, "not one file of the data directory changed")
       #expect(try String(contentsOf: fixture.hosts, encoding: .utf8) == Fixture.userHosts)
-      #expect(try Fixture.intactNames(in: fixture.cli.dataDirectory).count == 100)
+      #expect(try await Fixture.intactNames(in: fixture.cli.dataDirectory).count == 100)
     }
   }
 

@@ -20,9 +20,8 @@ struct SourceUpdateTests {
 
   @Test("A copy keeps every figure it is given")
   func copy() {
-    let names = URL(fileURLWithPath: "/srv/staging/a.names")
     let copy = SourceUpdate.Copy(
-      etag: "\"1\"", lastModified: nil, sha256: "abc", cacheFile: "lists/a-abc.list", namesFile: names, bytes: 99,
+      etag: "\"1\"", lastModified: nil, sha256: "abc", cacheFile: "lists/a-abc.list", bytes: 99,
       accepted: 10, unique: 8, duplicates: 2, rejected: 1, detectedFormat: .dnsmasq, findings: Findings())
     let update = SourceUpdate(sourceID: 1, attemptedAt: Date(), change: .updated(copy))
     guard case .updated(let carried) = update.change else {
@@ -32,7 +31,6 @@ struct SourceUpdateTests {
     #expect(carried.etag == "\"1\"")
     #expect(carried.lastModified == nil)
     #expect(carried.cacheFile == "lists/a-abc.list")
-    #expect(carried.namesFile == names)
     #expect(carried.accepted == 10)
     #expect(carried.unique == 8)
     #expect(carried.duplicates == 2)

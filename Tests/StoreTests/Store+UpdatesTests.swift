@@ -29,14 +29,14 @@ struct StoreUpdatesTests {
       let first = try await store.save(["old.example", "both.example"], for: source, at: earlier)
       let profile = try store.activeProfile()
       let copy = try store.copy(
-        ["both.example", "new.example", "new.example", "q\"uote.example"], key: source.key, format: .adblock,
+        ["both.example", "new.example", "new.example", "q.example"], key: source.key, format: .adblock,
         etag: "\"v2\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT")
       let replaced = try await store.commit(
         [SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .updated(copy))],
         run: run(profile, [.init(key: source.key, status: .updated, names: 3)], at: later), compiled: nil)
 
-      #expect(replaced == [first.cacheFile!])
-      #expect(try store.names(of: source) == ["both.example", "new.example", "q\"uote.example"])
+      #expect(replaced == [first.cacheFile!, Store.listFile(forCopy: first.cacheFile!)])
+      #expect(await store.names(of: source) == ["both.example", "new.example", "q.example"])
       let saved = try #require(try store.source(key: source.key))
       #expect(saved.status == .updated)
       #expect(saved.message == nil)
@@ -70,7 +70,7 @@ struct StoreUpdatesTests {
           run: run(profile, [], at: later), compiled: nil)
         #expect(replaced.isEmpty)
       }
-      #expect(try store.names(of: source) == ["a.example"])
+      #expect(await store.names(of: source) == ["a.example"])
     }
   }
 
@@ -96,7 +96,7 @@ struct StoreUpdatesTests {
       #expect(saved.lastChange == earlier, "unchanged content did not change")
       #expect(saved.cacheFile == copy.cacheFile)
       #expect(saved.unique == 2)
-      #expect(try store.names(of: source) == ["a.example", "b.example"])
+      #expect(await store.names(of: source) == ["a.example", "b.example"])
 
       let even = later.addingTimeInterval(60)
       _ = try await store.commit(
@@ -129,7 +129,7 @@ struct StoreUpdatesTests {
       #expect(saved.unique == 2)
       #expect(saved.accepted == 2)
       #expect(exists(saved.cacheFile!, in: store))
-      #expect(try store.names(of: source) == ["a.example", "b.example"])
+      #expect(await store.names(of: source) == ["a.example", "b.example"])
 
       // A later success clears the message.
       _ = try await store.commit(
@@ -206,8 +206,7 @@ struct StoreUpdatesTests {
         ], run: run(profile, [], at: later), compiled: nil)
       #expect(replaced.isEmpty)
       #expect(try store.allSources().map(\.key) == [kept.key])
-      #expect(try store.integer("SELECT COUNT(*) FROM sourceName") == 1)
-      #expect(try store.names(of: kept) == ["kept.example"])
+      #expect(await store.names(of: kept) == ["kept.example"])
       #expect(try store.runs().count == 1)
     }
   }
@@ -232,9 +231,10 @@ struct StoreUpdatesTests {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
       let profile = try store.activeProfile()
-      var broken = try store.copy(["a.example"], key: source.key)
-      broken.namesFile = store.directory.staging.appendingPathComponent("missing.names")
+      let broken = try store.copy(["a.example"], key: source.key)
       let good = try store.copy(["b.example"], key: "other")
+      // The run's record fails to save after both sources were written: the whole commit rolls back.
+      try store.execute("CREATE TRIGGER refuse BEFORE INSERT ON updateRun BEGIN SELECT RAISE(ABORT, 'refused'); END")
       let other = try store.addSource(web("other")).source
       await #expect(throws: (any Error).self) {
         _ = try await store.commit(
@@ -244,7 +244,7 @@ struct StoreUpdatesTests {
           ], run: run(profile, [], at: later), compiled: nil)
       }
       #expect(try store.source(key: "lists-example-other")?.status == .new)
-      #expect(try store.names(of: other).isEmpty)
+      #expect(await store.names(of: other).isEmpty)
       #expect(try store.runs().isEmpty)
     }
   }
@@ -264,27 +264,21 @@ struct StoreUpdatesTests {
       await #expect(throws: CancellationError.self) { try await task.value }
       #expect(try store.runs().isEmpty)
       #expect(try store.source(key: source.key)?.status == .new)
-      #expect(try store.names(of: source).isEmpty)
+      #expect(await store.names(of: source).isEmpty)
     }
   }
 
-  @Test("Names files with empty lines, no final newline and characters JSON must escape are read whole")
-  func namesFileParsing() async throws {
+  @Test("A copy's names are read from its block set file, or compiled from the copy once when it has none")
+  func copyNames() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let profile = try store.activeProfile()
-      var copy = try store.copy([], key: source.key)
-      try Data("\n\na.example\n\nback\\slash.example\ntab\there.example\nünicode.example\nlast.example".utf8)
-        .write(to: copy.namesFile)
-      copy.unique = 5
-      _ = try await store.commit(
-        [SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .updated(copy))],
-        run: run(profile, [], at: later), compiled: nil)
-      #expect(
-        try store.names(of: source).sorted()
-          == [
-            "a.example", "back\\slash.example", "last.example", "tab\there.example", "ünicode.example",
-          ].sorted())
+      let saved = try await store.save(["b.example", "a.example", "a.example"], for: source)
+      let file = store.directory.file(Store.listFile(forCopy: saved.cacheFile!))
+      #expect(!FileManager.default.fileExists(atPath: file.path))  // a copy saved before these files
+      #expect(await store.names(of: saved) == ["a.example", "b.example"])
+      #expect(FileManager.default.fileExists(atPath: file.path))  // written on first use
+      #expect(await store.names(of: saved) == ["a.example", "b.example"])
+      #expect(await store.names(of: source) == ["a.example", "b.example"])  // the source as the store has it now
     }
   }
 
@@ -297,7 +291,10 @@ struct StoreUpdatesTests {
       _ = try await store.commit(
         [], run: run(profile, [], at: later),
         compiled: compiled(profile, file: "profiles/1-c.domains", names: 1, at: later))
-      #expect(try store.referencedFiles() == [saved.cacheFile!, "profiles/1-c.domains"])
+      #expect(
+        try store.referencedFiles() == [
+          saved.cacheFile!, Store.listFile(forCopy: saved.cacheFile!), "profiles/1-c.domains",
+        ])
     }
   }
 

@@ -52,6 +52,7 @@ struct StoreTests {
         recorded == [
           "v1: sources, names, profiles, rules, update runs", "v1: the default profile",
           "v2: blocker test runs and custom test domains",
+          "v3: names live in each copy's block set file, not in SQLite",
         ])
       #expect(recorded == Store.migrator.migrations)
     }

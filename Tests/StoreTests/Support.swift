@@ -38,20 +38,25 @@ extension Store {
     try database.read { db in try Source.filter(Column("key") == key).fetchOne(db) }
   }
 
-  /// Writes a names file and a cache file for `key`, and returns the copy an update would save.
+  /// Writes a cache file for `key` (a hosts list), and returns the copy an update would save.
   func copy(
     _ names: [String], key: String, sha: String = UUID().uuidString, format: ListFormat? = .hosts,
     etag: String? = nil, lastModified: String? = nil
   ) throws -> SourceUpdate.Copy {
     let cacheFile = "lists/\(key)-\(sha.prefix(8)).list"
-    try Data(names.map { "0.0.0.0 \($0)\n" }.joined().utf8).write(to: directory.file(cacheFile))
-    let namesFile = directory.staging.appendingPathComponent("\(key)-\(UUID().uuidString).names")
-    try Data(names.sorted().map { "\($0)\n" }.joined().utf8).write(to: namesFile)
+    let line: (String) -> String =
+      switch format {
+      case .adblock: { "||\($0)^\n" }
+      case .wildcard: { "*.\($0)\n" }
+      case .domains: { "\($0)\n" }
+      default: { "0.0.0.0 \($0)\n" }
+      }
+    try Data(names.map(line).joined().utf8).write(to: directory.file(cacheFile))
     var findings = Findings()
     findings.lines = names.count
     findings.names = names.count
     return SourceUpdate.Copy(
-      etag: etag, lastModified: lastModified, sha256: sha, cacheFile: cacheFile, namesFile: namesFile,
+      etag: etag, lastModified: lastModified, sha256: sha, cacheFile: cacheFile,
       bytes: Int64(names.joined().utf8.count), accepted: names.count, unique: Set(names).count,
       duplicates: names.count - Set(names).count, rejected: 0, detectedFormat: format, findings: findings)
   }
@@ -61,7 +66,7 @@ extension Store {
   func save(_ names: [String], for source: Source, format: ListFormat? = .hosts, at date: Date = Date()) async throws
     -> Source
   {
-    let copy = try copy(names, key: source.key, format: format)
+    let copy = try copy(names, key: source.key, format: source.format ?? format)
     let profile = try activeProfile()
     let run = UpdateRun(
       profileID: profile.id, profileName: profile.name, startedAt: date, finishedAt: date, forced: false,

@@ -41,8 +41,9 @@ public final class DNSServerProcess: Sendable {
   }
 
   /// Polls the server until it answers a query, for at most `seconds`; throws with its log when it exits
-  /// or never answers.
-  public func waitUntilAnswering(within seconds: Double = 10) async throws {
+  /// or never answers. The default is generous: on 2 busy cores (the whole suite in parallel) kresd once
+  /// took over 10 s to load; a healthy start returns at its first answer.
+  public func waitUntilAnswering(within seconds: Double = 30) async throws {
     let dig = try Dig(port: port)
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {

@@ -107,18 +107,18 @@ struct LyingServerTests {
       #expect(failure.message.hasPrefix("list: "), "the message names the source")
       #expect(failure.suggestion?.isEmpty == false, "\(failure.message): a suggestion is given")
 
-      try expectKept(before: before, copy: copy, harness: harness)
+      try await expectKept(before: before, copy: copy, harness: harness)
       #expect(summary.compiled?.names == first.compiled?.names, "the profile still blocks the old copy's names")
     }
   }
 
   /// The source's copy, checksum and names are those of the first update, and no temporary file is left.
-  func expectKept(before: Source, copy: Data, harness: Harness) throws {
+  func expectKept(before: Source, copy: Data, harness: Harness) async throws {
     let after = try #require(try harness.store.sources().first?.source)
     #expect(after.status == .failed)
     #expect(after.cacheFile == before.cacheFile)
     #expect(after.sha256 == before.sha256)
-    #expect(try harness.store.names(of: after) == ["one.example", "two.example"])
+    #expect(await harness.store.names(of: after) == ["one.example", "two.example"])
     #expect(try Data(contentsOf: harness.store.directory.file(try #require(after.cacheFile))) == copy)
     #expect(harness.stagingIsEmpty, "no partial download is left in staging")
   }
@@ -137,7 +137,7 @@ struct LyingServerTests {
       let summary = try await harness.update()
       #expect(summary.run.outcome == .completed)
       let source = try #require(try harness.store.sources().first?.source)
-      #expect(try harness.store.names(of: source) == ["one.example"])
+      #expect(await harness.store.names(of: source) == ["one.example"])
       #expect(summary.compiled?.names == 1)
     }
   }
@@ -203,7 +203,7 @@ struct LyingServerTests {
           #expect(failure.message.contains("secure connection"), "\(failure.message)")
           #expect(liar.requests.isEmpty, "no request crossed a connection that was not trusted")
         }
-        try expectKept(before: before, copy: copy, harness: harness)
+        try await expectKept(before: before, copy: copy, harness: harness)
       }
     }
   }

@@ -98,7 +98,7 @@ extension Dashboard {
         var report = try await runCancellable(latch) {
           try await runner.run(registry) { event in publish { $0.apply(event) } }
         }
-        report = try History(store: store).save(report.annotated(with: store))
+        report = try History(store: store).save(await report.annotated(with: store))
         publish {
           $0.state = .finished
           $0.finishedAt = Date()

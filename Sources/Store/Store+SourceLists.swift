@@ -1,0 +1,72 @@
+import Blocklists
+import Foundation
+import GRDB
+
+/// Each source's last good copy, compiled alone, lives beside the copy as a block set file
+/// (`lists/KEY-SHA.blockset` beside `lists/KEY-SHA.list`): written when the copy is parsed at update,
+/// merged from there into the profile's block set, and read for "which list blocks this?". Nothing
+/// parses a copy twice, and no name is stored in SQLite.
+extension Store {
+  /// The block set file of a copy: the copy's path with `.blockset` for its extension.
+  public static func listFile(forCopy cacheFile: String) -> String {
+    let base = cacheFile.hasSuffix(".list") ? String(cacheFile.dropLast(5)) : cacheFile
+    return base + ".blockset"
+  }
+
+  /// The fingerprint a copy's block set file is written under: the copy's checksum, the forced format,
+  /// the engine and the file format.
+  public static func copyFingerprint(sha256: String, format: ListFormat?) -> String {
+    "copy \(sha256) \(format?.rawValue ?? "auto") engine \(engineVersion) blockset \(CompiledList.archiveVersion)"
+  }
+
+  /// A source's last good copy (as the store has it now) compiled alone, without rules, read from its
+  /// block set file; when the file is missing or stale (a data directory from before these files), the
+  /// copy is compiled now and the file written for next time. Nil when the source has no copy, or its
+  /// copy cannot be read.
+  public func list(of source: Source) async -> CompiledList? {
+    let stored = source.id.flatMap { id in try? read { try Source.fetchOne($0, id: id) } }
+    guard let source = stored, let cacheFile = source.cacheFile, let sha256 = source.sha256 else { return nil }
+    let fingerprint = Self.copyFingerprint(sha256: sha256, format: source.format)
+    let path = directory.file(Self.listFile(forCopy: cacheFile)).path
+    if let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) { return list }
+    var input = ListSource.file(directory.file(cacheFile).path, format: source.format)
+    input.name = source.key
+    guard let list = try? await Compiler().compile([input]) else { return nil }
+    try? list.writeArchive(to: path, fingerprint: fingerprint)
+    return list
+  }
+
+  /// The names of a source's last good copy, sorted.
+  public func names(of source: Source) async -> [String] {
+    (await list(of: source))?.allNames.sorted() ?? []
+  }
+
+  /// For each name, the sources (of every profile) whose last good copy lists it or, for formats that
+  /// block subdomains, one of its parents; with the name that matched. Each copy is read once.
+  public func sources(listing names: [String]) async throws(StoreError) -> [String: [(source: Source, matched: String)]]
+  {
+    let sources = try allSources()
+    var results: [String: [(source: Source, matched: String)]] = [:]
+    for source in sources {
+      guard let list = await list(of: source) else { continue }
+      let coversSubdomains = (source.detectedFormat ?? source.format)?.coversSubdomains == true
+      for name in names {
+        var candidate = Substring(name.lowercased())
+        var exact = true
+        while !candidate.isEmpty {
+          if exact || coversSubdomains, list.blocks(String(candidate)) {
+            results[name, default: []].append((source, String(candidate)))
+          }
+          guard let dot = candidate.firstIndex(of: ".") else { break }
+          candidate = candidate[candidate.index(after: dot)...]
+          exact = false
+        }
+      }
+    }
+    // Exact matches first, then nearer parents before farther ones; sources in key order within each.
+    return results.mapValues { found in
+      found.enumerated().sorted { ($1.element.matched.count, $0.offset) < ($0.element.matched.count, $1.offset) }
+        .map(\.element)
+    }
+  }
+}
