@@ -168,13 +168,23 @@ public struct Applier: Sendable {
 
   private func applyToHosts(set: BlockSet, options: Options, warnings: [ApplyWarning]) async throws -> Applied {
     var warnings = warnings
-    let lines = try await HostsSection.lines(
-      for: set.list, profile: set.profile.name, address: options.address, namesPerLine: options.namesPerLine)
-    if let bad = HostsSection.firstInvalidLine(lines) {
-      throw ApplyError.invalidContent(
-        path: file.path, reason: "line \(bad.line) of the section would not parse: \(bad.text)")
+    let content = "\(set.fingerprint) hosts \(options.address) \(options.namesPerLine)"
+    let change: ManagedFile.Change
+    let lastName: String?
+    if let bytes = try file.unchanged(content: content) {
+      // The file holds exactly what this would write: nothing to render, check or compare.
+      change = .none(path: file.path, bytes: bytes)
+      lastName = HostsSection.lastName(in: bytes)
+    } else {
+      let body = try await HostsSection.body(
+        for: set.list, profile: set.profile.name, address: options.address, namesPerLine: options.namesPerLine)
+      if let bad = HostsSection.firstInvalidLine(body: body) {
+        throw ApplyError.invalidContent(
+          path: file.path, reason: "line \(bad.line) of the section would not parse: \(bad.text)")
+      }
+      change = try file.prepare(body: body)
+      lastName = HostsSection.lastName(in: body)
     }
-    let change = try file.prepare(lines: lines)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     if set.list.count > HostsSection.adviceThreshold {
       warnings.append(.largeHostsFile(names: set.list.count))
@@ -184,7 +194,8 @@ public struct Applier: Sendable {
     var flushSummary: String?
     if !options.dryRun {
       outcome = try file.commit(
-        change, profile: set.profile.name, names: set.list.count, target: "hosts", force: options.force)
+        change, profile: set.profile.name, names: set.list.count, target: "hosts", force: options.force,
+        content: content)
       if outcome.inPlace {
         warnings.append(.rewrittenInPlace(path: file.path, backup: outcome.backup?.id))
       }
@@ -196,12 +207,12 @@ public struct Applier: Sendable {
       }
     }
     let result = Result(
-      target: "hosts", path: file.path, profile: set.profile.name, names: set.list.count, added: change.added.count,
-      removed: change.removed.count, wrote: outcome.wrote, dryRun: options.dryRun, backup: outcome.backup?.id,
+      target: "hosts", path: file.path, profile: set.profile.name, names: set.list.count,
+      added: change.addedLines.count, removed: change.removedLines.count, wrote: outcome.wrote, dryRun: options.dryRun,
+      backup: outcome.backup?.id,
       inPlace: outcome.inPlace, check: nil, reloaded: nil, flushed: flushed, flushSummary: flushSummary,
       lookupMicroseconds: nil,
       warnings: warnings, firstWrite: false, instructions: nil)
-    let lastName = lines.last?.split(separator: " ").last.map(String.init)
     return Applied(
       result: result, change: change, reloadFailure: nil, lastName: lastName, list: set.list, coversSubdomains: false)
   }
@@ -211,8 +222,17 @@ public struct Applier: Sendable {
   {
     var warnings = warnings
     var reloadFailure: (any Error)?
-    let bytes = try await server.render(set.list, title: "SaneHosts profile \(set.profile.name)", date: Date())
-    let change = try file.prepare(contents: bytes)
+    let content = "\(set.fingerprint) \(server.rawValue)"
+    let bytes: [UInt8]
+    let change: ManagedFile.Change
+    if let current = try file.unchanged(content: content) {
+      // The drop-in holds exactly these entries: nothing to render, check or compare.
+      bytes = current
+      change = .none(path: file.path, bytes: current)
+    } else {
+      bytes = try await server.render(set.list, title: "SaneHosts profile \(set.profile.name)", date: Date())
+      change = try file.prepare(contents: bytes)
+    }
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged =
@@ -233,7 +253,8 @@ public struct Applier: Sendable {
     if !options.dryRun && (entriesChanged || (notLoaded && options.reload != nil)) {
       if entriesChanged {
         outcome = try file.commit(
-          change, profile: set.profile.name, names: set.list.count, target: server.rawValue, force: options.force)
+          change, profile: set.profile.name, names: set.list.count, target: server.rawValue, force: options.force,
+          content: content)
       }
       var loaded = false
       if let method = options.reload {

@@ -13,6 +13,8 @@ public struct BlockSet: Sendable {
   public var list: CompiledList
   /// Enabled sources left out because they have no saved copy yet (never updated successfully).
   public var missing: [String]
+  /// The fingerprint of what the names were compiled from (`Store.currentFingerprint(of:)`).
+  public var fingerprint: String
   /// Whether the names were read from the profile's block set file (else compiled now).
   public var fromFile = false
 
@@ -42,9 +44,9 @@ public struct BlockSet: Sendable {
       let list = CompiledList.readArchive(
         at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)
     {
-      return BlockSet(profile: profile, list: list, missing: missing, fromFile: true)
+      return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
     }
     let list = try await Compiler().compile(sources, rules: rules)
-    return BlockSet(profile: profile, list: list, missing: missing)
+    return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint)
   }
 }

@@ -28,6 +28,9 @@ public struct Ledger: Sendable {
     /// this field existed). `apply --reload` reloads a server that has not loaded the file yet even when
     /// there is nothing new to write.
     public var reloaded: Bool?
+    /// What the write held: the profile's fingerprint with the output's options (nil: not recorded, as
+    /// before this field existed). Applying the same content to the file as written skips rendering.
+    public var content: String?
 
     /// Creates an entry.
     public init(sha256: String, sectionSHA256: String, date: Date, profile: String?, names: Int, target: String) {

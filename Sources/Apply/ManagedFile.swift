@@ -35,21 +35,39 @@ public struct ManagedFile: Sendable {
     public var after: [UInt8]?
     /// A change by someone else since our last write.
     public var drift: Drift?
-    /// Lines of our part that would be added (comments left out).
-    public var added: [String]
-    /// Lines of our part that would be removed (comments left out).
-    public var removed: [String]
+    /// Byte ranges in `after` of the lines of our part that would be added (comments left out).
+    public var addedLines: [Range<Int>]
+    /// Byte ranges in `before` of the lines of our part that would be removed (comments left out).
+    public var removedLines: [Range<Int>]
     /// Whether writing would change nothing.
     public var isNoOp: Bool { before == after }
 
+    /// The added lines as text (made on each call: count with `addedLines`).
+    public var added: [String] { Self.text(after, addedLines) }
+    /// The removed lines as text (made on each call: count with `removedLines`).
+    public var removed: [String] { Self.text(before, removedLines) }
+
     /// Creates a change (normally made by `prepare…`).
-    public init(path: String, before: [UInt8]?, after: [UInt8]?, drift: Drift?, added: [String], removed: [String]) {
+    public init(
+      path: String, before: [UInt8]?, after: [UInt8]?, drift: Drift?, addedLines: [Range<Int>],
+      removedLines: [Range<Int>]
+    ) {
       self.path = path
       self.before = before
       self.after = after
       self.drift = drift
-      self.added = added
-      self.removed = removed
+      self.addedLines = addedLines
+      self.removedLines = removedLines
+    }
+
+    /// A change of nothing: the file stays as it is.
+    public static func none(path: String, bytes: [UInt8]?) -> Change {
+      Change(path: path, before: bytes, after: bytes, drift: nil, addedLines: [], removedLines: [])
+    }
+
+    private static func text(_ bytes: [UInt8]?, _ lines: [Range<Int>]) -> [String] {
+      guard let bytes else { return [] }
+      return lines.map { String(decoding: bytes[$0], as: UTF8.self) }
     }
   }
 
@@ -126,6 +144,12 @@ public struct ManagedFile: Sendable {
 
   /// Prepares putting `lines` in the section (ownership `.section`) or as the whole file (`.whole`).
   public func prepare(lines: [String]) throws(ApplyError) -> Change {
+    try prepare(body: lines.isEmpty ? [] : Array((lines.joined(separator: "\n") + "\n").utf8))
+  }
+
+  /// Prepares putting `body` (lines, each ending in a newline) in the section (ownership `.section`) or
+  /// as the whole file (`.whole`).
+  public func prepare(body: [UInt8]) throws(ApplyError) -> Change {
     let before = try read()
     let after: [UInt8]
     switch ownership {
@@ -134,13 +158,13 @@ public struct ManagedFile: Sendable {
         throw .invalidContent(path: path, reason: "it already holds a NUL byte at offset \(nul)")
       }
       do throws(ManagedSection.Problem) {
-        after = try ManagedSection.apply(lines, to: before ?? [])
+        after = try ManagedSection.apply(body: body, to: before ?? [])
       } catch {
         throw error.isBody
           ? .invalidContent(path: path, reason: error.description) : .brokenSection(path: path, problem: error)
       }
     case .whole:
-      after = lines.isEmpty ? [] : Array((lines.joined(separator: "\n") + "\n").utf8)
+      after = body
     }
     return try change(before: before, after: after)
   }
@@ -179,7 +203,8 @@ public struct ManagedFile: Sendable {
       }
     }
     let (added, removed) = Self.difference(before.map { ($0, ours($0)) }, after.map { ($0, ours($0)) })
-    return Change(path: path, before: before, after: after, drift: drift(before), added: added, removed: removed)
+    return Change(
+      path: path, before: before, after: after, drift: drift(before), addedLines: added, removedLines: removed)
   }
 
   /// The byte ranges of our lines in some content (comments, blank lines and a CR before LF left out).
@@ -189,41 +214,66 @@ public struct ManagedFile: Sendable {
       guard let location = try? ManagedSection.locate(in: bytes) else { return [] }
       region = location.body
     }
-    var lines: [Range<Int>] = []
-    var start = region.lowerBound
-    while start < region.upperBound {
-      var end = start
-      while end < region.upperBound && bytes[end] != 10 { end += 1 }
-      var last = end
-      if last > start && bytes[last - 1] == 13 { last -= 1 }
-      var first = start
-      while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
-      if first < last && bytes[first] != UInt8(ascii: "#") && bytes[first] != UInt8(ascii: ";") {
-        lines.append(start..<last)
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return [] }
+      var lines: [Range<Int>] = []
+      var start = region.lowerBound
+      while start < region.upperBound {
+        let found = memchr(base + start, 10, region.upperBound - start)
+        let end = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? region.upperBound
+        var last = end
+        if last > start && buffer[last - 1] == 13 { last -= 1 }
+        var first = start
+        while first < last && (buffer[first] == 0x20 || buffer[first] == 0x09) { first += 1 }
+        if first < last && buffer[first] != UInt8(ascii: "#") && buffer[first] != UInt8(ascii: ";") {
+          lines.append(start..<last)
+        }
+        start = end + 1
       }
-      start = end + 1
+      return lines
     }
-    return lines
   }
 
-  /// Lines only in the new content (added) and only in the old (removed), each in its file's order.
-  /// Lines are compared by a 64-bit hash of their bytes: no string is made for a line both sides share.
-  static func difference(_ old: ([UInt8], [Range<Int>])?, _ new: ([UInt8], [Range<Int>])?) -> ([String], [String]) {
-    func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
-      var value: UInt64 = 0xcbf2_9ce4_8422_2325
-      for index in range {
-        value = (value ^ UInt64(bytes[index])) &* 0x100_0000_01b3
-      }
-      return value
+  /// Lines only in the new content (added) and only in the old (removed), each in its file's order, as
+  /// byte ranges. Lines are compared by a 64-bit hash of their bytes, read eight at a time.
+  static func difference(
+    _ old: ([UInt8], [Range<Int>])?, _ new: ([UInt8], [Range<Int>])?
+  ) -> (added: [Range<Int>], removed: [Range<Int>]) {
+    func hashes(_ side: ([UInt8], [Range<Int>])?) -> [UInt64] {
+      guard let (bytes, lines) = side else { return [] }
+      return bytes.withUnsafeBufferPointer { buffer in lines.map { lineHash(buffer, $0) } }
     }
-    func text(_ bytes: [UInt8], _ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-    let oldHashes = old.map { bytes, lines in Set(lines.map { hash(bytes, $0) }) } ?? []
-    let newHashes = new.map { bytes, lines in Set(lines.map { hash(bytes, $0) }) } ?? []
-    let added =
-      new.map { bytes, lines in lines.filter { !oldHashes.contains(hash(bytes, $0)) }.map { text(bytes, $0) } } ?? []
-    let removed =
-      old.map { bytes, lines in lines.filter { !newHashes.contains(hash(bytes, $0)) }.map { text(bytes, $0) } } ?? []
+    let oldHashes = hashes(old)
+    let newHashes = hashes(new)
+    var oldSet = Set<UInt64>(minimumCapacity: oldHashes.count)
+    for hash in oldHashes { oldSet.insert(hash) }
+    var newSet = Set<UInt64>(minimumCapacity: newHashes.count)
+    for hash in newHashes { newSet.insert(hash) }
+    let added = zip(new?.1 ?? [], newHashes).filter { !oldSet.contains($0.1) }.map(\.0)
+    let removed = zip(old?.1 ?? [], oldHashes).filter { !newSet.contains($0.1) }.map(\.0)
     return (added, removed)
+  }
+
+  /// A 64-bit hash of a line's bytes, eight bytes per step.
+  static func lineHash(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64 {
+    guard let base = buffer.baseAddress else { return 0 }
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(range.count)
+    var index = range.lowerBound
+    while index + 8 <= range.upperBound {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let product = (hash ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F)
+      hash = product.high ^ product.low ^ 0xE703_7ED1_A0B4_28DB
+      index += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while index < range.upperBound {
+      tail |= UInt64(buffer[index]) << shift
+      shift += 8
+      index += 1
+    }
+    let product = (hash ^ tail ^ 0x8EBC_6AF0_9C88_C6E3).multipliedFullWidth(by: 0xA076_1D64_78BD_642F)
+    return product.high ^ product.low
   }
 
   /// How the file differs from what we last wrote, if it does.
@@ -249,6 +299,16 @@ public struct ManagedFile: Sendable {
 
   // MARK: Writing
 
+  /// The file's bytes when it is exactly as SaneHosts last wrote it with `content` (same checksum, no
+  /// write left unconfirmed): applying that content again would change nothing, so nothing needs
+  /// rendering or comparing. Nil otherwise.
+  public func unchanged(content: String) throws(ApplyError) -> [UInt8]? {
+    guard let entry = ledger.entry(for: path), entry.content == content, entry.pendingSHA256 == nil,
+      let bytes = try read(), Self.sha256(bytes) == entry.sha256
+    else { return nil }
+    return bytes
+  }
+
   /// Checks, before any work, that this user can replace the file: a clear error instead of a late failure.
   public func checkWritable() throws(ApplyError) {
     let directory = (Ledger.key(path) as NSString).deletingLastPathComponent
@@ -267,16 +327,17 @@ public struct ManagedFile: Sendable {
 
   /// Writes a prepared change: backs up the current file, replaces it atomically (in place when it is a
   /// mount point) and records the write. Refuses when the file changed since `prepare`, or when our part
-  /// was edited by someone else and `force` is false.
+  /// was edited by someone else and `force` is false. `content` names what the file now holds (see
+  /// `Ledger.Entry.content`).
   @discardableResult
-  public func commit(_ change: Change, profile: String?, names: Int, target: String, force: Bool = false)
-    throws(ApplyError) -> Outcome
-  {
+  public func commit(
+    _ change: Change, profile: String?, names: Int, target: String, force: Bool = false, content: String? = nil
+  ) throws(ApplyError) -> Outcome {
     if case .insideSection(let since) = change.drift, !force {
       throw .sectionEdited(path: path, since: since)
     }
     if change.isNoOp {
-      try record(change.after, profile: profile, names: names, target: target)
+      try record(change.after, profile: profile, names: names, target: target, content: content)
       return Outcome(backup: nil, inPlace: false, wrote: false)
     }
     try checkWritable()
@@ -311,7 +372,7 @@ public struct ManagedFile: Sendable {
     } else if unlink(path) != 0 && errno != ENOENT {
       throw ApplyError.from(StagedFile.Failure(path: path, detail: String(cString: strerror(errno)), code: errno))
     }
-    try record(change.after, profile: profile, names: names, target: target)
+    try record(change.after, profile: profile, names: names, target: target, content: content)
     return Outcome(backup: backup, inPlace: inPlace, wrote: true)
   }
 
@@ -366,12 +427,15 @@ public struct ManagedFile: Sendable {
   }
 
   private func record(
-    _ after: [UInt8]?, profile: String?, names: Int, target: String, pending: [UInt8]? = nil
+    _ after: [UInt8]?, profile: String?, names: Int, target: String, pending: [UInt8]? = nil,
+    content: String? = nil
   ) throws(ApplyError) {
     var entry = after.map { bytes in
-      Ledger.Entry(
+      var entry = Ledger.Entry(
         sha256: Self.sha256(bytes), sectionSHA256: Self.sha256(ourBytes(bytes)), date: Date(), profile: profile,
         names: names, target: target)
+      entry.content = pending == nil ? content : nil
+      return entry
     }
     if let pending {
       entry =

@@ -73,13 +73,26 @@ public enum ManagedSection {
 
   /// The file with its section holding `lines` (replacing any section it had).
   public static func apply(_ lines: [String], to file: [UInt8]) throws(Problem) -> [UInt8] {
-    for (index, line) in lines.enumerated() {
-      let bytes = line.utf8
-      if bytes.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 })
-        || (bytes.first == UInt8(ascii: "#") && (line == beginMarker || line == endMarker))
-      {
-        throw .invalidBody(line: index + 1)
+    for (index, line) in lines.enumerated() where line.utf8.contains(10) {
+      throw .invalidBody(line: index + 1)
+    }
+    return try apply(body: lines.isEmpty ? [] : Array((lines.joined(separator: "\n") + "\n").utf8), to: file)
+  }
+
+  /// The file with its section's body replaced by `body` (lines, each ending in a newline; LF is
+  /// turned into CRLF in a file that uses it), or a section added at the end if it has none.
+  public static func apply(body: [UInt8], to file: [UInt8]) throws(Problem) -> [UInt8] {
+    if let last = body.last, last != 10 { throw .invalidBody(line: body.count { $0 == 10 } + 1) }
+    var line = 1
+    var start = 0
+    for (index, byte) in body.enumerated() where byte == 0 || byte == 10 || byte == 13 {
+      guard byte == 10 else { throw .invalidBody(line: line) }
+      if body[start] == UInt8(ascii: "#") {
+        let text = body[start..<index]
+        if text.elementsEqual(beginBytes) || text.elementsEqual(endBytes) { throw .invalidBody(line: line) }
       }
+      line += 1
+      start = index + 1
     }
     // Take the old section out, then put the new one where it stood (or at the end).
     let location = try locate(in: file)
@@ -90,10 +103,19 @@ public enum ManagedSection {
     let crlf = usesCRLF(prefix + suffix) ?? location.map { file[$0.body.lowerBound - 2] == 13 } ?? false
     let ending: [UInt8] = crlf ? [13, 10] : [10]
     var section: [UInt8] = []
-    for line in [beginMarker] + lines + [endMarker] {
-      section += Array(line.utf8)
-      section += ending
+    section.reserveCapacity(body.count + beginBytes.count + endBytes.count + 4)
+    section += beginBytes
+    section += ending
+    if crlf {
+      for byte in body {
+        if byte == 10 { section.append(13) }
+        section.append(byte)
+      }
+    } else {
+      section += body
     }
+    section += endBytes
+    section += ending
     if !suffix.isEmpty { return prefix + section + suffix }
     if prefix.isEmpty || prefix.last == 10 { return prefix + section }
     return prefix + [10] + section.dropLast(ending.count)

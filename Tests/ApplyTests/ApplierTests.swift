@@ -9,8 +9,10 @@ import Testing
 struct ApplierTests {
   @Test("The diff lists removed then added lines, skipping what it is told to")
   func diff() {
+    let before = Array("0.0.0.0 b\n".utf8)
+    let after = Array("0.0.0.0 a\n@ IN SOA x\n".utf8)
     let change = ManagedFile.Change(
-      path: "/h", before: [], after: [], drift: nil, added: ["0.0.0.0 a", "@ IN SOA x"], removed: ["0.0.0.0 b"])
+      path: "/h", before: before, after: after, drift: nil, addedLines: [0..<9, 10..<20], removedLines: [0..<9])
     #expect(change.diffText() == "- 0.0.0.0 b\n+ 0.0.0.0 a\n+ @ IN SOA x\n")
     #expect(change.diffText(skipping: ServerTarget.isVolatile) == "- 0.0.0.0 b\n+ 0.0.0.0 a\n")
   }
@@ -50,6 +52,15 @@ struct ApplierTests {
       #expect(try String(contentsOf: hosts, encoding: .utf8).hasPrefix("127.0.0.1 localhost\n"))
       let again = try await applier.apply(Applier.Options())
       #expect(!again.result.wrote && again.result.added == 0)
+      // The same again with the ledger saying the file holds exactly this: nothing rendered, same answer.
+      let content = try #require(file.ledger.entry(for: hosts.path)?.content)
+      #expect(content.hasPrefix(try store.currentFingerprint(of: store.activeProfile())))
+      #expect(again.result.names == applied.result.names && again.lastName == applied.lastName)
+      // A new rule changes the fingerprint: rendered and written.
+      _ = try store.addRule("more.example", action: .deny)
+      let changed = try await applier.apply(Applier.Options())
+      #expect(changed.result.wrote && changed.result.added == 1)
+      #expect(file.ledger.entry(for: hosts.path)?.content != content)
     }
   }
 }

@@ -35,4 +35,23 @@ struct HostsSectionTests {
     #expect(HostsSection.firstInvalidLine(["0.0.0.0 bad name!"])?.line == 1)
     #expect(HostsSection.firstInvalidLine([":: a.example b_c.example"]) == nil)
   }
+
+  @Test("The body is the lines as bytes, each ending in a newline; its last name and first bad line are found")
+  func body() async throws {
+    let list = try await Self.list("ads.example\ntracker.example\nads.example\n")
+    for (address, perLine) in [(Renderer.HostsAddress.ipv4, 1), (.both, 1), (.ipv4, 2)] {
+      let lines = try await HostsSection.lines(for: list, profile: "p", address: address, namesPerLine: perLine)
+      let body = try await HostsSection.body(for: list, profile: "p", address: address, namesPerLine: perLine)
+      #expect(body == Array((lines.joined(separator: "\n") + "\n").utf8))
+      #expect(HostsSection.firstInvalidLine(body: body) == nil)
+    }
+    let body = try await HostsSection.body(for: list, profile: "p")
+    #expect(HostsSection.lastName(in: body) == "tracker.example")
+    let file = try ManagedSection.apply(body: body, to: Array("127.0.0.1 localhost\n".utf8))
+    #expect(HostsSection.lastName(in: file) == "tracker.example")
+    #expect(HostsSection.lastName(in: Array("# only a comment\n".utf8)) == nil)
+    let bad = Array("# c\n0.0.0.0 ok.example\n0.0.0.0 bad name!\n".utf8)
+    #expect(HostsSection.firstInvalidLine(body: bad)?.line == 3)
+    #expect(HostsSection.firstInvalidLine(body: bad)?.text == "0.0.0.0 bad name!")
+  }
 }

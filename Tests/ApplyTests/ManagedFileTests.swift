@@ -201,4 +201,30 @@ struct ManagedFileTests {
     #expect(ManagedFile.backupName(for: "/etc/hosts") == "etc_hosts")
     #expect(ManagedFile.backupName(for: "/srv/a/hosts") != ManagedFile.backupName(for: "/srv/b/hosts"))
   }
+
+  @Test("unchanged(content:) gives the bytes only while the file is exactly as written with that content")
+  func unchangedContent() throws {
+    let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { fixture.directory.remove() }
+    #expect(try fixture.file.unchanged(content: "c1") == nil)  // never written
+    let change = try fixture.file.prepare(body: Array("0.0.0.0 a.example\n".utf8))
+    try fixture.file.commit(change, profile: "p", names: 1, target: "hosts", content: "c1")
+    #expect(try fixture.file.unchanged(content: "c1") == fixture.contents())
+    #expect(try fixture.file.unchanged(content: "c2") == nil)
+    try fixture.write(try fixture.contents() + Array("192.0.2.1 printer\n".utf8))
+    #expect(try fixture.file.unchanged(content: "c1") == nil)  // edited by someone else
+  }
+
+  @Test("The diff of many lines finds exactly the lines only on one side, by byte range")
+  func largeDiff() throws {
+    let fixture = try Fixture()
+    defer { fixture.directory.remove() }
+    let old = (0..<5_000).map { "0.0.0.0 n\($0).example" }
+    try fixture.file.commit(try fixture.file.prepare(lines: old), profile: "p", names: 5_000, target: "hosts")
+    let new = old.filter { !$0.hasSuffix("7.example") } + ["0.0.0.0 extra.example", "0.0.0.0 n1.example.org"]
+    let change = try fixture.file.prepare(lines: new)
+    #expect(change.added == ["0.0.0.0 extra.example", "0.0.0.0 n1.example.org"])
+    #expect(change.removed == old.filter { $0.hasSuffix("7.example") })
+    #expect(change.addedLines.count == 2 && change.removedLines.count == 500)
+  }
 }

@@ -130,4 +130,28 @@ struct ManagedSectionTests {
     #expect(try ManagedSection.apply(["0.0.0.0 ads.example"], to: once) == once)
     #expect(try ManagedSection.remove(from: once) == file)
   }
+
+  @Test("A body of bytes gives the same file as its lines; a CR, a NUL, a marker or a missing newline is refused")
+  func bodyBytes() throws {
+    let lines = ["# Profile p", "0.0.0.0 a.example", "0.0.0.0 b.example"]
+    let body = Array((lines.joined(separator: "\n") + "\n").utf8)
+    for file in ["127.0.0.1 localhost\n", "127.0.0.1 localhost\r\n::1 localhost\r\n", "", "no newline"] {
+      #expect(
+        try ManagedSection.apply(body: body, to: Array(file.utf8)) == ManagedSection.apply(lines, to: Array(file.utf8)))
+    }
+    let crlf = try ManagedSection.apply(body: body, to: Array("127.0.0.1 localhost\r\n".utf8))
+    #expect(String(decoding: crlf, as: UTF8.self).contains("0.0.0.0 a.example\r\n0.0.0.0 b.example\r\n"))
+    #expect(throws: ManagedSection.Problem.invalidBody(line: 2)) {
+      try ManagedSection.apply(body: Array("0.0.0.0 a.example\n0.0.0.0 b\r.example\n".utf8), to: [])
+    }
+    #expect(throws: ManagedSection.Problem.invalidBody(line: 1)) {
+      try ManagedSection.apply(body: [0x30, 0, 10], to: [])
+    }
+    #expect(throws: ManagedSection.Problem.invalidBody(line: 2)) {
+      try ManagedSection.apply(body: Array("0.0.0.0 a.example\n\(ManagedSection.endMarker)\n".utf8), to: [])
+    }
+    #expect(throws: ManagedSection.Problem.invalidBody(line: 2)) {
+      try ManagedSection.apply(body: Array("0.0.0.0 a.example\n0.0.0.0 b.example".utf8), to: [])
+    }
+  }
 }
