@@ -5,7 +5,8 @@ import Store
 /// A profile's names to block, compiled from its sources' saved copies and its allow and deny rules.
 ///
 /// Read from the profile's block set file (written by `update`) when its fingerprint matches the current
-/// copies and rules; else compiled fresh, so a rule added since the last `update` takes effect at once.
+/// copies and rules; else merged from each copy's own block set file with the current rules, so a rule
+/// added since the last `update` takes effect at once without parsing any copy again.
 public struct BlockSet: Sendable {
   /// The profile.
   public var profile: Profile
@@ -46,7 +47,20 @@ public struct BlockSet: Sendable {
     {
       return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
     }
-    let list = try await Compiler().compile(sources, rules: rules)
-    return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint)
+    // Not compiled yet with these rules: merge each copy's own block set file (no copy is parsed again).
+    var merging = Compiler.Merging(
+      sourceCount: sources.count, capacity: members.reduce(0) { $0 + ($1.source.unique ?? 0) })
+    for member in members where member.source.cacheFile != nil {
+      let copy = Store.copyFingerprint(sha256: member.source.sha256 ?? "", format: member.source.format)
+      let file = store.directory.file(Store.listFile(forCopy: member.source.cacheFile!)).path
+      if merging.add(archiveAt: file, fingerprint: copy, name: member.source.key) { continue }
+      guard let list = await store.list(of: member.source) else {
+        // A copy that cannot be read: compile what can be, and let the compiler name the problem.
+        let list = try await Compiler().compile(sources, rules: rules)
+        return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint)
+      }
+      merging.add(list, name: member.source.key)
+    }
+    return BlockSet(profile: profile, list: merging.finish(rules: rules), missing: missing, fingerprint: fingerprint)
   }
 }

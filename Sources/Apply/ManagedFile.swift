@@ -345,8 +345,9 @@ public struct ManagedFile: Sendable {
     defer { lock.release() }
     StagedFile.removeLeftovers(of: path)
     guard try read() == change.before else { throw .changedMeanwhile(path: path) }
+    let newDigests = change.after.map(digests)
     // Recorded first, so a process killed after the rename does not mistake its own write for someone else's.
-    try record(change.before, profile: profile, names: names, target: target, pending: change.after)
+    try record(change.before, profile: profile, names: names, target: target, pending: change.after, known: newDigests)
     var backup: Backups.Backup?
     if let before = change.before {
       do {
@@ -372,7 +373,7 @@ public struct ManagedFile: Sendable {
     } else if unlink(path) != 0 && errno != ENOENT {
       throw ApplyError.from(StagedFile.Failure(path: path, detail: String(cString: strerror(errno)), code: errno))
     }
-    try record(change.after, profile: profile, names: names, target: target, content: content)
+    try record(change.after, profile: profile, names: names, target: target, content: content, known: newDigests)
     return Outcome(backup: backup, inPlace: inPlace, wrote: true)
   }
 
@@ -426,14 +427,26 @@ public struct ManagedFile: Sendable {
     return (profile, names)
   }
 
+  /// The SHA-256 of some content and of our part of it.
+  private struct Digests {
+    var whole: String
+    var section: String
+  }
+
+  private func digests(_ bytes: [UInt8]) -> Digests {
+    Digests(whole: Self.sha256(bytes), section: Self.sha256(ourBytes(bytes)))
+  }
+
   private func record(
     _ after: [UInt8]?, profile: String?, names: Int, target: String, pending: [UInt8]? = nil,
-    content: String? = nil
+    content: String? = nil, known: Digests? = nil
   ) throws(ApplyError) {
+    // `known`: the digests of the new content, taken once by a commit for both of its records.
     var entry = after.map { bytes in
+      let digests = pending == nil ? (known ?? digests(bytes)) : digests(bytes)
       var entry = Ledger.Entry(
-        sha256: Self.sha256(bytes), sectionSHA256: Self.sha256(ourBytes(bytes)), date: Date(), profile: profile,
-        names: names, target: target)
+        sha256: digests.whole, sectionSHA256: digests.section, date: Date(), profile: profile, names: names,
+        target: target)
       entry.content = pending == nil ? content : nil
       return entry
     }
@@ -442,8 +455,9 @@ public struct ManagedFile: Sendable {
         entry ?? ledger.entry(for: path)
         ?? Ledger.Entry(
           sha256: "", sectionSHA256: "", date: Date(), profile: profile, names: names, target: target)
-      entry?.pendingSHA256 = Self.sha256(pending)
-      entry?.pendingSectionSHA256 = Self.sha256(ourBytes(pending))
+      let digests = known ?? digests(pending)
+      entry?.pendingSHA256 = digests.whole
+      entry?.pendingSectionSHA256 = digests.section
     }
     do {
       try ledger.record(entry, for: path)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The part of a hosts file that SaneHosts owns: the lines between two fixed marker lines.
 ///
 /// Everything outside the markers is kept byte for byte, including CRLF line ends and a missing final
@@ -45,9 +53,14 @@ public enum ManagedSection {
     var start = 0
     while start < file.count {
       lineNumber += 1
-      let newline = file[start...].firstIndex(of: UInt8(ascii: "\n"))
+      let newline = Self.newline(in: file, from: start)
       let end = newline ?? file.count
       let next = newline.map { $0 + 1 } ?? file.count
+      // Only a line starting with "#" can be a marker: the rest is skipped without comparing.
+      guard file[start] == UInt8(ascii: "#") else {
+        start = next
+        continue
+      }
       var content = file[start..<end]
       if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
       if content.elementsEqual(beginBytes) {
@@ -133,6 +146,16 @@ public enum ManagedSection {
     // Split bytes, not Characters: in a String "\r\n" is one Character and would not split at "\n".
     return file[location.body].split(separator: 10, omittingEmptySubsequences: false).dropLast().map { line in
       String(decoding: line.last == 13 ? line.dropLast() : line[...], as: UTF8.self)
+    }
+  }
+
+  /// The index of the next newline at or after `start`, found with `memchr`.
+  private static func newline(in file: [UInt8], from start: Int) -> Int? {
+    file.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, start < buffer.count,
+        let found = memchr(base + start, 10, buffer.count - start)
+      else { return nil }
+      return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
     }
   }
 

@@ -15,21 +15,30 @@ import Foundation
 ///
 /// A file of another version, a different fingerprint, or with parts that do not fit together reads
 /// as nil: the caller compiles again. Files are written atomically (`OutputFile`).
+///
+/// A list of one source may be written lean (`withLookupTable: false`): without the table and the
+/// source bits, about a third smaller. Merging reads only names, so it needs neither; `readArchive`
+/// rebuilds them.
 extension CompiledList {
   /// The first eight bytes of the file.
   static let archiveMagic = Array("SHBLKSET".utf8)
   /// The format's version: bump it when the layout or the meaning of a part changes.
   public static let archiveVersion: UInt32 = 1
 
-  fileprivate struct Metadata: Codable {
+  struct Metadata: Codable {
     var fingerprint: String
     var sources: [SourceReport]
     var ruleReports: [RuleReport]
   }
 
-  /// Writes the list to `path` atomically, under `fingerprint`.
-  public func writeArchive(to path: String, fingerprint: String) throws(CompileError) {
-    let parts = names.parts
+  /// Writes the list to `path` atomically, under `fingerprint`; lean (no lookup table, no source bits)
+  /// when asked and the list has one source.
+  public func writeArchive(to path: String, fingerprint: String, withLookupTable: Bool = true) throws(CompileError) {
+    var parts = names.parts
+    if !withLookupTable && sources.count <= 1 && names.wordsPerEntry == 1 {
+      parts.slots = []
+      parts.sourceBits = []
+    }
     let metadata: [UInt8]
     do {
       let encoder = JSONEncoder()
@@ -77,8 +86,21 @@ extension CompiledList {
   ///
   /// `rules` are the rules the fingerprint covers (they are not stored again).
   public static func readArchive(at path: String, fingerprint: String, rules: RuleSet) -> CompiledList? {
+    guard var (metadata, parts) = readParts(at: path, fingerprint: fingerprint) else { return nil }
+    if parts.slots.isEmpty && parts.sourceBits.isEmpty {  // a lean file: rebuild what it left out
+      parts.sourceBits = Array(repeating: 1, count: parts.ends.count)
+      parts.slots = NameSet.table(bytes: parts.bytes, ends: parts.ends)
+    }
+    guard let names = NameSet(parts: parts) else { return nil }
+    var list = CompiledList(names: names, sources: metadata.sources, rules: rules)
+    list.ruleReports = metadata.ruleReports
+    return list
+  }
+
+  /// The metadata and the set's parts as written (a lean file's table and source bits empty).
+  static func readParts(at path: String, fingerprint: String) -> (Metadata, NameSet.Parts)? {
     guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
-    return data.withUnsafeBytes { raw -> CompiledList? in
+    return data.withUnsafeBytes { raw -> (Metadata, NameSet.Parts)? in
       var reader = Reader(raw)
       guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
         let counts = try? (0..<7).map({ _ in try reader.integer() }),
@@ -87,15 +109,17 @@ extension CompiledList {
         let slots: [UInt64] = try? reader.array(counts[2]),
         let sourceBits: [UInt64] = try? reader.array(counts[3]),
         let removedBits: [UInt64] = try? reader.array(counts[4]),
-        reader.isAtEnd,
-        let names = NameSet(
-          parts: NameSet.Parts(
-            bytes: bytes, ends: ends, slots: slots, sourceBits: sourceBits, removedBits: removedBits,
-            wordsPerEntry: counts[5], removedCount: counts[6]))
+        reader.isAtEnd
       else { return nil }
-      var list = CompiledList(names: names, sources: metadata.sources, rules: rules)
-      list.ruleReports = metadata.ruleReports
-      return list
+      let parts = NameSet.Parts(
+        bytes: bytes, ends: ends, slots: slots, sourceBits: sourceBits, removedBits: removedBits,
+        wordsPerEntry: counts[5], removedCount: counts[6])
+      // The names must fit together even where the table is left out (merging reads only them).
+      guard parts.ends.last.map({ Int($0) == parts.bytes.count }) ?? parts.bytes.isEmpty,
+        zip(parts.ends, parts.ends.dropFirst()).allSatisfy({ $0 <= $1 }),
+        parts.removedBits.count <= (parts.ends.count + 63) / 64, parts.removedCount <= parts.ends.count
+      else { return nil }
+      return (metadata, parts)
     }
   }
 
@@ -119,7 +143,7 @@ extension CompiledList {
   // MARK: Reading
 
   /// Reads a file's sections in order; every read checks the bounds.
-  fileprivate struct Reader {
+  private struct Reader {
     struct Damaged: Error {}
 
     let raw: UnsafeRawBufferPointer

@@ -8,6 +8,8 @@ extension Compiler {
     private var set: NameSet
     private var reports: [SourceReport] = []
     private let sourceCount: Int
+    /// Keeps the prefetching loads from being optimised away.
+    private var touched: UInt64 = 0
 
     /// Prepares to merge `sourceCount` lists of about `capacity` names in all.
     public init(sourceCount: Int, capacity: Int = 1 << 12) {
@@ -20,15 +22,60 @@ extension Compiler {
     /// Its first source report is kept, with its unique and duplicate counts recounted against the
     /// sources added before it.
     public mutating func add(_ list: CompiledList, name: String) {
+      add(list.names.parts, report: list.sources.first, name: name)
+    }
+
+    /// Adds the next source's list from its block set file (written under `fingerprint`) without
+    /// building its lookup table; false, adding nothing, when the file is missing, stale or damaged.
+    public mutating func add(archiveAt path: String, fingerprint: String, name: String) -> Bool {
+      guard let (metadata, parts) = CompiledList.readParts(at: path, fingerprint: fingerprint) else { return false }
+      add(parts, report: metadata.sources.first, name: name)
+      return true
+    }
+
+    private mutating func add(_ part: NameSet.Parts, report first: SourceReport?, name: String) {
       precondition(reports.count < sourceCount, "more lists than the merge was prepared for")
       let index = reports.count
-      var report = list.sources.first ?? SourceReport(name: name, forcedFormat: nil)
+      var report = first ?? SourceReport(name: name, forcedFormat: nil)
       report.name = name
       var unique = 0
-      let part = list.names
-      for entry in 0..<part.entryCount where !part.isRemoved(entry) {
-        part.withName(entry) { name in
-          if set.insert(name, hash: NameHash.hash(name), source: index) { unique += 1 }
+      func isRemoved(_ entry: Int) -> Bool {
+        let word = entry >> 6
+        return word < part.removedBits.count && part.removedBits[word] & (1 << UInt64(entry & 63)) != 0
+      }
+      part.bytes.withUnsafeBufferPointer { bytes in
+        part.ends.withUnsafeBufferPointer { ends in
+          // In batches of 16: hash, touch the table slots (fetched from memory in parallel), then insert.
+          var hashes = (
+            UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
+            UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0)
+          )
+          withUnsafeMutableBytes(of: &hashes) { raw in
+            let batchHashes = raw.bindMemory(to: UInt64.self)
+            var batch = 0
+            while batch < ends.count {
+              let end = min(batch + 16, ends.count)
+              var start = batch == 0 ? 0 : Int(ends[batch - 1])
+              for entry in batch..<end {
+                let stop = Int(ends[entry])
+                batchHashes[entry - batch] = NameHash.hash(UnsafeBufferPointer(rebasing: bytes[start..<stop]))
+                start = stop
+              }
+              touched ^= set.touch(UnsafeBufferPointer(rebasing: batchHashes[0..<(end - batch)]))
+              start = batch == 0 ? 0 : Int(ends[batch - 1])
+              for entry in batch..<end {
+                let stop = Int(ends[entry])
+                if !isRemoved(entry),
+                  set.insert(
+                    UnsafeBufferPointer(rebasing: bytes[start..<stop]), hash: batchHashes[entry - batch], source: index)
+                {
+                  unique += 1
+                }
+                start = stop
+              }
+              batch = end
+            }
+          }
         }
       }
       report.unique = unique

@@ -294,27 +294,31 @@ public struct LineParser {
   /// Whether the words after a hosts line's address read as prose: none is a dotted name, and there
   /// are three or more of them or one holds punctuation no host name has (`router's`, `address,`).
   private func isProse(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    // Plain index loops: this runs on every hosts line, and almost always stops at the first word's dot.
     var index = start
     var words = 0
     var punctuation = false
     while true {
       while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
       if index >= line.count || line[index] == UInt8(ascii: "#") { break }
-      let end = tokenEnd(line, from: index)
-      let word = line[index..<end]
-      if word.dropFirst().dropLast().contains(UInt8(ascii: ".")) { return false }
-      words += 1
-      if !punctuation {
-        punctuation = word.contains { byte in
-          switch byte {
-          case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "("), UInt8(ascii: ")"),
-            UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: ";"):
-            true
-          default: false
-          }
+      let wordStart = index
+      var dotted = false
+      while index < line.count, line[index] > 0x20 {
+        switch line[index] {
+        case UInt8(ascii: "."):
+          if index > wordStart { dotted = true }
+        case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "("), UInt8(ascii: ")"),
+          UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: ";"):
+          punctuation = true
+        default:
+          break
         }
+        index += 1
       }
-      index = end
+      // A dot inside the word (not first, not last) makes it a dotted name: an entry, not prose.
+      if dotted && line[index - 1] != UInt8(ascii: ".") { return false }
+      if dotted, index - wordStart > 2, line[wordStart + 1..<index - 1].contains(UInt8(ascii: ".")) { return false }
+      words += 1
     }
     return words >= 3 || (words > 0 && punctuation)
   }

@@ -19,6 +19,26 @@ extension NameSet {
       wordsPerEntry: wordsPerEntry, removedCount: removedCount)
   }
 
+  /// A lookup table for names stored one after another (`ends` their end offsets): what `insert`
+  /// would have built, without copying a name.
+  static func table(bytes: [UInt8], ends: [UInt32]) -> [UInt64] {
+    var size = 16
+    while size * 7 < max(1, ends.count) * 10 { size <<= 1 }
+    var slots = [UInt64](repeating: 0, count: size)
+    let mask = size - 1
+    bytes.withUnsafeBufferPointer { all in
+      var start = 0
+      for (entry, end) in ends.enumerated() {
+        let hash = NameHash.hash(UnsafeBufferPointer(rebasing: all[start..<Int(end)]))
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(entry + 1)
+        start = Int(end)
+      }
+    }
+    return slots
+  }
+
   /// A set made of parts read back; nil when they do not fit together (a damaged file).
   init?(parts: Parts) {
     let size = parts.slots.count

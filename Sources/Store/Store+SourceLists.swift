@@ -32,7 +32,7 @@ extension Store {
     var input = ListSource.file(directory.file(cacheFile).path, format: source.format)
     input.name = source.key
     guard let list = try? await Compiler().compile([input]) else { return nil }
-    try? list.writeArchive(to: path, fingerprint: fingerprint)
+    try? list.writeArchive(to: path, fingerprint: fingerprint, withLookupTable: false)
     return list
   }
 

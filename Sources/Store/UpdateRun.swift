@@ -96,9 +96,11 @@ extension UpdateRun: FetchableRecord, MutablePersistableRecord {
 public struct CompiledProfile: Sendable, Hashable, Codable {
   /// The profile.
   public var profileID: Int64
-  /// The list of names, one per line, relative to the data directory.
+  /// The profile's block set file, relative to the data directory (before v3: a names file).
   public var file: String
-  /// The SHA-256 of that file.
+  /// What identifies the content: since the block set files, the fingerprint of what it was compiled
+  /// from (hashing a multi-megabyte binary file again told nothing more); before, the SHA-256 of the
+  /// names file.
   public var sha256: String
   /// Names in it.
   public var names: Int

@@ -170,7 +170,7 @@ struct SourceFetcher: Sendable {
       let existed = FileManager.default.fileExists(atPath: store.directory.file(listFile).path)
       try list.writeArchive(
         to: store.directory.file(listFile).path,
-        fingerprint: Store.copyFingerprint(sha256: completed.sha256, format: source.format))
+        fingerprint: Store.copyFingerprint(sha256: completed.sha256, format: source.format), withLookupTable: false)
       if !existed { created.append(listFile) }
     } catch {
       store.removeFiles(created)

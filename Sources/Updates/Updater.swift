@@ -106,8 +106,12 @@ public struct Updater: Sendable {
       throw UpdateError.store(error)
     }
     let inputs: [Input] = sources.compactMap { source in
-      if let copy = works[source.id!]?.copy { return Input(source: source, file: copy.cacheFile, sha256: copy.sha256) }
-      if let file = source.cacheFile { return Input(source: source, file: file, sha256: source.sha256 ?? "") }
+      if let copy = works[source.id!]?.copy {
+        return Input(source: source, file: copy.cacheFile, sha256: copy.sha256, names: copy.unique)
+      }
+      if let file = source.cacheFile {
+        return Input(source: source, file: file, sha256: source.sha256 ?? "", names: source.unique ?? 0)
+      }
       return nil
     }
     let fingerprint = Store.fingerprint(inputs.map { ($0.source.id!, $0.sha256, $0.source.format) }, rules: rules)
@@ -167,6 +171,8 @@ public struct Updater: Sendable {
     /// The copy, relative to the data directory.
     var file: String
     var sha256: String
+    /// Its distinct names (sizes the merged set, so it rarely grows).
+    var names: Int
   }
 
   /// Merges the copies' block set files (each copy compiled alone when it was saved) into the profile's
@@ -179,10 +185,14 @@ public struct Updater: Sendable {
     let path = store.directory.file(relative).path
     do {
       var merging = Compiler.Merging(
-        sourceCount: inputs.count, capacity: inputs.reduce(0) { $0 + ($1.source.unique ?? 0) })
+        sourceCount: inputs.count, capacity: inputs.reduce(0) { $0 + $1.names })
       for input in inputs {
         try Task.checkCancellation()
-        merging.add(try await list(of: input), name: input.source.key)
+        let fingerprint = Store.copyFingerprint(sha256: input.sha256, format: input.source.format)
+        let file = store.directory.file(Store.listFile(forCopy: input.file)).path
+        if !merging.add(archiveAt: file, fingerprint: fingerprint, name: input.source.key) {
+          merging.add(try await list(of: input), name: input.source.key)
+        }
       }
       let list = merging.finish(rules: rules)
       try Task.checkCancellation()
@@ -190,7 +200,7 @@ public struct Updater: Sendable {
       var counts: [String: Int] = [:]
       for report in list.ruleReports { counts[(report.allows ? "allow " : "deny ") + report.rule.text] = report.count }
       return CompiledProfile(
-        profileID: profile.id!, file: relative, sha256: try SourceFetcher.sha256(of: URL(fileURLWithPath: path)),
+        profileID: profile.id!, file: relative, sha256: fingerprint,
         names: list.count, fingerprint: fingerprint, compiledAt: Date(), ruleCounts: counts)
     } catch let error as CompileError {
       if case .cancelled = error { throw CancellationError() }
@@ -202,15 +212,15 @@ public struct Updater: Sendable {
     }
   }
 
-  /// An input's copy compiled alone: its block set file, or a compile of the copy (writing the file).
+  /// An input's copy compiled alone, for a copy without a (current) block set file: the file is
+  /// written for next time.
   private func list(of input: Input) async throws(CompileError) -> CompiledList {
     let fingerprint = Store.copyFingerprint(sha256: input.sha256, format: input.source.format)
     let path = store.directory.file(Store.listFile(forCopy: input.file)).path
-    if let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) { return list }
     var source = ListSource.file(store.directory.file(input.file).path, format: input.source.format)
     source.name = input.source.key
     let list = try await compiler.compile([source])
-    try? list.writeArchive(to: path, fingerprint: fingerprint)
+    try? list.writeArchive(to: path, fingerprint: fingerprint, withLookupTable: false)
     return list
   }
 }

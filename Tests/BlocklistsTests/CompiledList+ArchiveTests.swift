@@ -80,3 +80,43 @@ struct CompiledListArchiveTests {
     #expect(CompiledList.readArchive(at: path, fingerprint: "fp", rules: RuleSet()) == nil)
   }
 }
+
+@Suite("Lean block set files")
+struct LeanArchiveTests {
+  @Test("A one-source list written lean reads back the same, rebuilt table and all, and merges the same")
+  func lean() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let list = try await compile(["0.0.0.0 a.example\n0.0.0.0 b.example\nc.example\n0.0.0.0 a.example\n"])
+    let full = directory.file("full").path
+    let lean = directory.file("lean").path
+    try list.writeArchive(to: full, fingerprint: "f")
+    try list.writeArchive(to: lean, fingerprint: "f", withLookupTable: false)
+    let fullSize = try #require(try FileManager.default.attributesOfItem(atPath: full)[.size] as? Int)
+    let leanSize = try #require(try FileManager.default.attributesOfItem(atPath: lean)[.size] as? Int)
+    #expect(leanSize < fullSize)
+    let read = try #require(CompiledList.readArchive(at: lean, fingerprint: "f", rules: RuleSet()))
+    #expect(read.allNames == list.allNames && read.sources == list.sources)
+    #expect(read.sources(listing: "b.example") == ["list1"] && !read.blocks("d.example"))
+    var merging = Compiler.Merging(sourceCount: 2)
+    let added = merging.add(archiveAt: lean, fingerprint: "f", name: "one")
+    let refused = merging.add(archiveAt: lean, fingerprint: "other", name: "two")
+    #expect(added && !refused)
+    merging.add(list, name: "two")
+    let merged = merging.finish()
+    #expect(merged.allNames == list.allNames)
+    #expect(merged.sources.map(\.unique) == [3, 0])
+    #expect(merged.sources(listing: "c.example") == ["one", "two"])
+  }
+
+  @Test("A list of several sources is always written whole: lean would lose which source lists a name")
+  func severalSources() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let list = try await compile(["a.example\n", "a.example\nb.example\n"])
+    let path = directory.file("two").path
+    try list.writeArchive(to: path, fingerprint: "f", withLookupTable: false)
+    let read = try #require(CompiledList.readArchive(at: path, fingerprint: "f", rules: RuleSet()))
+    #expect(read.sources(listing: "a.example") == ["list1", "list2"])
+  }
+}
