@@ -250,6 +250,18 @@ struct UpdaterTests {
       #expect(again.recompiled)
       #expect(again.compiled?.names == 4)
       #expect(try Updater.isCompiledListCurrent(try harness.store.activeProfile(), in: harness.store))
+
+      // A data directory from before the copies' block set files (or one whose file was lost): the copy
+      // is compiled alone once, its file written again, and the profile is the same.
+      let lists = harness.store.directory.lists
+      let written = try FileManager.default.contentsOfDirectory(atPath: lists.path).filter { $0.hasSuffix(".blockset") }
+      #expect(written.count == 1)
+      for file in written { try FileManager.default.removeItem(at: lists.appendingPathComponent(file)) }
+      try harness.store.addRule("=more.example", action: .deny)
+      let rebuilt = try await harness.update()
+      #expect(rebuilt.recompiled && rebuilt.compiled?.names == 5)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: lists.path).filter { $0.hasSuffix(".blockset") } == written)
     }
   }
 
