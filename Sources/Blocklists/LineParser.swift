@@ -299,7 +299,8 @@ public struct LineParser {
     var words = 0
     var punctuation = false
     while true {
-      while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+      // Every byte below 0x21 separates words here (a NUL or control byte too, or the loop would stall).
+      while index < line.count, line[index] < 0x21 { index += 1 }
       if index >= line.count || line[index] == UInt8(ascii: "#") { break }
       let wordStart = index
       var dotted = false

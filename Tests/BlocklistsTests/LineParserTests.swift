@@ -72,6 +72,16 @@ struct LineParserTests {
     #expect(findings.samples[.nonBlockingAddress]?.first?.line == 5)
   }
 
+  @Test(
+    "Regression (fuzz): NUL and control bytes after an address end the prose check instead of stalling it",
+    .timeLimit(.minutes(1)))
+  func proseWithControlBytes() {
+    let line = ":: " + String(repeating: "\u{0}", count: 32) + "inline\r\n0.0.0.0 \u{1}\u{7}\u{1F} next.example\n"
+    let (names, findings) = parse(line)
+    #expect(names == ["next.example"])
+    #expect(findings.totalRejected >= 1)
+  }
+
   @Test("Plain domains, wildcard and adblock lines")
   func simpleFormats() {
     let (names, findings) = parse(
