@@ -10,7 +10,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "SaneHosts",
-  platforms: [.macOS(.v15)],
+  // Linux only: SaneHosts manages /etc/hosts, Linux DNS servers and systemd timers, and calls Glibc
+  // directly; no Apple platform is declared because none is supported.
   products: [
     .executable(name: "sanehosts", targets: ["SaneHostsCLI"]),
     .executable(name: "sanehosts-bench", targets: ["Benchmarks"]),

@@ -55,7 +55,7 @@ public struct TestRunner<C: Clock>: Sendable where C.Duration == Duration {
     guard !tested.isEmpty else { throw .emptyRegistry }
     var warnings: [String] = []
 
-    let controls = await probeAll(registry.controls, deadline: deadline, events: { _ in })
+    let controls = await probeAll(registry.controls, deadline: deadline, events: { _ in }).results
     if Task.isCancelled { throw .cancelled }
     if !controls.isEmpty {
       if controls.allSatisfy({ $0.outcome == .inconclusive }) {
@@ -74,9 +74,8 @@ public struct TestRunner<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     events(.started(total: tested.count))
-    let results = await probeAll(tested, deadline: deadline, events: events)
+    let (results, cutShort) = await probeAll(tested, deadline: deadline, events: events)
     if Task.isCancelled { throw .cancelled }
-    let cutShort = results.filter { $0.reason == Self.runLimitReason(options.runBound) }.count
     if cutShort > 0 {
       warnings.append(
         "\(cutShort) domains were not finished within the run's bound of \(Self.seconds(options.runBound)).")
@@ -87,15 +86,23 @@ public struct TestRunner<C: Clock>: Sendable where C.Duration == Duration {
       results: results, warnings: warnings)
   }
 
-  /// Probes domains through the sliding window; results come back in the domains' order.
+  /// How one domain's probe ended: with the probe's own verdict, or cut short by the run's bound.
+  enum Ending: Sendable, Hashable {
+    case probed
+    case cutShort
+  }
+
+  /// Probes domains through the sliding window; results come back in the domains' order, with how
+  /// many the run's bound cut short.
   private func probeAll(_ domains: [TestDomain], deadline: C.Instant, events: @Sendable (TestEvent) -> Void) async
-    -> [DomainResult]
+    -> (results: [DomainResult], cutShort: Int)
   {
-    guard !domains.isEmpty else { return [] }
+    guard !domains.isEmpty else { return ([], 0) }
     var results = [DomainResult?](repeating: nil, count: domains.count)
+    var cutShort = 0
     var blocked = 0
     var done = 0
-    await withTaskGroup(of: (Int, DomainResult).self) { group in
+    await withTaskGroup(of: (Int, DomainResult, Ending).self) { group in
       var next = 0
       // A sentinel task that ends the run at its bound.
       group.addTask {
@@ -104,22 +111,27 @@ public struct TestRunner<C: Clock>: Sendable where C.Duration == Duration {
           -1,
           DomainResult(
             domain: TestDomain(hostname: "", category: "", provider: ""), verdict: Verdict(.inconclusive, ""),
-            milliseconds: 0)
+            milliseconds: 0),
+          Ending.cutShort
         )
       }
       func startNext() {
         let index = next
         next += 1
-        group.addTask { (index, await probeOne(domains[index])) }
+        group.addTask {
+          let (result, ending) = await probeOne(domains[index])
+          return (index, result, ending)
+        }
       }
       while next < domains.count && next < options.concurrency { startNext() }
-      while let (index, result) = await group.next() {
+      while let (index, result, ending) = await group.next() {
         if index < 0 {
           // The bound was reached: stop everything in flight; unfinished domains are inconclusive.
           group.cancelAll()
           continue
         }
         results[index] = result
+        if ending == .cutShort { cutShort += 1 }
         done += 1
         if result.outcome == .blocked { blocked += 1 }
         events(.finished(result, done: done, total: domains.count, blocked: blocked))
@@ -128,13 +140,14 @@ public struct TestRunner<C: Clock>: Sendable where C.Duration == Duration {
       }
     }
     let limit = Self.runLimitReason(options.runBound)
-    return domains.indices.map { index in
+    let all = domains.indices.map { index in
       results[index] ?? DomainResult(domain: domains[index], verdict: Verdict(.inconclusive, limit), milliseconds: 0)
     }
+    return (all, cutShort + results.count { $0 == nil })
   }
 
   /// Probes one domain, giving up at the timeout (or when the run is cancelled).
-  private func probeOne(_ domain: TestDomain) async -> DomainResult {
+  private func probeOne(_ domain: TestDomain) async -> (DomainResult, Ending) {
     let started = clock.now
     let timeout = options.timeout
     let verdict = await withTaskGroup(of: Verdict?.self) { group in
@@ -152,11 +165,17 @@ public struct TestRunner<C: Clock>: Sendable where C.Duration == Duration {
       return first
     }
     let elapsed = Self.milliseconds(started.duration(to: clock.now))
-    if Task.isCancelled && (verdict == nil || verdict?.reason == "cancelled") {
-      return DomainResult(
+    // Cancelled (the bound, or the run): a probe that had no verdict yet, or gave up because of it, was
+    // cut short; one that had already answered keeps its verdict.
+    if Task.isCancelled && (verdict == nil || verdict?.outcome == .inconclusive) {
+      let result = DomainResult(
         domain: domain, verdict: Verdict(.inconclusive, Self.runLimitReason(options.runBound)), milliseconds: elapsed)
+      return (result, .cutShort)
     }
-    return DomainResult(domain: domain, verdict: verdict ?? Verdict(.inconclusive, "cancelled"), milliseconds: elapsed)
+    return (
+      DomainResult(domain: domain, verdict: verdict ?? Verdict(.inconclusive, "cancelled"), milliseconds: elapsed),
+      .probed
+    )
   }
 
   static func runLimitReason(_ bound: Duration) -> String { "not finished within the run's bound of \(seconds(bound))" }

@@ -14,7 +14,10 @@
 /// other, and plain names by the wildcard format); other lines count as `wrongFormat`.
 ///
 /// Lines never stop the parser: each rejected token is counted with its reason and line number.
-public struct LineParser {
+///
+/// Not copyable: it owns a scratch buffer, freed exactly once when it goes away (a copy would free it
+/// twice).
+public struct LineParser: ~Copyable {
   /// The format lines must be in, or `nil` to recognise each line.
   public let format: ListFormat?
   /// What was parsed so far.
@@ -31,9 +34,10 @@ public struct LineParser {
     scratch = .allocate(capacity: 256)
   }
 
-  /// Releases the scratch buffer and returns what was parsed.
+  deinit { scratch.deallocate() }
+
+  /// Returns what was parsed; the parser is used up (its scratch buffer freed).
   public consuming func finish() -> ParsedNames {
-    scratch.deallocate()
     for format in ListFormat.allCases where formatLines[format.ordinal] > 0 {
       result.findings.formats[format, default: 0] += formatLines[format.ordinal]
     }
