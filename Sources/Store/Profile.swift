@@ -41,6 +41,16 @@ public struct Profile: Sendable, Hashable, Codable, Identifiable {
 extension Profile: FetchableRecord, MutablePersistableRecord {
   public static let databaseTableName = "profile"
 
+  /// The columns queries use, named once.
+  public enum Columns {
+    /// The `id` column.
+    public static let id = Column(CodingKeys.id)
+    /// The `name` column.
+    public static let name = Column(CodingKeys.name)
+    /// The `isActive` column.
+    public static let isActive = Column(CodingKeys.isActive)
+  }
+
   public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
@@ -81,6 +91,20 @@ public struct ProfileRule: Sendable, Hashable, Codable, Identifiable {
 
 extension ProfileRule: FetchableRecord, MutablePersistableRecord {
   public static let databaseTableName = "rule"
+
+  /// The columns queries use, named once.
+  public enum Columns {
+    /// The `id` column.
+    public static let id = Column(CodingKeys.id)
+    /// The `profileID` column.
+    public static let profileID = Column(CodingKeys.profileID)
+    /// The `action` column.
+    public static let action = Column(CodingKeys.action)
+    /// The `kind` column.
+    public static let kind = Column(CodingKeys.kind)
+    /// The `pattern` column.
+    public static let pattern = Column(CodingKeys.pattern)
+  }
 
   public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

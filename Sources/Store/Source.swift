@@ -93,6 +93,16 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
 extension Source: FetchableRecord, MutablePersistableRecord {
   public static let databaseTableName = "source"
 
+  /// The columns queries use, named once.
+  public enum Columns {
+    /// The `id` column.
+    public static let id = Column(CodingKeys.id)
+    /// The `key` column.
+    public static let key = Column(CodingKeys.key)
+    /// The `location` column.
+    public static let location = Column(CodingKeys.location)
+  }
+
   public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension Store {
@@ -95,8 +96,10 @@ extension Store {
           """)
     }
     migrator.registerMigration("v1: the default profile") { db in
-      var profile = Profile(name: "default", summary: "Created with the store.", isActive: true)
-      try profile.insert(db)
+      // Plain SQL: a migration must mean the same forever, whatever the app's types become.
+      try db.execute(
+        sql: "INSERT INTO profile (name, summary, isActive, createdAt) VALUES (?, ?, 1, ?)",
+        arguments: ["default", "Created with the store.", Date()])
     }
     migrator.registerMigration("v2: blocker test runs and custom test domains") { db in
       try db.execute(

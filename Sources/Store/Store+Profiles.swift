@@ -4,7 +4,7 @@ import GRDB
 extension Store {
   /// Every profile, by name.
   public func profiles() throws(StoreError) -> [Profile] {
-    try read { try Profile.order(Column("name").collating(.nocase)).fetchAll($0) }
+    try read { try Profile.order(Profile.Columns.name.collating(.nocase)).fetchAll($0) }
   }
 
   /// The active profile.
@@ -18,9 +18,9 @@ extension Store {
   }
 
   static func activeProfile(_ db: Database) throws -> Profile {
-    if let profile = try Profile.filter(Column("isActive") == true).fetchOne(db) { return profile }
+    if let profile = try Profile.filter(Profile.Columns.isActive == true).fetchOne(db) { return profile }
     // A store always has an active profile; repair one that lost it.
-    guard var first = try Profile.order(Column("id")).fetchOne(db) else {
+    guard var first = try Profile.order(Profile.Columns.id).fetchOne(db) else {
       throw StoreError.notFound(kind: "profile", name: "(active)", known: [])
     }
     first.isActive = true

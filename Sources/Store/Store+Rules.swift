@@ -7,16 +7,16 @@ extension Store {
   public func rules(in profile: String? = nil, action: ProfileRule.Action? = nil) throws(StoreError) -> [ProfileRule] {
     try read { db in
       let profile = try Self.profile(profile, db)
-      var request = ProfileRule.filter(Column("profileID") == profile.id)
-      if let action { request = request.filter(Column("action") == action.rawValue) }
-      return try request.order(Column("action"), Column("id")).fetchAll(db)
+      var request = ProfileRule.filter(ProfileRule.Columns.profileID == profile.id)
+      if let action { request = request.filter(ProfileRule.Columns.action == action.rawValue) }
+      return try request.order(ProfileRule.Columns.action, ProfileRule.Columns.id).fetchAll(db)
     }
   }
 
   /// A profile's rules as the engine takes them.
   public func ruleSet(for profile: Profile) throws(StoreError) -> RuleSet {
     let rules = try read { db in
-      try ProfileRule.filter(Column("profileID") == profile.id).order(Column("id")).fetchAll(db)
+      try ProfileRule.filter(ProfileRule.Columns.profileID == profile.id).order(ProfileRule.Columns.id).fetchAll(db)
     }
     return Self.ruleSet(rules, profile: profile.name)
   }
@@ -43,8 +43,8 @@ extension Store {
     return try write { db in
       let profile = try Self.profile(profile, db)
       let existing = try ProfileRule.filter(
-        Column("profileID") == profile.id && Column("action") == action.rawValue
-          && Column("kind") == parsed.kind.rawValue && Column("pattern") == parsed.pattern
+        ProfileRule.Columns.profileID == profile.id && ProfileRule.Columns.action == action.rawValue
+          && ProfileRule.Columns.kind == parsed.kind.rawValue && ProfileRule.Columns.pattern == parsed.pattern
       ).fetchCount(db)
       if existing > 0 {
         throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text)
@@ -64,8 +64,10 @@ extension Store {
     let parsed = try? Self.parseRule(text, action: action)
     return try write { db in
       let profile = try Self.profile(profile, db)
-      let rules = try ProfileRule.filter(Column("profileID") == profile.id && Column("action") == action.rawValue)
-        .fetchAll(db)
+      let rules = try ProfileRule.filter(
+        ProfileRule.Columns.profileID == profile.id && ProfileRule.Columns.action == action.rawValue
+      )
+      .fetchAll(db)
       let match =
         rules.first { parsed != nil && $0.kind == parsed!.kind && $0.pattern == parsed!.pattern }
         ?? rules.first { String($0.id ?? -1) == text }

@@ -24,7 +24,7 @@ extension Store {
 
   /// Every source in the store, whichever profiles use it.
   public func allSources() throws(StoreError) -> [Source] {
-    try read { try Source.order(Column("key")).fetchAll($0) }
+    try read { try Source.order(Source.Columns.key).fetchAll($0) }
   }
 
   /// Adds a source to a profile (the active one when nil). A location already in the store is reused.
@@ -41,7 +41,7 @@ extension Store {
   static func add(_ new: NewSource, to profile: Profile, _ db: Database) throws -> (source: Source, isNew: Bool) {
     var isNew = false
     var source: Source
-    if let existing = try Source.filter(Column("location") == new.location.absoluteString).fetchOne(db) {
+    if let existing = try Source.filter(Source.Columns.location == new.location.absoluteString).fetchOne(db) {
       source = existing
       if let format = new.format, format != existing.format, new.catalogID == nil {
         source.format = format
@@ -75,7 +75,7 @@ extension Store {
       throw StoreError.invalid(value: key, reason: "is not a usable source name: use letters, digits, “-”, “_” or “.”")
     }
     func taken(_ candidate: String) throws -> Bool {
-      try Source.filter(Column("key") == candidate).fetchCount(db) > 0
+      try Source.filter(Source.Columns.key == candidate).fetchCount(db) > 0
     }
     guard try taken(key) else { return key }
     if explicit { throw StoreError.alreadyExists(kind: "source", name: key) }

@@ -15,7 +15,8 @@ extension Store {
   /// The saved runs, newest first (without their reports' meaning decoded).
   public func testRuns(limit: Int = 50) throws(StoreError) -> [TestRunRecord] {
     try read { db in
-      try TestRunRecord.order(Column("startedAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+      try TestRunRecord.order(TestRunRecord.Columns.startedAt.desc, TestRunRecord.Columns.id.desc).limit(limit)
+        .fetchAll(db)
     }
   }
 
@@ -31,7 +32,9 @@ extension Store {
 
   /// The user's own test domains, in the order added.
   public func customTestDomains() throws(StoreError) -> [CustomTestDomain] {
-    try read { db in try CustomTestDomain.order(Column("addedAt"), Column("hostname")).fetchAll(db) }
+    try read { db in
+      try CustomTestDomain.order(CustomTestDomain.Columns.addedAt, CustomTestDomain.Columns.hostname).fetchAll(db)
+    }
   }
 
   /// Adds (or recategorises) a test domain.

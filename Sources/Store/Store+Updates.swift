@@ -69,8 +69,8 @@ extension Store {
   /// The latest runs of a profile (of every profile when nil), newest first.
   public func runs(of profile: Profile? = nil, limit: Int = 20) throws(StoreError) -> [UpdateRun] {
     try read { db in
-      var request = UpdateRun.order(Column("id").desc).limit(limit)
-      if let profile { request = request.filter(Column("profileID") == profile.id) }
+      var request = UpdateRun.order(UpdateRun.Columns.id.desc).limit(limit)
+      if let profile { request = request.filter(UpdateRun.Columns.profileID == profile.id) }
       return try request.fetchAll(db)
     }
   }

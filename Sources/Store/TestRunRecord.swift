@@ -42,12 +42,28 @@ public struct TestRunRecord: Sendable, Hashable, Codable {
 extension TestRunRecord: FetchableRecord, MutablePersistableRecord {
   public static let databaseTableName = "testRun"
 
+  /// The columns queries use, named once.
+  public enum Columns {
+    /// The `id` column.
+    public static let id = Column(CodingKeys.id)
+    /// The `startedAt` column.
+    public static let startedAt = Column(CodingKeys.startedAt)
+  }
+
   public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A test domain the user added to the registry.
 public struct CustomTestDomain: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
   public static let databaseTableName = "testDomain"
+
+  /// The columns queries use, named once.
+  public enum Columns {
+    /// The `hostname` column.
+    public static let hostname = Column(CodingKeys.hostname)
+    /// The `addedAt` column.
+    public static let addedAt = Column(CodingKeys.addedAt)
+  }
 
   /// The hostname (normalised by the caller).
   public var hostname: String

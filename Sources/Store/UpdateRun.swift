@@ -89,6 +89,14 @@ public struct UpdateRun: Sendable, Hashable, Codable, Identifiable {
 extension UpdateRun: FetchableRecord, MutablePersistableRecord {
   public static let databaseTableName = "updateRun"
 
+  /// The columns queries use, named once.
+  public enum Columns {
+    /// The `id` column.
+    public static let id = Column(CodingKeys.id)
+    /// The `profileID` column.
+    public static let profileID = Column(CodingKeys.profileID)
+  }
+
   public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
