@@ -126,11 +126,7 @@ struct Benchmark {
       waitpid(server, nil, 0)
     }
 
-    let home = work.appending(path: "update-bench")
-    try? FileManager.default.removeItem(at: home)
-    setenv("SANEHOSTS_HOME", home.path, 1)
-    let urls = files.map { "http://127.0.0.1:\(port)/\($0)" }
-    guard run([sanehosts, "sources", "add"] + urls).status == 0 else { fail("sources add failed") }
+    freshProfile(at: work.appending(path: "update-bench"), sanehosts: sanehosts, port: port, files: files)
     let bytes = files.reduce(0) { total, file in
       total
         + ((try? FileManager.default.attributesOfItem(atPath: lists.appending(path: file).path)[.size]) as? Int ?? 0)
@@ -340,6 +336,15 @@ struct Benchmark {
         verified.seconds - plain.seconds, verified.seconds, plain.seconds))
   }
 
+  /// An empty data directory at `home` (made the current one through `SANEHOSTS_HOME`) whose active
+  /// profile has `files` of the HTTP server at `port` as sources.
+  static func freshProfile(at home: URL, sanehosts: String, port: Int, files: [String]) {
+    try? FileManager.default.removeItem(at: home)
+    setenv("SANEHOSTS_HOME", home.path, 1)
+    let urls = files.map { "http://127.0.0.1:\(port)/\($0)" }
+    guard run([sanehosts, "sources", "add"] + urls).status == 0 else { fail("sources add failed") }
+  }
+
   /// Serves a folder over HTTP on 127.0.0.1 (Python's `http.server`); returns the port and the server's pid.
   static func serve(_ folder: URL) -> (port: Int, pid: pid_t) {
     let port = freePort()
@@ -378,13 +383,8 @@ struct Benchmark {
       kill(server, SIGTERM)
       waitpid(server, nil, 0)
     }
-    let home = work.appending(path: "large-update")
-    try? FileManager.default.removeItem(at: home)
-    setenv("SANEHOSTS_HOME", home.path, 1)
+    freshProfile(at: work.appending(path: "large-update"), sanehosts: sanehosts, port: port, files: files)
     defer { unsetenv("SANEHOSTS_HOME") }
-    guard run([sanehosts, "sources", "add"] + files.map { "http://127.0.0.1:\(port)/\($0)" }).status == 0 else {
-      fail("sources add failed")
-    }
     let first = run([sanehosts, "update", "--quiet"])
     guard first.status == 0 else { fail("large update exited \(first.status)") }
     let alone = run(

@@ -13,18 +13,8 @@ public enum HostsSection {
   public static func lines(
     for list: CompiledList, profile: String, address: Renderer.HostsAddress = .ipv4, namesPerLine: Int = 1
   ) async throws(CompileError) -> [String] {
-    let renderer = Renderer(format: .hosts, hostsAddress: address, namesPerLine: namesPerLine, title: profile)
-    var sink = ByteSink()
-    _ = try await renderer.renderConcurrently(list, to: &sink)
-    let sources = list.sources.map(\.name).joined(separator: ", ")
-    var lines = [
-      "# Profile \(profile): \(list.count) names from \(list.sources.count) source(s)\(sources.isEmpty ? "" : ": \(sources)")"
-    ]
-    lines.reserveCapacity(list.count + 1)
-    for line in sink.memory.split(separator: 10) where line.first != UInt8(ascii: "#") {
-      lines.append(String(decoding: line, as: UTF8.self))
-    }
-    return lines
+    let body = try await body(for: list, profile: profile, address: address, namesPerLine: namesPerLine)
+    return body.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The section's body as bytes: the same lines as `lines(for:…)`, each ending in a newline, made

@@ -1,3 +1,4 @@
+import Blocklists
 import Crypto
 import Files
 import Foundation
@@ -254,26 +255,9 @@ public struct ManagedFile: Sendable {
     return (added, removed)
   }
 
-  /// A 64-bit hash of a line's bytes, eight bytes per step.
+  /// A 64-bit hash of a line's bytes (the engine's `NameHash`).
   static func lineHash(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64 {
-    guard let base = buffer.baseAddress else { return 0 }
-    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(range.count)
-    var index = range.lowerBound
-    while index + 8 <= range.upperBound {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      let product = (hash ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F)
-      hash = product.high ^ product.low ^ 0xE703_7ED1_A0B4_28DB
-      index += 8
-    }
-    var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    while index < range.upperBound {
-      tail |= UInt64(buffer[index]) << shift
-      shift += 8
-      index += 1
-    }
-    let product = (hash ^ tail ^ 0x8EBC_6AF0_9C88_C6E3).multipliedFullWidth(by: 0xA076_1D64_78BD_642F)
-    return product.high ^ product.low
+    NameHash.hash(UnsafeBufferPointer(rebasing: buffer[range]))
   }
 
   /// How the file differs from what we last wrote, if it does.

@@ -36,9 +36,10 @@ public struct ParsedNames: Sendable {
   }
 }
 
-/// A fast, well-mixed 64-bit hash of a name's bytes.
-enum NameHash {
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+/// A fast, well-mixed 64-bit hash of a name's (or any line's) bytes, eight bytes per step.
+public enum NameHash {
+  /// The hash of some bytes.
+  public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
     guard let base = bytes.baseAddress else { return mix(h) }
     let raw = UnsafeRawPointer(base)
