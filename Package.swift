@@ -27,6 +27,7 @@ let package = Package(
     .library(name: "DNS", targets: ["DNS"]),
     .library(name: "Pihole", targets: ["Pihole"]),
     .library(name: "Dashboard", targets: ["Dashboard"]),
+    .library(name: "UseCases", targets: ["UseCases"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -165,12 +166,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// What the CLI and the dashboard both do, in one place: the front ends read input, call, render.
+    .target(
+      name: "UseCases",
+      dependencies: ["Apply", "Blocklists", "Store"],
+      swiftSettings: swiftSettings
+    ),
+
     /// The local web dashboard: pages, a JSON API, live progress over Server-Sent Events, list subscriptions.
     .target(
       name: "Dashboard",
       dependencies: [
         "Locking",
         "Apply", "BlockerTest", "Blocklists", "Catalog", "DNS", "Downloads", "Files", "Loading", "Store", "Updates",
+        "UseCases",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,6 +207,7 @@ let package = Package(
         "DNS",
         "Pihole",
         "Dashboard",
+        "UseCases",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -305,6 +315,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "UseCasesTests",
+      dependencies: ["UseCases", "Apply", "Blocklists", "Store", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "ApplyTests",
       dependencies: [
         "Locking", "Apply", "Blocklists", "Store", "TestSupport",
@@ -330,7 +345,8 @@ let package = Package(
     .testTarget(
       name: "DashboardTests",
       dependencies: [
-        "Dashboard", "Apply", "BlockerTest", "Blocklists", "DNS", "Loading", "Store", "Updates", "TestSupport",
+        "Dashboard", "Apply", "BlockerTest", "Blocklists", "DNS", "Loading", "Store", "Updates", "UseCases",
+        "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),

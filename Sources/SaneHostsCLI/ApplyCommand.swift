@@ -174,9 +174,7 @@ struct ApplyCommand: AsyncParsableCommand {
 
   func run() async throws {
     do {
-      let file = files.file(
-        target.server.map { output ?? $0.defaultOutput }, ownership: target == .hosts ? .section : .whole,
-        data: store.directory)
+      let file = files.file(for: target.server, output: output, data: store.directory)
       // Before the store is opened: a user who may not write the file gets "use sudo or --hosts-file",
       // not an error about root's data directory. (Applier checks again, for callers without this step.)
       if !dryRun {

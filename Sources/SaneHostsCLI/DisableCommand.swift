@@ -33,8 +33,7 @@ struct DisableCommand: AsyncParsableCommand {
 
   func run() async throws {
     let server = target.server
-    let file = files.file(
-      server.map { output ?? $0.defaultOutput }, ownership: server == nil ? .section : .whole, data: store.directory)
+    let file = files.file(for: server, output: output, data: store.directory)
     do {
       if !dryRun { try file.checkWritable() }
       let change = try file.prepareRemoval()

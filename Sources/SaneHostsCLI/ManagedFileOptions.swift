@@ -2,6 +2,7 @@ import Apply
 import ArgumentParser
 import Foundation
 import Store
+import UseCases
 
 /// `--hosts-file`, `--backup-dir` and `--keep-backups`, shared by every command that changes a hosts file.
 struct ManagedFileOptions: ParsableArguments {
@@ -19,11 +20,11 @@ struct ManagedFileOptions: ParsableArguments {
     if hostsFile.isEmpty { throw ValidationError("--hosts-file needs a path.") }
   }
 
-  /// The managed file at `path` (the hosts file unless a DNS server drop-in is meant).
-  func file(_ path: String? = nil, ownership: ManagedFile.Ownership = .section, data: DataDirectory) -> ManagedFile {
-    let backups = backupDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? data.backups
-    return ManagedFile(
-      path: path ?? hostsFile, ownership: ownership, backupDirectory: backups, keepBackups: keepBackups,
-      ledger: Ledger(url: data.ledger))
+  /// The managed file for `server` (nil: the hosts file), written at `output` when given.
+  func file(for server: ServerTarget? = nil, output: String? = nil, data: DataDirectory) -> ManagedFile {
+    ApplyDestination.file(
+      for: server, hostsFile: hostsFile, output: output,
+      backupDirectory: backupDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, keepBackups: keepBackups,
+      data: data)
   }
 }

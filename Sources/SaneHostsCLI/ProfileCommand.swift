@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Store
+import UseCases
 
 /// `sanehosts profile`: named combinations of sources and rules.
 struct ProfileCommand: ParsableCommand {
@@ -93,7 +94,7 @@ struct ProfileCommand: ParsableCommand {
         out += "Not compiled yet: run `sanehosts update --profile \(profile.name)`.\n"
       }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
-      out += "\nSources:\n" + (members.isEmpty ? "  none\n" : SourceJSON.table(members))
+      out += "\nSources:\n" + (members.isEmpty ? "  none\n" : SourceTable.table(members))
       out += "\nAllow rules: \(object.allow.isEmpty ? "none" : object.allow.joined(separator: ", "))\n"
       out += "Deny rules: \(object.deny.isEmpty ? "none" : object.deny.joined(separator: ", "))\n"
       Terminal.writeOutput(out)
@@ -165,7 +166,7 @@ struct ProfileJSON: Encodable {
   var active: Bool
   var summary: String?
   var preset: String?
-  var sources: [SourceJSON]
+  var sources: [SourceSummary]
   var enabledSources: Int
   var allow: [String]
   var deny: [String]
@@ -180,7 +181,7 @@ struct ProfileJSON: Encodable {
     summary = profile.summary
     preset = profile.preset
     let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
-    sources = members.map(SourceJSON.init)
+    sources = members.map(SourceSummary.init)
     enabledSources = members.filter(\.enabled).count
     let rules = try storeCall { () throws(StoreError) in try store.rules(in: profile.name) }
     allow = rules.filter { $0.action == .allow }.map(\.text)

@@ -4,6 +4,7 @@ import Catalog
 import Downloads
 import Foundation
 import Store
+import UseCases
 
 /// `sanehosts sources`: the lists of a profile.
 struct SourcesCommand: ParsableCommand {
@@ -107,7 +108,7 @@ struct SourcesCommand: ParsableCommand {
       let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
       if json {
-        Terminal.writeOutput(Text.json(members.map(SourceJSON.init)))
+        Terminal.writeOutput(Text.json(members.map(SourceSummary.init)))
         return
       }
       guard !members.isEmpty else {
@@ -116,7 +117,7 @@ struct SourcesCommand: ParsableCommand {
         )
         return
       }
-      Terminal.writeOutput(SourceJSON.table(members))
+      Terminal.writeOutput(SourceTable.table(members))
     }
   }
 }
@@ -141,59 +142,8 @@ struct SourceReferences: ParsableArguments {
   }
 }
 
-/// A source as `--json` shows it.
-struct SourceJSON: Encodable {
-  var key: String
-  var name: String
-  var location: String
-  var enabled: Bool
-  var catalogID: String?
-  var category: String?
-  var format: String?
-  var status: String
-  var message: String?
-  var lastAttempt: Date?
-  var lastSuccess: Date?
-  var lastChange: Date?
-  var etag: String?
-  var lastModified: String?
-  var sha256: String?
-  var bytes: Int64?
-  var accepted: Int?
-  var unique: Int?
-  var duplicates: Int?
-  var rejected: Int?
-  var rejectedByReason: [String: Int]?
-  var samples: [String: [Findings.Sample]]?
-
-  init(_ member: ProfileSource) {
-    let source = member.source
-    key = source.key
-    name = source.name
-    location = source.location
-    enabled = member.enabled
-    catalogID = source.catalogID
-    category = source.category
-    format = (source.format ?? source.detectedFormat)?.rawValue
-    status = source.status.rawValue
-    message = source.message
-    lastAttempt = source.lastAttempt
-    lastSuccess = source.lastSuccess
-    lastChange = source.lastChange
-    etag = source.etag
-    lastModified = source.lastModified
-    sha256 = source.sha256
-    bytes = source.bytes
-    accepted = source.accepted
-    unique = source.unique
-    duplicates = source.duplicates
-    rejected = source.rejected
-    if let findings = source.findings {
-      rejectedByReason = Dictionary(uniqueKeysWithValues: findings.rejected.map { ($0.key.rawValue, $0.value) })
-      samples = Dictionary(uniqueKeysWithValues: findings.samples.map { ($0.key.rawValue, $0.value) })
-    }
-  }
-
+/// The sources as the command line shows them.
+enum SourceTable {
   /// The sources as a table: name, on/off, status, freshness, names, rejected, format.
   static func table(_ members: [ProfileSource], failures: Bool = true) -> String {
     var rows = [["#", "SOURCE", "ON", "STATUS", "UPDATED", "NAMES", "REJECTED", "FORMAT", "LOCATION"]]

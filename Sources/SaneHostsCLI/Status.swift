@@ -97,7 +97,7 @@ struct Status: ParsableCommand {
     } else {
       out += "Applied:\n" + applied.map { "  \($0.line)\n" }.joined()
     }
-    out += "\n" + (members.isEmpty ? "No sources.\n" : SourceJSON.table(members, failures: false))
+    out += "\n" + (members.isEmpty ? "No sources.\n" : SourceTable.table(members, failures: false))
     if !warnings.isEmpty {
       out += "\nWarnings:\n" + warnings.map { "  - \($0)\n" }.joined()
     }

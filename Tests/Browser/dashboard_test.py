@@ -722,9 +722,9 @@ def disable_slow_and_update(browser: Browser, dashboard: Dashboard) -> None:
     sources = {s["key"]: s for s in dashboard.api("/api/sources")}
     for key, names, rejected in (("ads", 4, 2), ("trackers", 3, 1)):
         got = sources.get(key, {})
-        check(got.get("names") == names and (got.get("rejected") or 0) >= rejected,
+        check(got.get("unique") == names and (got.get("rejected") or 0) >= rejected,
               f"GET /api/sources {key}: expected {names} names and at least {rejected} rejected tokens "
-              f"(the <img onerror> lines), found names={got.get('names')} rejected={got.get('rejected')}")
+              f"(the <img onerror> lines), found unique={got.get('unique')} rejected={got.get('rejected')}")
     browser.no_script_ran("/sources after the update")
     browser.screenshot("sources.png")
 

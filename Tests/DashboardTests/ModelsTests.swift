@@ -19,15 +19,6 @@ struct ModelsTests {
     #expect(String(decoding: try JSONEncoder().encode(Flag(true)), as: UTF8.self) == "true")
   }
 
-  @Test("A source shows its forced or detected format, its names and its membership")
-  func sourceView() {
-    var source = Source(key: "k", name: "K", location: "http://x/k", format: nil)
-    source.detectedFormat = .adblock
-    source.unique = 12
-    let view = SourceView(ProfileSource(source: source, enabled: false))
-    #expect(view.format == "adblock" && view.names == 12 && !view.enabled && view.status == "new")
-  }
-
   @Test("A run's score comes from its counts")
   func runView() {
     let record = TestRunRecord(

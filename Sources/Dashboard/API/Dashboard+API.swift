@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import Loading
 import Store
+import UseCases
 
 /// Request bodies of the API (JSON, or the same fields from an HTML form).
 enum APIRequest {
@@ -48,7 +49,7 @@ extension Dashboard {
     api.get("session") { _, _ in JSONResponse.make(["csrf": csrf]) }
 
     // Sources, catalog, profiles, rules.
-    api.get("sources") { _, _ in JSONResponse.make(try store.sources().map(SourceView.init)) }
+    api.get("sources") { _, _ in JSONResponse.make(try store.sources().map(SourceSummary.init)) }
     api.post("sources") { request, context in
       let body = try await request.decode(as: APIRequest.AddSource.self, context: context)
       let view = try addSource(body)
@@ -219,12 +220,13 @@ extension Dashboard {
     let base = "/lists/\(profile.name)"
     return OverviewView(
       profile: profile.name, profiles: try store.profiles().map(\.name), names: compiled?.names,
-      compiledAt: compiled?.compiledAt, sources: sources.map(SourceView.init), lastTest: lastTest, warnings: warnings,
+      compiledAt: compiled?.compiledAt, sources: sources.map(SourceSummary.init), lastTest: lastTest,
+      warnings: warnings,
       update: updates.relay.currentValue, test: tests.relay.currentValue,
       subscriptions: ListCache.Format.allCases.map { "\(base).\($0.fileExtension)" })
   }
 
-  func addSource(_ body: APIRequest.AddSource) throws -> SourceView {
+  func addSource(_ body: APIRequest.AddSource) throws -> SourceSummary {
     let new: NewSource
     if let id = body.catalog, !id.isEmpty {
       guard let entry = Catalog.builtIn.entry(id: id) else {
@@ -259,7 +261,7 @@ extension Dashboard {
     }
     let (source, _) = try store.addSource(new)
     let member = try store.sources().first { $0.source.key == source.key }
-    return SourceView(member ?? ProfileSource(source: source, enabled: true))
+    return SourceSummary(member ?? ProfileSource(source: source, enabled: true))
   }
 
   static func action(_ kind: String) throws(DashboardError) -> ProfileRule.Action {
@@ -280,15 +282,10 @@ extension Dashboard {
 
   /// The file a target writes: the configured hosts file, or the server's drop-in.
   func managedFile(for target: ApplyTarget) -> ManagedFile {
-    let server = ServerTarget(rawValue: target.rawValue)
-    let path: String =
-      if let server {
-        configuration.dropInDirectory.map { "\($0)/sanehosts-\(server.rawValue).\(server.isRPZ ? "rpz" : "conf")" }
-          ?? server.defaultOutput
-      } else { configuration.hostsFile }
-    return ManagedFile(
-      path: path, ownership: server == nil ? .section : .whole, backupDirectory: configuration.data.backups,
-      keepBackups: configuration.keepBackups, ledger: Ledger(url: configuration.data.ledger))
+    ApplyDestination.file(
+      for: ServerTarget(rawValue: target.rawValue), hostsFile: configuration.hostsFile,
+      dropInDirectory: configuration.dropInDirectory, keepBackups: configuration.keepBackups,
+      data: configuration.data)
   }
 
   func apply(_ body: APIRequest.Apply, dryRun: Bool) async throws -> ApplyView {

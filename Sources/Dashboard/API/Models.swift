@@ -3,40 +3,7 @@ import BlockerTest
 import Blocklists
 import Foundation
 import Store
-
-/// A source as the API and the pages show it.
-struct SourceView: Codable, Sendable {
-  var key: String
-  var name: String
-  var location: String
-  var enabled: Bool
-  var format: String?
-  var category: String?
-  var status: String
-  var message: String?
-  var lastSuccess: Date?
-  var lastAttempt: Date?
-  var names: Int?
-  var rejected: Int?
-  var bytes: Int64?
-
-  init(_ member: ProfileSource) {
-    let source = member.source
-    key = source.key
-    name = source.name
-    location = source.location
-    enabled = member.enabled
-    format = (source.format ?? source.detectedFormat)?.rawValue
-    category = source.category
-    status = source.status.rawValue
-    message = source.message
-    lastSuccess = source.lastSuccess
-    lastAttempt = source.lastAttempt
-    names = source.unique
-    rejected = source.rejected
-    bytes = source.bytes
-  }
-}
+import UseCases
 
 /// A saved blocker-test run, in short.
 struct RunView: Codable, Sendable {
@@ -73,7 +40,7 @@ struct OverviewView: Codable, Sendable {
   var profiles: [String]
   var names: Int?
   var compiledAt: Date?
-  var sources: [SourceView]
+  var sources: [SourceSummary]
   var lastTest: RunView?
   var warnings: [String]
   var update: UpdateStatus

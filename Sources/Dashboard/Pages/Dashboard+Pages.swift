@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import Loading
 import Store
+import UseCases
 
 extension Dashboard {
   func addPageRoutes(to router: Router<DashboardContext>) {
@@ -15,7 +16,7 @@ extension Dashboard {
       let profile = try store.activeProfile()
       let model = SourcesPage.Model(
         profile: profile.name, profiles: try store.profiles().map(\.name),
-        sources: try store.sources(in: profile.name).map(SourceView.init), rules: try store.rules(in: profile.name),
+        sources: try store.sources(in: profile.name).map(SourceSummary.init), rules: try store.rules(in: profile.name),
         update: updates.relay.currentValue, catalog: Catalog.builtIn)
       return Layout.page(title: "Sources", path: "/sources", csrf: csrf, body: SourcesPage.render(model, csrf: csrf))
     }

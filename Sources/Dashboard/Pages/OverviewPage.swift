@@ -1,5 +1,6 @@
 import BlockerTest
 import Foundation
+import UseCases
 
 /// The overview: active profile, names blocked, each source's freshness, the last score, warnings.
 enum OverviewPage {
@@ -50,7 +51,7 @@ enum OverviewPage {
       html.text(source.key).raw("<br><span class=\"muted small\">").text(source.name).raw("</span></td>")
       html.raw("<td><span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
       if !source.enabled { html.raw(" <span class=\"muted\">(disabled)</span>") }
-      html.raw("</td><td class=\"num\">").text(source.names.map(\.grouped) ?? "–")
+      html.raw("</td><td class=\"num\">").text(source.unique.map(\.grouped) ?? "–")
       html.raw("</td><td>").text(Layout.age(source.lastSuccess)).raw("</td></tr>")
     }
     if view.sources.isEmpty {

@@ -2,13 +2,14 @@ import Blocklists
 import Catalog
 import Foundation
 import Store
+import UseCases
 
 /// Sources and profiles: update with progress and Cancel, the sources, the catalog, presets, rules.
 enum SourcesPage {
   struct Model {
     var profile: String
     var profiles: [String]
-    var sources: [SourceView]
+    var sources: [SourceSummary]
     var rules: [ProfileRule]
     var update: UpdateStatus
     var catalog: Catalog
@@ -52,7 +53,7 @@ enum SourcesPage {
       html.raw("</td><td data-label=\"Status\">")
       html.raw("<span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
       if let message = source.message { html.raw("<br><span class=\"small message\">").text(message).raw("</span>") }
-      html.raw("</td><td class=\"num\" data-label=\"Names\">").text(source.names.map(\.grouped) ?? "–")
+      html.raw("</td><td class=\"num\" data-label=\"Names\">").text(source.unique.map(\.grouped) ?? "–")
       if let rejected = source.rejected, rejected > 0 {
         html.raw("<br><span class=\"small muted\">").text("\(rejected.grouped) rejected").raw("</span>")
       }
