@@ -7,6 +7,7 @@ import DNS
 import Foundation
 import Pihole
 import Store
+import UseCases
 
 #if canImport(Glibc)
   import Glibc
@@ -169,44 +170,18 @@ struct TestCommand: AsyncParsableCommand {
 
   /// The domains to test: the registry (with the user's), filtered, plus a sample.
   private func registry(_ store: Store) async throws -> Registry {
-    var registry = try RegistryCommand.registry(store)
-    if !category.isEmpty {
-      let known = Set(registry.categories.map { $0.lowercased() })
-      if let unknown = category.first(where: { !known.contains($0.lowercased()) }) {
-        throw CLIError(
-          StoreError.notFound(kind: "category", name: unknown, known: registry.categories))
-      }
-      registry = registry.filtered(categories: category)
+    let sample: TestPlan.Sample? = sampleSource.map { .source($0) } ?? sampleProfile.map { .profile($0) }
+    let plan = TestPlan(
+      categories: category, sample: sample, sampleCount: sampleCount, seed: seed, sampleOnly: sampleOnly)
+    do {
+      return try await plan.registry(in: store)
+    } catch let error as TestPlanError {
+      throw CLIError(error)
+    } catch let error as StoreError {
+      throw CLIError(error)
+    } catch let error as ApplyError {
+      throw CLIError(error)
     }
-    if let names = try await sampleNames(store) {
-      let label = sampleSource ?? sampleProfile ?? "sample"
-      let sample = names.map { TestDomain(hostname: $0, category: "Sample", provider: label) }
-      registry = sampleOnly ? Registry(registry.controls + sample) : registry.adding(sample)
-    }
-    return registry
-  }
-
-  private func sampleNames(_ store: Store) async throws -> [String]? {
-    if let key = sampleSource {
-      let source = try storeCall { () throws(StoreError) in
-        guard let source = try store.allSources().first(where: { $0.key == key }) else {
-          throw StoreError.notFound(kind: "source", name: key, known: try store.allSources().map(\.key))
-        }
-        return source
-      }
-      return Registry.sample(await store.names(of: source), count: sampleCount, seed: seed)
-    }
-    if let profile = sampleProfile {
-      // The profile's block set, as applied: its file when current, else compiled now.
-      let names: [String]
-      do {
-        names = try await BlockSet.compile(profile: profile, in: store).list.allNames
-      } catch let error as ApplyError {
-        throw CLIError(error)
-      }
-      return Registry.sample(names.sorted(), count: sampleCount, seed: seed)
-    }
-    return nil
   }
 
   private func makeProbe(sinkholes: Sinkholes, httpClient: HTTPClient) throws -> any Probe {

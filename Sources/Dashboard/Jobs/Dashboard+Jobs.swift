@@ -6,6 +6,7 @@ import Foundation
 import Loading
 import Store
 import Updates
+import UseCases
 
 extension Dashboard {
   /// Starts an update of the active profile; its progress goes to `updates.relay`.
@@ -52,16 +53,7 @@ extension Dashboard {
     let settings = Settings.load(from: configuration.data)
     let kind = try request.probeKind(default: ProbeKind(rawValue: settings.probe) ?? .system)
     let timeout = try request.timeoutDuration(default: settings.timeout)
-    var registry = try Registry.builtIn(with: store)
-    let categories = (request.category ?? []).filter { !$0.isEmpty }
-    if !categories.isEmpty {
-      let known = Set(registry.categories.map { $0.lowercased() })
-      if let unknown = categories.first(where: { !known.contains($0.lowercased()) }) {
-        throw DashboardError.badRequest(
-          "Unknown category \"\(unknown)\": use one of \(registry.categories.joined(separator: ", ")).")
-      }
-      registry = registry.filtered(categories: categories)
-    }
+    let registry = try await TestPlan(categories: request.category ?? []).registry(in: store)
     var resolver: Resolver?
     var target = "system resolver"
     if kind == .dns {

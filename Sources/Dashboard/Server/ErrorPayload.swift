@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Store
+import UseCases
 
 /// An error as the API returns it: `{"error": …, "suggestion": …}`, or a small page for a browser form.
 struct ErrorPayload: Codable, Sendable {
@@ -34,6 +35,8 @@ struct ErrorPayload: Codable, Sendable {
     var payload = ErrorPayload(error: message, suggestion: localized?.recoverySuggestion)
     if let error = error as? ApplyError { payload.suggestion = WebAdvice.suggestion(for: error) }
     switch error {
+    case is TestPlanError:
+      return (payload, .badRequest)
     case let error as DashboardError:
       switch error {
       case .alreadyRunning: return (payload, .conflict)
