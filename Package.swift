@@ -169,7 +169,7 @@ let package = Package(
     /// What the CLI and the dashboard both do, in one place: the front ends read input, call, render.
     .target(
       name: "UseCases",
-      dependencies: ["Apply", "BlockerTest", "Blocklists", "Store"],
+      dependencies: ["Apply", "BlockerTest", "Blocklists", "Pihole", "Store"],
       swiftSettings: swiftSettings
     ),
 
@@ -316,7 +316,7 @@ let package = Package(
     ),
     .testTarget(
       name: "UseCasesTests",
-      dependencies: ["UseCases", "Apply", "BlockerTest", "Blocklists", "Store", "TestSupport"],
+      dependencies: ["UseCases", "Apply", "BlockerTest", "Blocklists", "Pihole", "Store", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

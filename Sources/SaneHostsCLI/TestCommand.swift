@@ -227,11 +227,9 @@ struct TestCommand: AsyncParsableCommand {
     var arguments = ["--host", pihole]
     if let passwordFile { arguments += ["--password-file", passwordFile] }
     let options = try PiholeOptions.parse(arguments)
-    let names = report.results.map(\.hostname)
     let live = Terminal.isInteractive(.standardError)
-    let searches = try await options.withClient(data: data) { client in
-      // One session, one search at a time: concurrent searches crash FTL v6.4.1.
-      try await client.searchAll(names) { done, total in
+    return try await options.withClient(data: data) { client in
+      try await PiholeCoverage.of(report, client: client) { done, total in
         if live {
           Terminal.writeError("\rAsking the Pi-hole which lists block each domain: \(done)/\(total)")
           if done == total { Terminal.writeError("\n") }
@@ -240,21 +238,6 @@ struct TestCommand: AsyncParsableCommand {
         }
       }
     }
-    var bySource: [String: [String]] = [:]
-    var uncovered: [String] = []
-    var allowed: [String] = []
-    for name in names {
-      guard let search = searches[name] else { continue }
-      if search.domains.contains(where: { $0.type == "allow" && $0.enabled }) { allowed.append(name) }
-      let sources =
-        search.gravity.filter { $0.type == "block" }.map(\.address)
-        + search.domains.filter { $0.type == "deny" && $0.enabled }.map { "deny \($0.kind): \($0.domain)" }
-      if sources.isEmpty { uncovered.append(name) }
-      for source in Set(sources) { bySource[source, default: []].append(name) }
-    }
-    let sources = bySource.map { TestReport.Coverage.Source(name: $0.key, domains: $0.value) }
-      .sorted { ($0.domains.count, $1.name) > ($1.domains.count, $0.name) }
-    return TestReport.Coverage(sources: sources, uncovered: uncovered, allowed: allowed)
   }
 
   static func write(_ report: TestReport, format: String, to path: String) throws {
