@@ -81,7 +81,7 @@ struct HistoryCommand: ParsableCommand {
       if ids.isEmpty {
         let newest = try storeCall { () throws(StoreError) in try history.store.testRuns(limit: 2) }.compactMap(\.id)
         guard newest.count == 2 else {
-          throw ValidationError("There are fewer than two saved runs: run `sanehosts test` again first.")
+          throw CommandFailure("There are fewer than two saved runs.", suggestion: "Run `sanehosts test` again first.")
         }
         pair = [newest[1], newest[0]]
       } else {
@@ -113,7 +113,7 @@ struct HistoryCommand: ParsableCommand {
     do {
       if let id { return try history.load(id) }
       guard let latest = try history.latest() else {
-        throw ValidationError("No blocker tests yet: run `sanehosts test`.")
+        throw CommandFailure("No blocker tests yet.", suggestion: "Run `sanehosts test`.")
       }
       return latest
     } catch let error as StoreError {

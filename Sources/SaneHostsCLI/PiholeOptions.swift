@@ -36,15 +36,17 @@ struct PiholeOptions: ParsableArguments {
     var password: String?
     if let passwordFile {
       guard let data = FileManager.default.contents(atPath: passwordFile) else {
-        throw ValidationError(
-          "Cannot read the password file \(passwordFile): check that it exists and that you may read it.")
+        throw CommandFailure(
+          "Cannot read the password file \(passwordFile).", suggestion: "Check that it exists and that you may read it."
+        )
       }
       let text = String(decoding: data, as: UTF8.self)
       password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
       if password?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true {
-        throw ValidationError(
-          "The password file \(passwordFile) is empty: put the Pi-hole's web interface password on its first line (use --no-password for a Pi-hole without one)."
-        )
+        throw CommandFailure(
+          "The password file \(passwordFile) is empty.",
+          suggestion:
+            "Put the Pi-hole's web interface password on its first line (use --no-password for a Pi-hole without one).")
       }
     } else if let variable = ProcessInfo.processInfo.environment["PIHOLE_PASSWORD"] {
       password = variable
@@ -61,9 +63,9 @@ struct PiholeOptions: ParsableArguments {
         FileManager.default.createFile(
           atPath: saved.path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600])
       else {
-        throw ValidationError(
-          "Cannot save the password in \(saved.path): check that the data directory is writable, or drop --save-password."
-        )
+        throw CommandFailure(
+          "Cannot save the password in \(saved.path).",
+          suggestion: "Check that the data directory is writable, or drop --save-password.")
       }
     }
     return password

@@ -210,7 +210,7 @@ struct TestCommand: AsyncParsableCommand {
     hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
     var list: UnsafeMutablePointer<addrinfo>?
     guard getaddrinfo(host, "53", &hints, &list) == 0, let first = list else {
-      throw ValidationError("Cannot find the address of \(host); give --resolver IP.")
+      throw CommandFailure("Cannot find the address of \(host).", suggestion: "Give --resolver IP.")
     }
     defer { freeaddrinfo(list) }
     var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
@@ -250,7 +250,9 @@ struct TestCommand: AsyncParsableCommand {
     do {
       try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-      throw ValidationError("Cannot write the report to \(path): \(error.localizedDescription)")
+      throw CommandFailure(
+        "Cannot write the report to \(path): \(error.localizedDescription).",
+        suggestion: "Check that its folder exists and that you may write there.")
     }
   }
 

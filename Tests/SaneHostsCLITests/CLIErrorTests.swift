@@ -12,6 +12,13 @@ struct CLIErrorTests {
     #expect(text.contains("\nThe list has moved or been removed"))
   }
 
+  @Test("A problem met while running reads as its message and what to do, without the usage text")
+  func commandFailure() {
+    let failure = CommandFailure("No blocker tests yet.", suggestion: "Run `sanehosts test`.")
+    #expect(failure.description == "No blocker tests yet.\nRun `sanehosts test`.")
+    #expect(CommandFailure("Alone.").description == "Alone.")
+  }
+
   @Test("Other errors fall back to their description")
   func plain() {
     struct Odd: Error {}

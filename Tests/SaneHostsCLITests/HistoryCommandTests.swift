@@ -14,6 +14,8 @@ struct HistoryCommandTests {
     #expect(show.status != 0 && show.standardError.contains("No blocker tests yet"))
     let diff = try await cli.run("history", "diff")
     #expect(diff.status != 0 && diff.standardError.contains("fewer than two saved runs"))
+    // Nothing saved yet is not a mistake in the arguments: no usage text, exit status 1.
+    #expect(show.status == 1 && !show.standardError.lowercased().contains("usage:"), "\(show.standardError)")
     let one = try await cli.run("history", "diff", "1")
     #expect(one.status != 0 && one.standardError.contains("Give two run ids"))
     let unknown = try await cli.run("history", "show", "42")
