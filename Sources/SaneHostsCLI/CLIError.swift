@@ -16,18 +16,19 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 /// A problem met while running a command that is not a mistake in its arguments (a file that cannot be
-/// read or written, nothing saved yet): shown as its message, without the usage text `ValidationError`
-/// adds, with exit status 1.
-struct CommandFailure: Error, LocalizedError, CustomStringConvertible {
+/// read or written, nothing saved yet): shown as its message and what to do, without the usage text
+/// `ValidationError` adds, with exit status 1. (Not a `LocalizedError`: ArgumentParser would then show
+/// only the message.)
+struct CommandFailure: Error, CustomStringConvertible {
   /// What went wrong, naming the value.
-  var errorDescription: String?
+  var message: String
   /// What to do.
-  var recoverySuggestion: String?
+  var suggestion: String?
 
   init(_ message: String, suggestion: String? = nil) {
-    errorDescription = message
-    recoverySuggestion = suggestion
+    self.message = message
+    self.suggestion = suggestion
   }
 
-  var description: String { CLIError(self).description }
+  var description: String { suggestion.map { "\(message)\n\($0)" } ?? message }
 }
