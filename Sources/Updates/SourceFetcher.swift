@@ -27,6 +27,43 @@ struct SourceFetcher: Sendable {
   let force: Bool
   let events: @Sendable (UpdateEvent) -> Void
 
+  /// Fetches a source through a `TaskLoader` that `cancellation` can cancel alone: the source then ends
+  /// as failed with kind `cancelled`. Only cancelling the calling task throws.
+  func fetch(_ source: Source, cancellation: SourceCancellation) async throws -> SourceWork {
+    let loader = TaskLoader { try await fetch(source) }
+    let started = await cancellation.load(loader, as: source.key)
+    try Task.checkCancellation()
+    if started {
+      switch loader.currentState {
+      case .success(let work): return work
+      case .failure(let failure): throw failure.error
+      case .idle, .loading: break
+      }
+    }
+    return cancelled(source)
+  }
+
+  /// The work of a source cancelled alone: nothing of it is kept; its previous copy stays in use.
+  func cancelled(_ source: Source) -> SourceWork {
+    let failure = SourceFailure(
+      kind: .cancelled, message: "\(source.key): cancelled.",
+      suggestion: hasSavedCopy(source) ? "The previous copy is kept." : nil)
+    events(.source(key: source.key, .done(.failed(failure))))
+    return SourceWork(
+      sourceID: source.id!, outcome: .failed(failure),
+      update: SourceUpdate(
+        sourceID: source.id!, attemptedAt: Date(), change: .failed(message: failure.text(withoutKey: source.key))),
+      result: UpdateRun.SourceResult(
+        key: source.key, status: .failed, message: failure.text, names: source.unique, bytesDownloaded: 0,
+        seconds: 0),
+      copy: nil, createdFiles: [])
+  }
+
+  /// Whether the source has a saved copy on disk.
+  private func hasSavedCopy(_ source: Source) -> Bool {
+    source.cacheFile.map { FileManager.default.fileExists(atPath: store.directory.file($0).path) } ?? false
+  }
+
   /// Fetches a source. Every failure becomes a `.failed` outcome; only cancellation throws.
   func fetch(_ source: Source) async throws -> SourceWork {
     let started = ContinuousClock.now
@@ -71,8 +108,7 @@ struct SourceFetcher: Sendable {
       return fail(
         .download, "\(source.key): “\(source.location)” is not a valid URL.", "Remove and add the source again.")
     }
-    let hasCopy =
-      source.cacheFile.map { FileManager.default.fileExists(atPath: store.directory.file($0).path) } ?? false
+    let hasCopy = hasSavedCopy(source)
     var request = DownloadRequest(url: url)
     if !force && hasCopy { request.validators = Validators(etag: source.etag, lastModified: source.lastModified) }
 
@@ -193,7 +229,6 @@ struct SourceFetcher: Sendable {
       change: .updated(copy), copy: copy, created: created)
   }
 
-  /// A digest in lowercase hex.
   /// The SHA-256 of a file, in lowercase hex.
   static func sha256(of file: URL) throws -> String {
     let data = try Data(contentsOf: file, options: .alwaysMapped)

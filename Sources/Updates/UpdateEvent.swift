@@ -75,6 +75,8 @@ public struct SourceFailure: Error, Sendable, Hashable {
     case noEntries
     /// It could not be read or kept.
     case unreadable
+    /// Cancelled alone during the run (`SourceCancellation`).
+    case cancelled
   }
 
   /// The kind.

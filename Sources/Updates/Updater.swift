@@ -46,8 +46,11 @@ public struct Updater: Sendable {
   }
 
   /// Updates a profile (the active one when nil), reporting progress to `events` as it goes.
+  ///
+  /// `cancellation` cancels single sources while the others go on (cancelling the calling task cancels
+  /// the whole run).
   public func update(
-    profile name: String? = nil, options: Options = Options(),
+    profile name: String? = nil, options: Options = Options(), cancellation: SourceCancellation = SourceCancellation(),
     events: @escaping @Sendable (UpdateEvent) -> Void = { _ in }
   ) async throws -> UpdateSummary {
     let started = ContinuousClock.now
@@ -85,7 +88,7 @@ public struct Updater: Sendable {
       var pending = sources[...]
       func startNext() {
         guard let source = pending.popFirst() else { return }
-        group.addTask { try await fetcher.fetch(source) }
+        group.addTask { try await fetcher.fetch(source, cancellation: cancellation) }
       }
       for _ in 0..<options.concurrentSources { startNext() }
       while let work = try await group.next() {

@@ -10,7 +10,7 @@ Everything runs on 127.0.0.1 and nothing touches the internet or this machine's 
 - `sanehosts serve` runs on a fresh data directory and writes a temporary hosts file.
 
 The browser adds sources, submits a URL and a rule holding markup (refused, quoted as text, never
-run), runs and cancels an update, runs a DNS blocker test, opens the history, previews and applies
+run), cancels one source of an update from its row, runs and cancels an update, runs a DNS blocker test, opens the history, previews and applies
 the hosts file, and reads the overview with JavaScript disabled. Errors in the browser console fail
 the run too. A PNG of each whole page goes to SCREENSHOT_DIR; on failure also failure.png and
 failure.html, and the message carries the server's output and its own view of the jobs.
@@ -596,8 +596,38 @@ def hostile_input(browser: Browser) -> None:
     log("hostile URL and rule pattern refused and shown as text")
 
 
+def cancel_one_source(browser: Browser) -> None:
+    """(b, first) Cancels the slow source alone, from its own row's Cancel: the other sources finish, the
+    run goes on and ends finished, the cancelled row says so."""
+    browser.open("/sources")
+    browser.click("#update-start")
+    browser.wait_text("#update-state", lambda t: t == "running", '"running"')
+    slow = '#update-progress .source-progress[data-source="slow"]'
+    browser.wait_text(slow + " .phase", lambda t: phase_word(t) == "downloading", '"downloading" for slow.txt')
+    for key in ("ads", "trackers"):
+        row = f'#update-progress .source-progress[data-source="{key}"]'
+        browser.wait_text(row + " .phase", lambda t: phase_word(t) == "updated", f'"updated" for {key}')
+        check(not browser.element(row + " button.source-cancel").is_enabled(),
+              f"{row}: Cancel is still enabled on a source that has ended")
+    button = browser.element(slow + " button.source-cancel")
+    check(button.is_displayed() and button.is_enabled(),
+          f"{slow}: its Cancel button is hidden or disabled while it downloads")
+    browser.click(slow + " button.source-cancel")
+    browser.wait_text(slow + " .phase", lambda t: phase_word(t) == "cancelled", 'a "cancelled" phase for slow.txt')
+    final = browser.wait_text("#update-state", lambda t: t in ("finished", "failed", "cancelled"),
+                              "the run to end after one source was cancelled", timeout=60)
+    check(final == "finished", f"#update-state after cancelling one source: expected finished, found {final!r}")
+    browser.open("/sources")
+    phase = browser.wait_text(slow + " .phase", lambda t: phase_word(t) == "cancelled",
+                              'the cancelled row to stay "cancelled" after the reload')
+    check(not browser.element(slow + " button.source-cancel").is_enabled(),
+          f"{slow}: Cancel is still enabled after the run ended")
+    failed_row(browser, "beside a cancelled source")
+    log(f"one source cancelled ({phase!r}); the run finished")
+
+
 def update_and_cancel(browser: Browser) -> None:
-    """(b, first half) Starts an update, sees progress, cancels it while slow.txt downloads."""
+    """(b, second) Starts an update, sees progress, cancels it while slow.txt downloads."""
     browser.open("/sources")
     state = browser.text("#update-state")
     check(state in ("idle", "finished", "cancelled", "failed", ""), f"#update-state before the update: {state!r}")
@@ -1087,6 +1117,7 @@ def main() -> int:
         errors += console_errors(driver)
         hostile_input(browser)
         errors += console_errors(driver, expected=r"/api/(sources|rules) - .*status of 400")  # the refusals
+        cancel_one_source(browser)
         update_and_cancel(browser)
         disable_slow_and_update(browser, dashboard)
         names = overview(browser)

@@ -106,6 +106,53 @@ struct DashboardJobsTests {
     }
   }
 
+  @Test("Cancel one source: it ends cancelled with its previous copy, the run goes on and finishes")
+  func cancelOneSource() async throws {
+    try await FixtureServer.with { lists in
+      lists.route("/ads.txt", .resource(.init(Self.hostsList)))
+      lists.route("/slow.txt", .trickle(body: Array(Self.slowList.utf8), chunk: 4096, interval: .milliseconds(50)))
+      try await DashboardHarness.with { harness in
+        try await harness.live { client async throws in
+          for key in ["ads", "slow"] {
+            let url = lists.url("/\(key).txt")
+            _ = try await client.request(
+              "/api/sources", method: .POST, json: #"{"url":"\#(url)","key":"\#(key)"}"#, csrf: true)
+          }
+          // No run yet: no such row.
+          #expect(
+            try await client.request("/api/update/sources/slow/cancel", method: .POST, json: "{}", csrf: true).status
+              == 404)
+          #expect(try await client.request("/api/update", method: .POST, json: "{}", csrf: true).status == 202)
+          _ = try await client.events("/api/update/events") { status in
+            let rows = status["sources"] as? [[String: Any]] ?? []
+            return rows.contains { $0["key"] as? String == "slow" && $0["phase"] as? String == "downloading" }
+              && rows.contains { $0["key"] as? String == "ads" && $0["phase"] as? String == "updated" }
+          }
+          let unknown = try await client.request(
+            "/api/update/sources/nosuch/cancel", method: .POST, json: "{}", csrf: true)
+          #expect(unknown.status == 404)
+          let cancelled = try await client.request(
+            "/api/update/sources/slow/cancel", method: .POST, json: "{}", csrf: true)
+          #expect(cancelled.json?["cancelled"] as? Bool == true)
+          let end = try await client.events("/api/update/events") { ($0["state"] as? String) != "running" }
+          let last = try #require(end.last)
+          #expect(last["state"] as? String == "finished", "the run goes on: \(last)")
+          let rows = last["sources"] as? [[String: Any]] ?? []
+          #expect(rows.first { $0["key"] as? String == "slow" }?["phase"] as? String == "cancelled")
+          #expect(rows.first { $0["key"] as? String == "ads" }?["phase"] as? String == "updated")
+          #expect(last["updated"] as? Int == 1)
+          let store = try harness.dashboardStore()
+          #expect(try store.allSources().first { $0.key == "slow" }?.cacheFile == nil)
+          #expect(try store.allSources().first { $0.key == "ads" }?.cacheFile != nil)
+          // Ended: cancelling again does nothing.
+          let again = try await client.request(
+            "/api/update/sources/slow/cancel", method: .POST, json: "{}", csrf: true)
+          #expect(again.json?["cancelled"] as? Bool == false)
+        }
+      }
+    }
+  }
+
   @Test("A running update is cancelled cleanly when the server shuts down")
   func shutdownDuringUpdate() async throws {
     try await FixtureServer.with { lists in

@@ -25,4 +25,27 @@ struct SourcesPageTests {
     #expect(html.contains("data-add=\"stevenblack-unified\""))
     #expect(html.contains("action=\"/api/profiles/kids/use\""))
   }
+
+  @Test("Each progress row has its own Cancel, usable while the source runs, hidden until the script shows it")
+  func sourceCancel() {
+    var update = UpdateStatus(state: .running)
+    update.sources = [
+      UpdateStatus.row(key: "ads", .downloading(bytes: 1, total: nil)),
+      UpdateStatus.row(key: "done", .done(.unchanged(.notModified))),
+    ]
+    func cancelButton(_ key: String, _ update: UpdateStatus) -> String? {
+      let html = SourcesPage.render(
+        SourcesPage.Model(profile: "p", profiles: ["p"], sources: [], rules: [], update: update, catalog: .builtIn),
+        csrf: "t"
+      ).output
+      return html.components(separatedBy: "<button type=\"button\" class=\"source-cancel").dropFirst()
+        .first { $0.contains("data-key=\"\(key)\"") }.map { $0.components(separatedBy: ">").first ?? "" }
+    }
+    let running = cancelButton("ads", update)
+    #expect(running?.contains("aria-label=\"Cancel ads\" hidden") == true, "\(running ?? "none")")
+    #expect(running?.contains("disabled") == false)
+    #expect(cancelButton("done", update)?.contains("disabled") == true, "an ended source cannot be cancelled")
+    update.state = .finished
+    #expect(cancelButton("ads", update)?.contains("disabled") == true, "nor once the run ended")
+  }
 }

@@ -28,6 +28,15 @@ struct UpdateStatusTests {
         .done(.failed(SourceFailure(kind: .notAList, message: "It is a web page.", suggestion: "Check the URL."))),
         "failed", "failed: It is a web page. Check the URL."
       ),
+      (
+        .done(
+          .failed(SourceFailure(kind: .cancelled, message: "k: cancelled.", suggestion: "The previous copy is kept."))),
+        "cancelled", "cancelled; the previous copy is kept"
+      ),
+      (
+        .done(.failed(SourceFailure(kind: .cancelled, message: "k: cancelled.", suggestion: nil))), "cancelled",
+        "cancelled"
+      ),
     ])
   func phases(phase: SourcePhase, word: String, detail: String) {
     let row = UpdateStatus.row(key: "k", phase)

@@ -60,13 +60,15 @@ struct Harness {
   /// Runs an update with a real download manager, collecting the events.
   func update(
     profile: String? = nil, options: Updater.Options = Updater.Options(), attempts: Int = 1,
-    maximumBytes: Int64 = 64 << 20, events: @escaping @Sendable (UpdateEvent) -> Void = { _ in },
+    maximumBytes: Int64 = 64 << 20, cancellation: SourceCancellation = SourceCancellation(),
+    events: @escaping @Sendable (UpdateEvent) -> Void = { _ in },
     configure: (inout DownloadConfiguration) -> Void = { _ in }
   ) async throws -> UpdateSummary {
     var configuration = configuration(attempts: attempts, maximumBytes: maximumBytes)
     configure(&configuration)
     return try await DownloadManager.withManager(configuration: configuration) { manager in
-      try await Updater(store: store, client: manager).update(profile: profile, options: options, events: events)
+      try await Updater(store: store, client: manager).update(
+        profile: profile, options: options, cancellation: cancellation, events: events)
     }
   }
 

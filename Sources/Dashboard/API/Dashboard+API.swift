@@ -8,7 +8,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Loading
+import Locking
 import Store
+import Updates
 import UseCases
 
 /// Request bodies of the API (JSON, or the same fields from an HTML form).
@@ -111,6 +113,17 @@ extension Dashboard {
     }
     api.post("update/cancel") { request, _ in
       let cancelled = await updates.cancel()
+      return reply(request, ["cancelled": cancelled], back: "/sources")
+    }
+    api.post("update/sources/:key/cancel") { request, context in
+      let key = try context.parameters.require("key")
+      let status = updates.relay.currentValue
+      guard status.sources.contains(where: { $0.key == key }) else {
+        throw DashboardError.notFound(
+          "The update has no source “\(key)”: it is not in the active profile, or disabled.")
+      }
+      // False once the source (or the run) has ended.
+      let cancelled = status.state == .running && updateSources.withLock { $0 }.cancel(key)
       return reply(request, ["cancelled": cancelled], back: "/sources")
     }
     api.get("update/events") { _, _ in events(updates.relay) }

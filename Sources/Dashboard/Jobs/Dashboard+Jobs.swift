@@ -4,6 +4,7 @@ import DNS
 import Downloads
 import Foundation
 import Loading
+import Locking
 import Store
 import Updates
 import UseCases
@@ -16,13 +17,17 @@ extension Dashboard {
     let store = self.store
     let configuration = downloads
     let relay = updates.relay
-    try await updates.start(on: runner, initial: initial) { latch in
+    let cancellation = SourceCancellation()
+    let sources = updateSources
+    try await updates.start(
+      on: runner, initial: initial, willStart: { sources.withLock { $0 = cancellation } }
+    ) { latch in
       let publish = StatusPublisher(initial, to: relay)
       do {
         let summary = try await DownloadManager.withManager(configuration: configuration) { manager in
           try await runCancellable(latch, onCancel: { await manager.cancelAll() }) {
             try await Updater(store: store, client: manager).update(
-              profile: profile, options: Updater.Options(force: force)
+              profile: profile, options: Updater.Options(force: force), cancellation: cancellation
             ) { event in publish { $0.apply(event) } }
           }
         }

@@ -54,12 +54,15 @@ actor Job<Status: JobStatus> {
 
   /// Publishes `initial` and starts `work` on the runner; refuses while a run is in progress.
   ///
+  /// `willStart` runs once the run is sure to start (nothing else runs), before `work` is handed over;
   /// `work` gets the cancel latch; it must publish its status through `relay` and return when done.
   @discardableResult
-  func start(on runner: JobRunner, initial: Status, _ work: @escaping @Sendable (Latch) async -> Void)
-    throws(DashboardError) -> Int
-  {
+  func start(
+    on runner: JobRunner, initial: Status, willStart: @Sendable () -> Void = {},
+    _ work: @escaping @Sendable (Latch) async -> Void
+  ) throws(DashboardError) -> Int {
     if case .running = state { throw .alreadyRunning(job: name) }
+    willStart()
     relay.update(initial)
     runs += 1
     let id = runs

@@ -10,15 +10,15 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
     /// The source's key.
     var key: String
     /// Its phase word: waiting, connecting, downloading, retrying, parsing, validating, saving, updated,
-    /// unchanged, failed.
+    /// unchanged, failed, cancelled.
     var phase: String
     /// The phase for people: "downloading 1.2 MB (30%)", "parsing 1,234 entries"…
     var detail: String
     /// How far the source is, 0…1 (0 once failed).
     var fraction: Double
 
-    /// Whether the source is done: updated, unchanged or failed.
-    var isFinished: Bool { ["updated", "unchanged", "failed"].contains(phase) }
+    /// Whether the source is done: updated, unchanged, failed or cancelled.
+    var isFinished: Bool { ["updated", "unchanged", "failed", "cancelled"].contains(phase) }
   }
 
   /// The run's phase.
@@ -88,6 +88,9 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
       return SourceRow(key: key, phase: "updated", detail: "updated: \(names.grouped) names\(rejects)", fraction: 1)
     case .success:
       return SourceRow(key: key, phase: "unchanged", detail: "unchanged", fraction: 1)
+    case .failure(let failure) where (failure.error as? SourceFailure)?.kind == .cancelled:
+      let kept = (failure.error as? SourceFailure)?.suggestion == nil ? "" : "; the previous copy is kept"
+      return SourceRow(key: key, phase: "cancelled", detail: "cancelled\(kept)", fraction: 0)
     case .failure(let failure):
       // An empty bar: a full one would read as done.
       let text = (failure.error as? SourceFailure)?.text(withoutKey: key) ?? failure.message

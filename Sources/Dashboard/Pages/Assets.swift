@@ -52,7 +52,7 @@ enum Assets {
     button.small { padding: .2rem .5rem; font-size: .85rem; }
     button:disabled { opacity: .45; cursor: not-allowed; }
     progress { width: 100%; height: .9rem; accent-color: var(--accent); }
-    .source-progress { display: grid; grid-template-columns: minmax(6rem, 12rem) 1fr minmax(8rem, 18rem); gap: .75rem; align-items: center; padding: .25rem 0; }
+    .source-progress { display: grid; grid-template-columns: minmax(6rem, 12rem) 1fr minmax(8rem, 18rem) auto; gap: .75rem; align-items: center; padding: .25rem 0; }
     .source-progress .key, .source-progress .phase { font-weight: 600; overflow-wrap: anywhere; min-width: 0; }
     .source-progress .phase { font-weight: 400; }
     .phase-row-failed progress { accent-color: var(--bad); }
@@ -207,6 +207,21 @@ enum Assets {
         if (element) element.textContent = text;
       }
 
+      // A source's Cancel stops that source alone; the others go on.
+      const finishedPhases = ["updated", "unchanged", "failed", "cancelled"];
+      document.querySelectorAll("button.source-cancel").forEach((button) => { button.hidden = false; });
+      document.addEventListener("click", async (event) => {
+        const button = event.target.closest("button.source-cancel");
+        if (!button) return;
+        button.disabled = true;
+        flash.hidden = true;
+        try {
+          await post("/api/update/sources/" + encodeURIComponent(button.dataset.key) + "/cancel", {});
+        } catch (error) {
+          showError(error.message);
+        }
+      });
+
       const update = document.getElementById("update");
       if (update) {
         watch(update, (status) => {
@@ -231,14 +246,23 @@ enum Assets {
               bar.max = 1;
               bar.setAttribute("aria-label", row.key);
               const phase = document.createElement("span");
-              element.append(key, bar, phase);
+              phase.className = "phase";
+              const cancel = document.createElement("button");
+              cancel.type = "button";
+              cancel.className = "source-cancel secondary small";
+              cancel.dataset.key = row.key;
+              cancel.setAttribute("aria-label", "Cancel " + row.key);
+              cancel.textContent = "Cancel";
+              element.append(key, bar, phase, cancel);
               container.append(element);
             }
             element.className = "source-progress phase-row-" + row.phase;
             element.querySelector("progress").value = row.fraction;
-            const phase = element.lastElementChild;
+            const phase = element.querySelector(".phase");
             phase.className = "phase phase-" + row.phase;
             phase.textContent = row.detail;
+            element.querySelector("button.source-cancel").disabled =
+              status.state !== "running" || finishedPhases.includes(row.phase);
           }
           Array.from(container.children).forEach((child) => { if (!seen.has(child.dataset.source)) child.remove(); });
         });

@@ -35,7 +35,7 @@ enum SourcesPage {
     html.raw("</strong> <span id=\"update-step\">").text(model.update.step ?? "").raw("</span></p></div>")
     html.raw("<p id=\"update-message\" aria-live=\"polite\">").text(model.update.message ?? "").raw("</p>")
     html.raw("<div id=\"update-progress\">")
-    for row in model.update.sources { html.append(progressRow(row)) }
+    for row in model.update.sources { html.append(progressRow(row, running: running)) }
     html.raw("</div></section>")
 
     // Sources of the profile.
@@ -177,7 +177,10 @@ enum SourcesPage {
   }
 
   /// One source's progress row.
-  static func progressRow(_ row: UpdateStatus.SourceRow) -> HTML {
+  /// One source's progress row: its key, bar, phase and a Cancel button for that source alone (enabled
+  /// while the run goes on and the source has not ended; hidden until the page's script, which posts it,
+  /// shows it).
+  static func progressRow(_ row: UpdateStatus.SourceRow, running: Bool) -> HTML {
     let html = HTML()
     let key = HTML.escape(row.key)
     html.raw(
@@ -185,7 +188,10 @@ enum SourcesPage {
     html.text(row.key)
     html.raw(
       "</span><progress max=\"1\" value=\"\(String(format: "%.3f", row.fraction))\" aria-label=\"\(key)\"></progress>")
-    html.raw("<span class=\"phase phase-\(HTML.escape(row.phase))\">").text(row.detail).raw("</span></div>")
+    html.raw("<span class=\"phase phase-\(HTML.escape(row.phase))\">").text(row.detail).raw("</span>")
+    html.raw(
+      "<button type=\"button\" class=\"source-cancel secondary small\" data-key=\"\(key)\" aria-label=\"Cancel \(key)\" hidden\(running && !row.isFinished ? "" : " disabled")>Cancel</button></div>"
+    )
     return html
   }
 }

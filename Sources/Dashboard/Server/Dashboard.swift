@@ -1,9 +1,11 @@
 import Downloads
 import Foundation
 import Hummingbird
+import Locking
 import Logging
 import NIOCore
 import Store
+import Updates
 
 /// The local web dashboard: pages, a JSON API, live progress over Server-Sent Events, list subscriptions.
 ///
@@ -20,6 +22,8 @@ public struct Dashboard: Sendable {
   public var csrfToken: String { csrf }
   /// The update job.
   let updates = Job<UpdateStatus>(name: "update")
+  /// Cancels single sources of the running (or last) update.
+  let updateSources = Locked(SourceCancellation())
   /// The blocker-test job.
   let tests = Job<TestStatus>(name: "blocker test")
   /// Runs the jobs.

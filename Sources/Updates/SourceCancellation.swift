@@ -1,0 +1,55 @@
+import Loading
+import Locking
+
+/// Cancels single sources of a running update while the others go on (the dashboard's per-source Cancel).
+///
+/// Each source of a run is fetched by a `TaskLoader`; cancelling the source cancels that loader, and the
+/// source ends as failed with kind `cancelled`, keeping its previous copy, as on any failure. A source
+/// cancelled while it still waits for a slot never starts. Make one per run and pass it to
+/// `Updater.update(profile:options:cancellation:events:)`.
+public final class SourceCancellation: Sendable {
+  private struct State {
+    /// The loaders of the sources being fetched, by key.
+    var running: [String: any Loadable] = [:]
+    /// Keys cancelled before their fetch started.
+    var cancelled: Set<String> = []
+    /// Keys whose fetch ended.
+    var ended: Set<String> = []
+  }
+
+  private let state = Locked(State())
+
+  /// Creates a cancellation for one run.
+  public init() {}
+
+  /// Cancels the source `key`; false when it has already ended (or was already cancelled).
+  @discardableResult
+  public func cancel(_ key: String) -> Bool {
+    let loader = state.withLock { state -> (any Loadable)?? in
+      if state.ended.contains(key) || state.cancelled.contains(key) { return .none }
+      state.cancelled.insert(key)
+      return .some(state.running[key])
+    }
+    guard let loader else { return false }
+    loader?.cancel()
+    return true
+  }
+
+  /// Loads `loader` as source `key`'s fetch; false (without loading) when the source was cancelled first.
+  func load(_ loader: some Loadable, as key: String) async -> Bool {
+    let start = state.withLock { state -> Bool in
+      guard !state.cancelled.contains(key) else { return false }
+      state.running[key] = loader
+      return true
+    }
+    defer {
+      state.withLock { state in
+        state.running[key] = nil
+        state.ended.insert(key)
+      }
+    }
+    guard start else { return false }
+    await loader.load()
+    return true
+  }
+}
