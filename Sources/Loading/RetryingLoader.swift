@@ -13,33 +13,9 @@ import Locking
 /// - `cancel()` is always forwarded to the base; a running cycle publishes `.loading` with
 ///   `isCancelled: true`, stops (no further attempt, even when the clock later passes the backoff
 ///   deadline) and ends in `.idle`. Cancelling the task that called `load()` has the same effect.
-public final class RetryingLoader<Base: Loadable>: Loadable {
+public final class RetryingLoader<Base: Loadable>: Loadable, RelayPublishing {
   /// The type of value being loaded: the base's.
   public typealias Value = Base.Value
-
-  private struct Cycle {
-    let id: UInt64
-    var attempt = 1
-    var isCancelled = false
-    let completion = Latch()
-    let cancellation = Latch()
-  }
-
-  private enum Phase {
-    case idle
-    case running(Cycle)
-  }
-
-  private enum Action {
-    case drive(Cycle)
-    case join(Latch)
-    case awaitCancelledCycle(Latch)
-  }
-
-  private struct State {
-    var phase: Phase = .idle
-    var nextCycleID: UInt64 = 0
-  }
 
   /// The wrapped loader.
   public let base: Base
@@ -49,9 +25,8 @@ public final class RetryingLoader<Base: Loadable>: Loadable {
   public let backoff: Backoff
 
   private let time: TimeSource
-  private let relay: StateRelay<LoadingState<Value>>
+  private let flight: SingleFlight<Value>
   private let observer = StateObserver<Value>()
-  private let storage = Locked(State())
 
   /// Wraps `base`, trying each load up to `maximumAttempts` times (clamped to at least 1), waiting
   /// `backoff` delays measured on `clock` between attempts.
@@ -65,87 +40,36 @@ public final class RetryingLoader<Base: Loadable>: Loadable {
     self.maximumAttempts = max(1, maximumAttempts)
     self.backoff = backoff
     self.time = TimeSource(clock)
-    self.relay = StateRelay(base.currentState)
+    self.flight = SingleFlight(initial: base.currentState)
   }
 
-  /// A new stream that replays the current state, then yields every change.
-  public var state: AsyncStream<LoadingState<Value>> {
-    relay.stream
-  }
-
-  /// The latest state.
-  public var currentState: LoadingState<Value> {
-    relay.currentValue
-  }
+  var relay: StateRelay<LoadingState<Value>> { flight.relay }
 
   /// The number of `load()` calls currently joined to the running load (for tests and diagnostics).
-  var joinedCallers: Int {
-    storage.withLock { state in
-      guard case .running(let cycle) = state.phase else { return 0 }
-      return cycle.completion.waiterCount
-    }
-  }
+  var joinedCallers: Int { flight.joinedCallers }
 
   /// Loads the base, retrying failures, and returns once the final attempt has settled.
   public func load() async {
-    await startObserving()
-    while true {
-      let action = storage.withLock { state -> Action in
-        switch state.phase {
-        case .running(let cycle) where !cycle.isCancelled:
-          return .join(cycle.completion)
-        case .running(let cycle):
-          return .awaitCancelledCycle(cycle.completion)
-        case .idle:
-          state.nextCycleID += 1
-          let cycle = Cycle(id: state.nextCycleID)
-          state.phase = .running(cycle)
-          relay.update(.loading(LoadingProgress()))
-          return .drive(cycle)
-        }
-      }
-      switch action {
-      case .drive(let cycle):
-        await drive(cycle)
-        return
-      case .join(let completion):
-        await completion.wait()
-        return
-      case .awaitCancelledCycle(let completion):
-        await completion.wait()
-        if Task.isCancelled { return }
-      }
-    }
-  }
-
-  /// Forwards `cancel()` to the base and stops a running retry cycle, which then ends in `.idle`.
-  public func cancel() {
-    let cancellation = storage.withLock { state -> Latch? in
-      guard case .running(var cycle) = state.phase, !cycle.isCancelled else { return nil }
-      cycle.isCancelled = true
-      state.phase = .running(cycle)
-      let progress = relay.currentValue.progress ?? LoadingProgress()
-      relay.update(.loading(progress.markingCancelled()))
-      return cycle.cancellation
-    }
-    base.cancel()
-    cancellation?.signal()
-  }
-
-  private func startObserving() async {
     await observer.start(
       subscribe: { base.state },
       onState: { [weak self] state in self?.forward(state) }
     )
+    await flight.load { cycle in await drive(cycle) }
   }
 
-  private func drive(_ cycle: Cycle) async {
+  /// Forwards `cancel()` to the base and stops a running retry cycle, which then ends in `.idle`.
+  public func cancel() {
+    flight.cancel()
+    base.cancel()
+  }
+
+  private func drive(_ cycle: SingleFlight<Value>.Run) async {
     var attempt = 1
     while true {
       let settledBefore = observer.settledCount
       await base.load()
       let settled = await observer.waitForSettled(after: settledBefore)
-      guard !Task.isCancelled, !isCancelled(cycle), case .failure = settled, attempt < maximumAttempts else {
+      guard !Task.isCancelled, !flight.isCancelled(cycle), case .failure = settled, attempt < maximumAttempts else {
         break
       }
       let delay = backoff.delay(afterAttempt: attempt)
@@ -154,47 +78,33 @@ public final class RetryingLoader<Base: Loadable>: Loadable {
         (try? await time.sleep(for: delay)) != nil
       }
       attempt += 1
-      let proceed = storage.withLock { state -> Bool in
-        guard slept, !Task.isCancelled, case .running(var current) = state.phase, current.id == cycle.id,
-          !current.isCancelled
-        else { return false }
-        current.attempt = attempt
-        state.phase = .running(current)
+      let next = attempt
+      let proceed = flight.withCurrent(of: cycle) { current -> Bool in
+        guard slept, !Task.isCancelled, var running = current, !running.isCancelled else { return false }
+        running.attempt = next
+        current = running
         return true
       }
       guard proceed else { break }
     }
     let callerCancelled = Task.isCancelled
-    storage.withLock { state in
-      guard case .running(let current) = state.phase, current.id == cycle.id else { return }
-      state.phase = .idle
-      if current.isCancelled || callerCancelled {
-        relay.update(.idle)
-      }
-    }
-    cycle.completion.signal()
-  }
-
-  private func isCancelled(_ cycle: Cycle) -> Bool {
-    storage.withLock { state in
-      guard case .running(let current) = state.phase, current.id == cycle.id else { return true }
-      return current.isCancelled
-    }
+    // A cancelled cycle ends in `.idle`; otherwise the last attempt's state is already published.
+    flight.settle(cycle) { cancelled in cancelled || callerCancelled ? .idle : nil }
   }
 
   /// Publishes a state received from the base, replacing a failure that will be retried.
   private func forward(_ baseState: LoadingState<Value>) {
-    storage.withLock { state in
-      switch state.phase {
-      case .idle:
-        relay.update(baseState)
-      case .running(let cycle) where cycle.isCancelled:
+    flight.withCurrent(of: nil) { current in
+      switch current {
+      case .none:
+        flight.relay.update(baseState)
+      case .some(let running) where running.isCancelled:
         break
-      case .running(let cycle):
-        if case .failure = baseState, cycle.attempt < maximumAttempts {
-          relay.update(.loading(.retrying(attempt: cycle.attempt + 1, of: maximumAttempts)))
+      case .some(let running):
+        if case .failure = baseState, running.attempt < maximumAttempts {
+          flight.relay.update(.loading(.retrying(attempt: running.attempt + 1, of: maximumAttempts)))
         } else {
-          relay.update(baseState)
+          flight.relay.update(baseState)
         }
       }
     }

@@ -10,33 +10,9 @@ import Locking
 /// - `cancel()` publishes `.loading` with `isCancelled: true` at once (keeping the last message and
 ///   percent), cancels the operation, and the load then ends in `.idle`, whatever the operation returned.
 ///   A load whose caller is cancelled, or whose operation throws `CancellationError`, also ends in `.idle`.
-public final class TaskLoader<Value: Sendable>: Loadable {
-  private struct Run {
-    let id: UInt64
-    var isCancelled = false
-    let completion = Latch()
-    let cancellation = Latch()
-  }
-
-  private enum Phase {
-    case idle
-    case running(Run)
-  }
-
-  private enum Action {
-    case run(Run)
-    case join(Latch)
-    case awaitCancelledRun(Latch)
-  }
-
-  private struct State {
-    var phase: Phase = .idle
-    var nextRunID: UInt64 = 0
-  }
-
+public final class TaskLoader<Value: Sendable>: Loadable, RelayPublishing {
   private let operation: @Sendable (ProgressReporter) async throws -> Value
-  private let relay: StateRelay<LoadingState<Value>>
-  private let storage = Locked(State())
+  private let flight = SingleFlight<Value>(initial: .idle)
 
   /// Creates a loader that runs `operation` on each load.
   public convenience init(_ operation: @escaping @Sendable () async throws -> Value) {
@@ -46,74 +22,30 @@ public final class TaskLoader<Value: Sendable>: Loadable {
   /// Creates a loader that runs `operation` on each load, handing it a reporter for its progress.
   public init(reporting operation: @escaping @Sendable (ProgressReporter) async throws -> Value) {
     self.operation = operation
-    self.relay = StateRelay(.idle)
   }
 
-  /// A new stream that replays the current state, then yields every change.
-  public var state: AsyncStream<LoadingState<Value>> {
-    relay.stream
-  }
-
-  /// The latest state.
-  public var currentState: LoadingState<Value> {
-    relay.currentValue
-  }
+  var relay: StateRelay<LoadingState<Value>> { flight.relay }
 
   /// The number of `load()` calls currently joined to the running load (for tests and diagnostics).
-  var joinedCallers: Int {
-    storage.withLock { state in
-      guard case .running(let run) = state.phase else { return 0 }
-      return run.completion.waiterCount
-    }
-  }
+  var joinedCallers: Int { flight.joinedCallers }
 
   /// Runs the operation (or joins the running one) and returns once the load has settled.
   public func load() async {
-    while true {
-      let action = storage.withLock { state -> Action in
-        switch state.phase {
-        case .running(let run) where !run.isCancelled:
-          return .join(run.completion)
-        case .running(let run):
-          return .awaitCancelledRun(run.completion)
-        case .idle:
-          state.nextRunID += 1
-          let run = Run(id: state.nextRunID)
-          state.phase = .running(run)
-          relay.update(.loading(LoadingProgress()))
-          return .run(run)
-        }
-      }
-      switch action {
-      case .run(let run):
-        await execute(run)
-        return
-      case .join(let completion):
-        await completion.wait()
-        return
-      case .awaitCancelledRun(let completion):
-        await completion.wait()
-        if Task.isCancelled { return }
-      }
-    }
+    await flight.load { run in await execute(run) }
   }
 
   /// Cancels the running operation; the load then ends in `.idle`. Does nothing when idle.
   public func cancel() {
-    let cancellation = storage.withLock { state -> Latch? in
-      guard case .running(var run) = state.phase, !run.isCancelled else { return nil }
-      run.isCancelled = true
-      state.phase = .running(run)
-      let progress = relay.currentValue.progress ?? LoadingProgress()
-      relay.update(.loading(progress.markingCancelled()))
-      return run.cancellation
-    }
-    cancellation?.signal()
+    flight.cancel()
   }
 
-  private func execute(_ run: Run) async {
-    let reporter = ProgressReporter { [weak self] progress in
-      self?.report(progress, runID: run.id)
+  private func execute(_ run: SingleFlight<Value>.Run) async {
+    let flight = self.flight
+    let reporter = ProgressReporter { progress in
+      flight.withCurrent(of: run) { current in
+        guard let current, !current.isCancelled else { return }
+        flight.relay.update(.loading(progress))
+      }
     }
     let operation = self.operation
     let result = await run.cancellation.runCancellable { () -> Result<Value, any Error> in
@@ -124,12 +56,7 @@ public final class TaskLoader<Value: Sendable>: Loadable {
       }
     }
     let callerCancelled = Task.isCancelled
-    storage.withLock { state in
-      guard case .running(let current) = state.phase, current.id == run.id else { return }
-      state.phase = .idle
-      relay.update(Self.settledState(of: result, cancelled: current.isCancelled || callerCancelled))
-    }
-    run.completion.signal()
+    flight.settle(run) { cancelled in Self.settledState(of: result, cancelled: cancelled || callerCancelled) }
   }
 
   /// The state a finished run settles in: `.idle` when it was cancelled (or threw `CancellationError`).
@@ -146,13 +73,6 @@ public final class TaskLoader<Value: Sendable>: Loadable {
       return .failure(LoadingFailure(error))
     case .success(let value):
       return .success(value)
-    }
-  }
-
-  private func report(_ progress: LoadingProgress, runID: UInt64) {
-    storage.withLock { state in
-      guard case .running(let run) = state.phase, run.id == runID, !run.isCancelled else { return }
-      relay.update(.loading(progress))
     }
   }
 }
