@@ -176,20 +176,23 @@ struct ProfileJSON: Encodable {
   var compiledSHA256: String?
 
   init(_ profile: Profile, store: Store) throws {
+    self.init(try storeCall { () throws(StoreError) in try store.snapshot(of: profile.name) }, in: store.directory)
+  }
+
+  init(_ snapshot: ProfileSnapshot, in directory: DataDirectory) {
+    let profile = snapshot.profile
     name = profile.name
     active = profile.isActive
     summary = profile.summary
     preset = profile.preset
-    let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
-    sources = members.map(SourceSummary.init)
-    enabledSources = members.filter(\.enabled).count
-    let rules = try storeCall { () throws(StoreError) in try store.rules(in: profile.name) }
-    allow = rules.filter { $0.action == .allow }.map(\.text)
-    deny = rules.filter { $0.action == .deny }.map(\.text)
-    if let compiled = try storeCall({ () throws(StoreError) in try store.compiled(profile) }) {
+    sources = snapshot.sources.map(SourceSummary.init)
+    enabledSources = snapshot.sources.filter(\.enabled).count
+    allow = snapshot.rules.filter { $0.action == .allow }.map(\.text)
+    deny = snapshot.rules.filter { $0.action == .deny }.map(\.text)
+    if let compiled = snapshot.compiled {
       names = compiled.names
       compiledAt = compiled.compiledAt
-      compiledFile = store.directory.file(compiled.file).path
+      compiledFile = directory.file(compiled.file).path
       compiledSHA256 = compiled.sha256
     }
   }

@@ -4,6 +4,7 @@ import Blocklists
 import Foundation
 import Store
 import Updates
+import UseCases
 
 /// `sanehosts status`: what is active, how fresh it is, and what needs attention.
 struct Status: ParsableCommand {
@@ -63,12 +64,16 @@ struct Status: ParsableCommand {
 
   func run() throws {
     let store = try store.open()
-    let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
-    let object = try ProfileJSON(profile, store: store)
-    let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
-    let lastRun = try storeCall { () throws(StoreError) in try store.runs(of: profile, limit: 1).first }
-    let current = try storeCall { () throws(StoreError) in try Updater.isCompiledListCurrent(profile, in: store) }
-    let warnings = Self.warnings(members: members, compiledNames: object.names, current: current, staleDays: staleDays)
+    let status = try storeCall { () throws(StoreError) in
+      try ProfileStatus(profile: self.profile, in: store, staleDays: staleDays)
+    }
+    let snapshot = status.snapshot
+    let profile = snapshot.profile
+    let object = ProfileJSON(snapshot, in: store.directory)
+    let members = snapshot.sources
+    let lastRun = snapshot.lastUpdate
+    let current = snapshot.isCompiledListCurrent
+    let warnings = status.warnings.map(\.description)
     let applied = AppliedJSON.all(store.directory)
 
     if json {
@@ -102,39 +107,5 @@ struct Status: ParsableCommand {
       out += "\nWarnings:\n" + warnings.map { "  - \($0)\n" }.joined()
     }
     Terminal.writeOutput(out)
-  }
-
-  static func warnings(members: [ProfileSource], compiledNames: Int?, current: Bool, staleDays: Int, now: Date = Date())
-    -> [String]
-  {
-    var warnings: [String] = []
-    let enabled = members.filter(\.enabled)
-    if members.isEmpty {
-      warnings.append("The profile has no sources: add some with `sanehosts sources add` (see `sanehosts catalog`).")
-    } else if enabled.isEmpty {
-      warnings.append("Every source is disabled: enable one with `sanehosts sources enable NAME`.")
-    }
-    for member in enabled {
-      let source = member.source
-      if source.status == .failed {
-        warnings.append("\(source.key) failed: \(source.message ?? "unknown reason")")
-      } else if source.cacheFile == nil {
-        warnings.append("\(source.key) has never been downloaded: run `sanehosts update`.")
-      }
-      if let success = source.lastSuccess, now.timeIntervalSince(success) > Double(staleDays) * 86_400 {
-        warnings.append("\(source.key) is stale: last updated \(Text.age(success, now: now)).")
-      }
-      if let findings = source.findings, let content = findings.content {
-        warnings.append("\(source.key) \(content.advice)")
-      }
-    }
-    if !enabled.isEmpty {
-      if compiledNames == nil {
-        warnings.append("The profile has not been compiled yet: run `sanehosts update`.")
-      } else if !current {
-        warnings.append("Sources, rules or copies changed since the last compile: run `sanehosts update`.")
-      }
-    }
-    return warnings
   }
 }

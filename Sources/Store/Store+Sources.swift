@@ -12,14 +12,21 @@ extension Store {
   }
 
   static func sources(of profile: Profile, _ db: Database) throws -> [ProfileSource] {
-    let rows = try Row.fetchAll(
-      db,
+    // A cached statement and a cursor: each row is decoded where it lies, its columns found by the
+    // statement's index (rows copied out first look every column up by name, lower-casing each time: the
+    // dashboard's pages spent a fifth of their time there).
+    let statement = try db.cachedStatement(
       sql: """
         SELECT source.*, profileSource.enabled AS profileEnabled FROM source
         JOIN profileSource ON profileSource.sourceID = source.id
         WHERE profileSource.profileID = ? ORDER BY profileSource.position
-        """, arguments: [profile.id])
-    return try rows.map { ProfileSource(source: try Source(row: $0), enabled: $0["profileEnabled"]) }
+        """)
+    var sources: [ProfileSource] = []
+    let rows = try Row.fetchCursor(statement, arguments: [profile.id])
+    while let row = try rows.next() {
+      sources.append(ProfileSource(source: try Source(row: row), enabled: row["profileEnabled"]))
+    }
+    return sources
   }
 
   /// Every source in the store, whichever profiles use it.

@@ -1,6 +1,8 @@
 import Apply
+import Blocklists
 import Foundation
 import Testing
+import UseCases
 
 @testable import BlockerTest
 @testable import Dashboard
@@ -82,5 +84,23 @@ struct WebAdviceTests {
     let miss = Verification.Miss(name: "a.example", outcome: .reachable, reason: "192.0.2.1", kind: kind, cause: cli)
     let text = WebAdvice.cause(miss)
     #expect(!commandLine(text), "\(text)")
+  }
+
+  @Test("Every status warning is worded for the page: no command, no flag")
+  func statusWarnings() {
+    let warnings: [ProfileStatus.Warning] = [
+      .noSources(profile: "p"), .allDisabled, .failed(source: "f", message: "HTTP 500"),
+      .failed(source: "f", message: nil),
+      .neverDownloaded(source: "n"), .stale(source: "s", lastSuccess: Date(), days: 9),
+      .notAList(source: "w", kind: .html), .notAList(source: "w", kind: .gzip), .notAList(source: "w", kind: .utf16),
+      .notCompiled, .changedSinceCompile,
+      .weakTest,
+    ]
+    for warning in warnings {
+      let text = WebAdvice.text(warning)
+      #expect(!commandLine(text), "\(warning): \(text)")
+      #expect(commandLine(warning.description) || !warning.description.isEmpty)
+    }
+    #expect(WebAdvice.text(.neverDownloaded(source: "n")).contains("Update now"))
   }
 }

@@ -206,35 +206,13 @@ extension Dashboard {
   }
 
   func overview() async throws -> OverviewView {
-    let profile = try store.activeProfile()
-    let sources = try store.sources(in: profile.name)
-    let compiled = try store.compiled(profile)
-    let lastTest = try store.testRuns(limit: 1).first.map(RunView.init)
-    var warnings: [String] = []
-    if sources.isEmpty {
-      warnings.append("Profile \(profile.name) has no source yet: add lists on the Sources page.")
-    }
-    let now = Date()
-    for member in sources where member.enabled {
-      let source = member.source
-      if source.lastSuccess == nil {
-        warnings.append("\(source.key) has never been downloaded: run Update now.")
-      } else if source.status == .failed {
-        warnings.append(
-          "\(source.key) failed at its last update (\(source.message ?? "no reason given")); its previous copy is used."
-        )
-      } else if let success = source.lastSuccess, now.timeIntervalSince(success) > 7 * 86_400 {
-        warnings.append("\(source.key) was last updated \(Int(now.timeIntervalSince(success) / 86_400)) days ago.")
-      }
-    }
-    if let lastTest, lastTest.rating == Score.Rating.weak.rawValue {
-      warnings.append("The last blocker test scored weak: see the Test page for what was not blocked.")
-    }
-    let base = "/lists/\(profile.name)"
+    let status = try ProfileStatus(in: store)
+    let snapshot = status.snapshot
+    let base = "/lists/\(snapshot.profile.name)"
     return OverviewView(
-      profile: profile.name, profiles: try store.profiles().map(\.name), names: compiled?.names,
-      compiledAt: compiled?.compiledAt, sources: sources.map(SourceSummary.init), lastTest: lastTest,
-      warnings: warnings,
+      profile: snapshot.profile.name, profiles: snapshot.profiles.map(\.name), names: snapshot.compiled?.names,
+      compiledAt: snapshot.compiled?.compiledAt, sources: snapshot.sources.map(SourceSummary.init),
+      lastTest: snapshot.lastTest.map(RunView.init), warnings: status.warnings.map(WebAdvice.text),
       update: updates.relay.currentValue, test: tests.relay.currentValue,
       subscriptions: ListCache.Format.allCases.map { "\(base).\($0.fileExtension)" })
   }

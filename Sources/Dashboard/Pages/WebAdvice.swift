@@ -1,5 +1,7 @@
 import Apply
 import BlockerTest
+import Blocklists
+import UseCases
 
 /// What a web user can do about a warning or error, in the dashboard's terms: a page, a button or a
 /// checkbox, never a command-line flag (the core's own wording is the command line's).
@@ -13,6 +15,29 @@ enum WebAdvice {
       "\(names.grouped) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: choose the dnsmasq (or unbound) target above."
     case .drift, .rewrittenInPlace, .flushFailed, .notChecked, .reloadFailed:
       warning.description
+    }
+  }
+
+  /// A status warning for the overview.
+  static func text(_ warning: ProfileStatus.Warning) -> String {
+    switch warning {
+    case .noSources(let profile): "Profile \(profile) has no source yet: add lists on the Sources page."
+    case .allDisabled: "Every source of the profile is disabled: tick one on the Sources page."
+    case .failed(let source, let message):
+      "\(source) failed at its last update (\(message ?? "no reason given")); its previous copy is used."
+    case .neverDownloaded(let source): "\(source) has never been downloaded: press Update now on the Sources page."
+    case .stale(let source, _, let days): "\(source) was last updated \(days) days ago."
+    case .notAList(let source, let kind):
+      switch kind {
+      case .html: "\(source) looks like a web page (HTML), not a list: give the URL of the raw list."
+      case .gzip, .zip: "\(source) is compressed (\(kind.rawValue)): give the URL of the uncompressed list."
+      case .pdf: "\(source) is a PDF document, not a list: give the URL of the list itself."
+      case .utf16: "\(source) is UTF-16 text: give the URL of a UTF-8 copy of the list."
+      }
+    case .notCompiled: "The profile has not been compiled yet: press Update now on the Sources page."
+    case .changedSinceCompile:
+      "Sources, rules or copies changed since the last compile: press Update now on the Sources page."
+    case .weakTest: "The last blocker test scored weak: see the Test page for what was not blocked."
     }
   }
 

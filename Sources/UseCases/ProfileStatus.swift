@@ -1,0 +1,102 @@
+import BlockerTest
+import Blocklists
+import Foundation
+import Store
+
+/// A profile's status as `sanehosts status` and the dashboard's overview show it: the snapshot read in
+/// one transaction and what needs attention, as data each front end words in its own terms.
+public struct ProfileStatus: Sendable {
+  /// Something that needs attention.
+  public enum Warning: Sendable, Hashable {
+    /// The profile has no source.
+    case noSources(profile: String)
+    /// Every source is disabled.
+    case allDisabled
+    /// A source's last update failed (its previous copy, if any, is used).
+    case failed(source: String, message: String?)
+    /// A source has no saved copy yet.
+    case neverDownloaded(source: String)
+    /// A source has not been updated successfully for more than the stale limit.
+    case stale(source: String, lastSuccess: Date, days: Int)
+    /// A source's copy looks like something else than a list.
+    case notAList(source: String, kind: Findings.ContentKind)
+    /// The profile has sources but was never compiled.
+    case notCompiled
+    /// Copies or rules changed since the last compile.
+    case changedSinceCompile
+    /// The last blocker test scored weak.
+    case weakTest
+
+    /// The warning in the command line's words.
+    public var description: String {
+      switch self {
+      case .noSources:
+        "The profile has no sources: add some with `sanehosts sources add` (see `sanehosts catalog`)."
+      case .allDisabled: "Every source is disabled: enable one with `sanehosts sources enable NAME`."
+      case .failed(let source, let message): "\(source) failed: \(message ?? "unknown reason")"
+      case .neverDownloaded(let source): "\(source) has never been downloaded: run `sanehosts update`."
+      case .stale(let source, _, let days): "\(source) is stale: last updated \(days) days ago."
+      case .notAList(let source, let kind): "\(source) \(kind.advice)"
+      case .notCompiled: "The profile has not been compiled yet: run `sanehosts update`."
+      case .changedSinceCompile: "Sources, rules or copies changed since the last compile: run `sanehosts update`."
+      case .weakTest: "The last blocker test scored weak: `sanehosts history show` lists what was not blocked."
+      }
+    }
+  }
+
+  /// What was read.
+  public var snapshot: ProfileSnapshot
+  /// What needs attention, in order: the profile, each enabled source, the compile, the last test.
+  public var warnings: [Warning]
+
+  /// Reads a profile's status (the active profile's when `name` is nil); a source not updated
+  /// successfully for more than `staleDays` days is stale.
+  public init(profile name: String? = nil, in store: Store, staleDays: Int = 7, now: Date = Date())
+    throws(StoreError)
+  {
+    self.init(try store.snapshot(of: name), staleDays: staleDays, now: now)
+  }
+
+  /// The status of a snapshot.
+  public init(_ snapshot: ProfileSnapshot, staleDays: Int = 7, now: Date = Date()) {
+    self.snapshot = snapshot
+    warnings = Self.warnings(snapshot, staleDays: staleDays, now: now)
+  }
+
+  static func warnings(_ snapshot: ProfileSnapshot, staleDays: Int, now: Date) -> [Warning] {
+    var warnings: [Warning] = []
+    let enabled = snapshot.sources.filter(\.enabled).map(\.source)
+    if snapshot.sources.isEmpty {
+      warnings.append(.noSources(profile: snapshot.profile.name))
+    } else if enabled.isEmpty {
+      warnings.append(.allDisabled)
+    }
+    for source in enabled {
+      if source.status == .failed {
+        warnings.append(.failed(source: source.key, message: source.message))
+      } else if source.cacheFile == nil {
+        warnings.append(.neverDownloaded(source: source.key))
+      }
+      if let success = source.lastSuccess, now.timeIntervalSince(success) > Double(staleDays) * 86_400 {
+        warnings.append(
+          .stale(source: source.key, lastSuccess: success, days: Int(now.timeIntervalSince(success) / 86_400)))
+      }
+      if let content = source.findings?.content {
+        warnings.append(.notAList(source: source.key, kind: content))
+      }
+    }
+    if !enabled.isEmpty {
+      if snapshot.compiled == nil {
+        warnings.append(.notCompiled)
+      } else if !snapshot.isCompiledListCurrent {
+        warnings.append(.changedSinceCompile)
+      }
+    }
+    if let test = snapshot.lastTest,
+      Score(blocked: test.blocked, reachable: test.reachable, inconclusive: test.inconclusive).rating == .weak
+    {
+      warnings.append(.weakTest)
+    }
+    return warnings
+  }
+}
