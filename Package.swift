@@ -115,6 +115,7 @@ let package = Package(
         "Files",
         "Downloads",
         "Loading",
+        "Locking",
         "Store",
         .product(name: "Crypto", package: "swift-crypto"),
       ],

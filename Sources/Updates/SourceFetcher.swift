@@ -4,6 +4,7 @@ import Downloads
 import Files
 import Foundation
 import Loading
+import Locking
 import Store
 
 /// What fetching one source produced, waiting for the run's commit.
@@ -30,16 +31,19 @@ struct SourceFetcher: Sendable {
   /// Fetches a source through a `TaskLoader` that `cancellation` can cancel alone: the source then ends
   /// as failed with kind `cancelled`. Only cancelling the calling task throws.
   func fetch(_ source: Source, cancellation: SourceCancellation) async throws -> SourceWork {
-    let loader = TaskLoader { try await fetch(source) }
-    let started = await cancellation.load(loader, as: source.key)
-    try Task.checkCancellation()
-    if started {
-      switch loader.currentState {
-      case .success(let work): return work
-      case .failure(let failure): throw failure.error
-      case .idle, .loading: break
-      }
+    // The work as the fetch ended, even when a cancel came after its last check: the loader then settles
+    // idle, and the files the fetch wrote must not be left behind.
+    let finished = Locked<SourceWork?>(nil)
+    let loader = TaskLoader {
+      let work = try await fetch(source)
+      finished.withLock { $0 = work }
+      return work
     }
+    let started = await cancellation.load(loader, as: source.key)
+    if started, case .success(let work) = loader.currentState { return work }
+    if let late = finished.withLock({ $0 }) { store.removeFiles(late.createdFiles) }
+    try Task.checkCancellation()
+    if started, case .failure(let failure) = loader.currentState { throw failure.error }
     return cancelled(source)
   }
 

@@ -82,6 +82,49 @@ public struct Updater: Sendable {
     var committed = false
     defer { if !committed { store.removeFiles(created) } }
 
+    // What the profile compiles from, and its last compile: read before the fetches, so that merging
+    // can start while later sources still download.
+    let rules: RuleSet
+    let previous: CompiledProfile?
+    do {
+      rules = try store.ruleSet(for: profile)
+      previous = try store.compiled(profile)
+    } catch {
+      throw UpdateError.store(error)
+    }
+    /// A source's input: its new copy, else its previous one; nil without either.
+    func input(of source: Source) -> Input? {
+      if let copy = works[source.id!]?.copy {
+        return Input(source: source, file: copy.cacheFile, sha256: copy.sha256, names: copy.unique)
+      }
+      if let file = source.cacheFile {
+        return Input(source: source, file: file, sha256: source.sha256 ?? "", names: source.unique ?? 0)
+      }
+      return nil
+    }
+
+    // Each finished source is merged into the profile's set in the profile's order while the others are
+    // still fetched, once a recompile is certain: no compile yet, or a source has a new copy.
+    var merging: Compiler.Merging?
+    var merged: [Input] = []
+    var nextToMerge = 0
+    func mergeReady() async throws {
+      guard merging != nil || previous == nil || works.values.contains(where: { $0.copy != nil }) else { return }
+      while nextToMerge < sources.count, works[sources[nextToMerge].id!] != nil {
+        let source = sources[nextToMerge]
+        nextToMerge += 1
+        guard let input = input(of: source) else { continue }
+        if merging == nil {
+          // Sized from the names known so far, scaled to every source (the set grows if it must).
+          let known = sources.compactMap { works[$0.id!]?.copy?.unique ?? $0.unique }
+          let estimate = known.reduce(0, +) * sources.count / max(1, known.count)
+          merging = Compiler.Merging(sourceCount: sources.count, capacity: estimate)
+        }
+        try await add(input, to: &merging!)
+        merged.append(input)
+      }
+    }
+
     let fetcher = SourceFetcher(
       store: store, client: client, compiler: compiler, staging: staging, force: options.force, events: events)
     try await withThrowingTaskGroup(of: SourceWork.self) { group in
@@ -95,28 +138,13 @@ public struct Updater: Sendable {
         works[work.sourceID] = work
         created += work.createdFiles
         startNext()
+        try await mergeReady()
       }
     }
     try Task.checkCancellation()
 
     // Compile the profile from every good copy, unless nothing it depends on changed.
-    let rules: RuleSet
-    let previous: CompiledProfile?
-    do {
-      rules = try store.ruleSet(for: profile)
-      previous = try store.compiled(profile)
-    } catch {
-      throw UpdateError.store(error)
-    }
-    let inputs: [Input] = sources.compactMap { source in
-      if let copy = works[source.id!]?.copy {
-        return Input(source: source, file: copy.cacheFile, sha256: copy.sha256, names: copy.unique)
-      }
-      if let file = source.cacheFile {
-        return Input(source: source, file: file, sha256: source.sha256 ?? "", names: source.unique ?? 0)
-      }
-      return nil
-    }
+    let inputs: [Input] = sources.compactMap(input(of:))
     let fingerprint = Store.fingerprint(inputs.map { ($0.source.id!, $0.sha256, $0.source.format) }, rules: rules)
     var compiled = previous
     var recompiled = false
@@ -126,7 +154,13 @@ public struct Updater: Sendable {
       compiled = previous
     } else if !inputs.isEmpty || previous != nil {
       events(.compiling(sources: inputs.count))
-      let result = try await compile(inputs, rules: rules, profile: profile, fingerprint: fingerprint)
+      if merging == nil {
+        merging = Compiler.Merging(sourceCount: sources.count, capacity: inputs.reduce(0) { $0 + $1.names })
+        for input in inputs { try await add(input, to: &merging!) }
+      } else {
+        assert(merged.map(\.file) == inputs.map(\.file), "the early merge took other inputs")
+      }
+      let result = try await finish(merging.take()!, rules: rules, profile: profile, fingerprint: fingerprint)
       created.append(result.file)
       compiled = result
       recompiled = true
@@ -178,25 +212,30 @@ public struct Updater: Sendable {
     var names: Int
   }
 
-  /// Merges the copies' block set files (each copy compiled alone when it was saved) into the profile's
-  /// block set file, with the profile's rules. A copy without one (saved by an older version) is
-  /// compiled alone now, and its file written for next time.
-  private func compile(
-    _ inputs: [Input], rules: RuleSet, profile: Profile, fingerprint: String
+  /// Adds an input's names to the profile's merge from its copy's block set file (written when the copy
+  /// was saved). A copy without one (saved by an older version) is compiled alone now, and its file
+  /// written for next time.
+  private func add(_ input: Input, to merging: inout Compiler.Merging) async throws {
+    try Task.checkCancellation()
+    let fingerprint = Store.copyFingerprint(sha256: input.sha256, format: input.source.format)
+    let file = store.directory.file(Store.listFile(forCopy: input.file)).path
+    if !merging.add(archiveAt: file, fingerprint: fingerprint, name: input.source.key) {
+      do {
+        merging.add(try await list(of: input), name: input.source.key)
+      } catch {
+        if case .cancelled = error { throw CancellationError() }
+        throw UpdateError.compile(error)
+      }
+    }
+  }
+
+  /// Applies the rules to the merged set and writes the profile's block set file.
+  private func finish(
+    _ merging: consuming Compiler.Merging, rules: RuleSet, profile: Profile, fingerprint: String
   ) async throws -> CompiledProfile {
     let relative = "profiles/\(profile.id!)-\(fingerprint.prefix(16)).blockset"
     let path = store.directory.file(relative).path
     do {
-      var merging = Compiler.Merging(
-        sourceCount: inputs.count, capacity: inputs.reduce(0) { $0 + $1.names })
-      for input in inputs {
-        try Task.checkCancellation()
-        let fingerprint = Store.copyFingerprint(sha256: input.sha256, format: input.source.format)
-        let file = store.directory.file(Store.listFile(forCopy: input.file)).path
-        if !merging.add(archiveAt: file, fingerprint: fingerprint, name: input.source.key) {
-          merging.add(try await list(of: input), name: input.source.key)
-        }
-      }
       let list = merging.finish(rules: rules)
       try Task.checkCancellation()
       try list.writeArchive(to: path, fingerprint: fingerprint)
@@ -206,7 +245,6 @@ public struct Updater: Sendable {
         profileID: profile.id!, file: relative, sha256: fingerprint,
         names: list.count, fingerprint: fingerprint, compiledAt: Date(), ruleCounts: counts)
     } catch let error as CompileError {
-      if case .cancelled = error { throw CancellationError() }
       try? FileManager.default.removeItem(atPath: path)
       throw UpdateError.compile(error)
     } catch {

@@ -10,9 +10,10 @@ import Testing
 
 @Suite("Cancelling one source of an update while the others go on", .serialized)
 struct SourceCancellationTests {
-  /// Where source `a` is cancelled.
+  /// Where source `a` is cancelled: in each phase, and once its fetch has ended (`updated`: the cancel
+  /// arrives after its last check, and what it saved must go).
   enum Point: String, CaseIterable, Sendable {
-    case connecting, downloading, parsing, validating, saving
+    case connecting, downloading, parsing, validating, saving, updated
   }
 
   static func reached(_ event: UpdateEvent, _ point: Point) -> Bool {
@@ -53,7 +54,9 @@ struct SourceCancellationTests {
       // Nothing of the cancelled download is kept; the profile compiles a's previous copy with b's new one.
       #expect(try Self.copyOfA(harness) == before, "cancelled at \(point)")
       let after = Set(try FileManager.default.contentsOfDirectory(atPath: harness.store.directory.lists.path))
-      #expect(after.subtracting(lists).allSatisfy { $0.hasPrefix("b-") }, "new files: \(after.subtracting(lists))")
+      #expect(
+        after.subtracting(lists).allSatisfy { $0.hasPrefix("b-") },
+        "new files: \(after.subtracting(lists).sorted()), before: \(lists.sorted())")
       #expect(await eventually { harness.stagingIsEmpty }, "cancelled at \(point)")
       let compiled = try #require(summary.compiled)
       let saved = try #require(

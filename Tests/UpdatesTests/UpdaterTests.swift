@@ -132,6 +132,49 @@ struct UpdaterTests {
     }
   }
 
+  @Test(
+    "The profile merged while sources are still fetched equals compiling its inputs together, in order",
+    arguments: [1, 4])
+  func mergeWhileFetching(_ concurrent: Int) async throws {
+    let harness = try Harness()
+    defer { harness.remove() }
+    try await FixtureServer.with { server in
+      let lists = [
+        "a": "0.0.0.0 a1.example\n0.0.0.0 shared.example\n",
+        "b": "0.0.0.0 b1.example\n0.0.0.0 shared.example\n0.0.0.0 b2.example\n",
+        "d": "0.0.0.0 d1.example\n0.0.0.0 a1.example\n",
+      ]
+      for (key, text) in lists { server.route("/\(key)", .resource(.init(text, etag: "\"\(key)1\""))) }
+      server.route("/c", .status(404))
+      for key in ["a", "b", "c", "d"] { try harness.add(server.url("/\(key)"), key: key) }
+      _ = try await harness.update()
+      // Second run: a changes, b fails (its copy is kept), c still has none, d is unchanged.
+      server.route("/a", .resource(.init("0.0.0.0 a2.example\n0.0.0.0 d1.example\n", etag: "\"a2\"")))
+      server.route("/b", .status(500))
+      let summary = try await harness.update(options: Updater.Options(concurrentSources: concurrent))
+      #expect(summary.recompiled)
+      let compiled = try #require(summary.compiled)
+      let saved = try #require(
+        CompiledList.readArchive(
+          at: harness.store.directory.file(compiled.file).path, fingerprint: compiled.fingerprint, rules: RuleSet()))
+      let sources = try harness.store.sources().map(\.source)
+      let inputs = sources.filter { $0.cacheFile != nil }
+      #expect(inputs.map(\.key) == ["a", "b", "d"])
+      let direct = try await Compiler().compile(
+        inputs.map { source in
+          var input = ListSource.file(harness.store.directory.file(source.cacheFile!).path)
+          input.name = source.key
+          return input
+        })
+      #expect(saved.allNames == direct.allNames, "same names in the same order")
+      #expect(saved.sources.map(\.name) == ["a", "b", "d"])
+      #expect(saved.sources.map(\.unique) == direct.sources.map(\.unique))
+      for name in ["a2.example", "b2.example", "d1.example"] {
+        #expect(saved.sources(listing: name) == direct.sources(listing: name), "\(name)")
+      }
+    }
+  }
+
   /// Ways a source can fail on the second update.
   static let failures: [(String, FixtureServer.Response, SourceFailure.Kind)] = [
     ("404", .status(404), .download),
