@@ -150,7 +150,7 @@ enum SourceTable {
     for member in members {
       let source = member.source
       rows.append([
-        String(source.id ?? 0), source.key, member.enabled ? "yes" : "no", source.status.rawValue,
+        String(source.id), source.key, member.enabled ? "yes" : "no", source.status.rawValue,
         Text.age(source.lastSuccess), source.unique?.grouped ?? "-", source.rejected?.grouped ?? "-",
         (source.format ?? source.detectedFormat)?.rawValue ?? "auto", source.location,
       ])

@@ -4,8 +4,8 @@ import GRDB
 
 /// A named combination of sources and allow/deny rules; one profile is active.
 public struct Profile: Sendable, Hashable, Codable, Identifiable {
-  /// The row id.
-  public var id: Int64?
+  /// The row id (the store assigns it when the profile is created).
+  public var id: Int64
   /// The unique name, e.g. `default`.
   public var name: String
   /// What it is for.
@@ -17,10 +17,12 @@ public struct Profile: Sendable, Hashable, Codable, Identifiable {
   /// When it was created.
   public var createdAt: Date
 
-  /// Creates a profile.
+  /// Creates a profile with row id `id`.
   public init(
-    name: String, summary: String? = nil, preset: String? = nil, isActive: Bool = false, createdAt: Date = Date()
+    id: Int64, name: String, summary: String? = nil, preset: String? = nil, isActive: Bool = false,
+    createdAt: Date = Date()
   ) {
+    self.id = id
     self.name = name
     self.summary = summary
     self.preset = preset
@@ -50,8 +52,6 @@ extension Profile: FetchableRecord, MutablePersistableRecord {
     /// The `isActive` column.
     public static let isActive = Column(CodingKeys.isActive)
   }
-
-  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// An allow or deny rule of a profile.
@@ -61,8 +61,8 @@ public struct ProfileRule: Sendable, Hashable, Codable, Identifiable {
     case allow, deny
   }
 
-  /// The row id.
-  public var id: Int64?
+  /// The row id (the store assigns it when the rule is added).
+  public var id: Int64
   /// The profile it belongs to.
   public var profileID: Int64
   /// Allow or deny.
@@ -76,10 +76,12 @@ public struct ProfileRule: Sendable, Hashable, Codable, Identifiable {
   /// When it was added.
   public var addedAt: Date
 
-  /// Creates a rule.
+  /// Creates a rule with row id `id`.
   public init(
-    profileID: Int64, action: Action, kind: RuleKind, pattern: String, comment: String? = nil, addedAt: Date = Date()
+    id: Int64, profileID: Int64, action: Action, kind: RuleKind, pattern: String, comment: String? = nil,
+    addedAt: Date = Date()
   ) {
+    self.id = id
     self.profileID = profileID
     self.action = action
     self.kind = kind
@@ -105,8 +107,6 @@ extension ProfileRule: FetchableRecord, MutablePersistableRecord {
     /// The `pattern` column.
     public static let pattern = Column(CodingKeys.pattern)
   }
-
-  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 extension ProfileRule {

@@ -16,8 +16,8 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
     case failed
   }
 
-  /// The row id.
-  public var id: Int64?
+  /// The row id (the store assigns it when the source is added).
+  public var id: Int64
   /// The short unique name used in commands, e.g. `stevenblack-unified`.
   public var key: String
   /// The display name.
@@ -66,11 +66,12 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
   /// Rejections by reason, with samples.
   public var findings: Findings?
 
-  /// Creates a source that has never been downloaded.
+  /// Creates a source that has never been downloaded, with row id `id`.
   public init(
-    key: String, name: String, location: String, catalogID: String? = nil, format: ListFormat? = nil,
+    id: Int64, key: String, name: String, location: String, catalogID: String? = nil, format: ListFormat? = nil,
     category: String? = nil, addedAt: Date = Date()
   ) {
+    self.id = id
     self.key = key
     self.name = name
     self.location = location
@@ -102,8 +103,6 @@ extension Source: FetchableRecord, MutablePersistableRecord {
     /// The `location` column.
     public static let location = Column(CodingKeys.location)
   }
-
-  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A source as it stands in one profile.

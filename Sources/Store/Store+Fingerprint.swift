@@ -25,6 +25,6 @@ extension Store {
   public func currentFingerprint(of profile: Profile) throws(StoreError) -> String {
     let sources = try sources(in: profile.name).filter(\.enabled).map(\.source).filter { $0.cacheFile != nil }
     let rules = try ruleSet(for: profile)
-    return Self.fingerprint(sources.map { ($0.id!, $0.sha256 ?? "", $0.format) }, rules: rules)
+    return Self.fingerprint(sources.map { ($0.id, $0.sha256 ?? "", $0.format) }, rules: rules)
   }
 }

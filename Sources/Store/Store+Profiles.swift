@@ -48,8 +48,7 @@ extension Store {
       if try Profile.filter(sql: "name = ? COLLATE NOCASE", arguments: [name]).fetchCount(db) > 0 {
         throw StoreError.alreadyExists(kind: "profile", name: name)
       }
-      var profile = Profile(name: name, summary: summary, preset: preset)
-      try profile.insert(db)
+      var profile = try Self.insertNew(Profile(id: 0, name: name, summary: summary, preset: preset), db)
       for source in sources { _ = try Self.add(source, to: profile, db) }
       if activate { try Self.activate(&profile, db) }
       return profile
@@ -81,8 +80,8 @@ extension Store {
       if try Profile.filter(sql: "name = ? COLLATE NOCASE", arguments: [newName]).fetchCount(db) > 0 {
         throw StoreError.alreadyExists(kind: "profile", name: newName)
       }
-      var copy = Profile(name: newName, summary: original.summary, preset: original.preset)
-      try copy.insert(db)
+      let copy = try Self.insertNew(
+        Profile(id: 0, name: newName, summary: original.summary, preset: original.preset), db)
       try Self.merge(from: original, into: copy, db)
       return copy
     }

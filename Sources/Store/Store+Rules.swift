@@ -25,7 +25,7 @@ extension Store {
     var set = RuleSet()
     for rule in rules {
       let converted = RuleSet.Rule(
-        kind: rule.kind, pattern: rule.pattern, origin: "profile \(profile), rule \(rule.id ?? 0)")
+        kind: rule.kind, pattern: rule.pattern, origin: "profile \(profile), rule \(rule.id)")
       switch rule.action {
       case .allow: set.allow.append(converted)
       case .deny: set.deny.append(converted)
@@ -49,10 +49,10 @@ extension Store {
       if existing > 0 {
         throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text)
       }
-      var rule = ProfileRule(
-        profileID: profile.id!, action: action, kind: parsed.kind, pattern: parsed.pattern, comment: comment)
-      try rule.insert(db)
-      return rule
+      return try Self.insertNew(
+        ProfileRule(
+          id: 0, profileID: profile.id, action: action, kind: parsed.kind, pattern: parsed.pattern, comment: comment),
+        db)
     }
   }
 
@@ -70,7 +70,7 @@ extension Store {
       .fetchAll(db)
       let match =
         rules.first { parsed != nil && $0.kind == parsed!.kind && $0.pattern == parsed!.pattern }
-        ?? rules.first { String($0.id ?? -1) == text }
+        ?? rules.first { String($0.id) == text }
       guard let match else {
         let known = rules.map { RuleSet.Rule(kind: $0.kind, pattern: $0.pattern, origin: "").text }
         throw StoreError.notFound(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text, known: known)

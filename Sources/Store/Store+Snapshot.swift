@@ -64,7 +64,7 @@ extension Store {
         lastTest: try TestRunRecord.fetchOne(
           db.cachedStatement(sql: "SELECT * FROM testRun ORDER BY startedAt DESC, id DESC LIMIT 1")),
         fingerprint: Self.fingerprint(
-          inputs.map { ($0.id!, $0.sha256 ?? "", $0.format) }, rules: Self.ruleSet(rules, profile: profile.name)))
+          inputs.map { ($0.id, $0.sha256 ?? "", $0.format) }, rules: Self.ruleSet(rules, profile: profile.name)))
     }
   }
 }

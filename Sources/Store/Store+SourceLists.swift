@@ -24,7 +24,7 @@ extension Store {
   /// copy is compiled now and the file written for next time. Nil when the source has no copy, or its
   /// copy cannot be read.
   public func list(of source: Source) async -> CompiledList? {
-    let stored = source.id.flatMap { id in try? read { try Source.fetchOne($0, id: id) } }
+    let stored = try? read { try Source.fetchOne($0, id: source.id) }
     guard let source = stored, let cacheFile = source.cacheFile, let sha256 = source.sha256 else { return nil }
     let fingerprint = Self.copyFingerprint(sha256: sha256, format: source.format)
     let path = directory.file(Self.listFile(forCopy: cacheFile)).path

@@ -56,10 +56,10 @@ extension Store {
       }
     } else {
       let key = try uniqueKey(new.key ?? NewSource.suggestedKey(for: new.location), explicit: new.key != nil, db)
-      source = Source(
-        key: key, name: new.name ?? key, location: new.location.absoluteString, catalogID: new.catalogID,
-        format: new.format, category: new.category)
-      try source.insert(db)
+      source = try insertNew(
+        Source(
+          id: 0, key: key, name: new.name ?? key, location: new.location.absoluteString, catalogID: new.catalogID,
+          format: new.format, category: new.category), db)
       isNew = true
     }
     let member = try Bool.fetchOne(
@@ -96,7 +96,7 @@ extension Store {
     let sources = try Self.sources(of: profile, db).map(\.source)
     let match =
       sources.first { $0.key == reference } ?? sources.first { $0.key.lowercased() == reference.lowercased() }
-      ?? sources.first { String($0.id ?? -1) == reference } ?? sources.first { $0.location == reference }
+      ?? sources.first { String($0.id) == reference } ?? sources.first { $0.location == reference }
       ?? sources.first { $0.location == URL(fileURLWithPath: reference).absoluteString }
     guard let match else {
       throw StoreError.notFound(

@@ -54,9 +54,9 @@ struct SourceFetcher: Sendable {
       suggestion: hasSavedCopy(source) ? "The previous copy is kept." : nil)
     events(.source(key: source.key, .done(.failed(failure))))
     return SourceWork(
-      sourceID: source.id!, outcome: .failed(failure),
+      sourceID: source.id, outcome: .failed(failure),
       update: SourceUpdate(
-        sourceID: source.id!, attemptedAt: Date(), change: .failed(message: failure.text(withoutKey: source.key))),
+        sourceID: source.id, attemptedAt: Date(), change: .failed(message: failure.text(withoutKey: source.key))),
       result: UpdateRun.SourceResult(
         key: source.key, status: .failed, message: failure.text, names: source.unique, bytesDownloaded: 0,
         seconds: 0),
@@ -94,8 +94,8 @@ struct SourceFetcher: Sendable {
         }
       let seconds = (ContinuousClock.now - started).secondsValue
       return SourceWork(
-        sourceID: source.id!, outcome: outcome,
-        update: SourceUpdate(sourceID: source.id!, attemptedAt: attemptedAt, change: change),
+        sourceID: source.id, outcome: outcome,
+        update: SourceUpdate(sourceID: source.id, attemptedAt: attemptedAt, change: change),
         result: UpdateRun.SourceResult(
           key: source.key, status: status, message: message, names: copy?.unique ?? source.unique,
           bytesDownloaded: downloaded, seconds: seconds),

@@ -94,7 +94,7 @@ public struct Updater: Sendable {
     }
     /// A source's input: its new copy, else its previous one; nil without either.
     func input(of source: Source) -> Input? {
-      if let copy = works[source.id!]?.copy {
+      if let copy = works[source.id]?.copy {
         return Input(source: source, file: copy.cacheFile, sha256: copy.sha256, names: copy.unique)
       }
       if let file = source.cacheFile {
@@ -110,13 +110,13 @@ public struct Updater: Sendable {
     var nextToMerge = 0
     func mergeReady() async throws {
       guard merging != nil || previous == nil || works.values.contains(where: { $0.copy != nil }) else { return }
-      while nextToMerge < sources.count, works[sources[nextToMerge].id!] != nil {
+      while nextToMerge < sources.count, works[sources[nextToMerge].id] != nil {
         let source = sources[nextToMerge]
         nextToMerge += 1
         guard let input = input(of: source) else { continue }
         if merging == nil {
           // Sized from the names known so far, scaled to every source (the set grows if it must).
-          let known = sources.compactMap { works[$0.id!]?.copy?.unique ?? $0.unique }
+          let known = sources.compactMap { works[$0.id]?.copy?.unique ?? $0.unique }
           let estimate = known.reduce(0, +) * sources.count / max(1, known.count)
           merging = Compiler.Merging(sourceCount: sources.count, capacity: estimate)
         }
@@ -145,7 +145,7 @@ public struct Updater: Sendable {
 
     // Compile the profile from every good copy, unless nothing it depends on changed.
     let inputs: [Input] = sources.compactMap(input(of:))
-    let fingerprint = Store.fingerprint(inputs.map { ($0.source.id!, $0.sha256, $0.source.format) }, rules: rules)
+    let fingerprint = Store.fingerprint(inputs.map { ($0.source.id, $0.sha256, $0.source.format) }, rules: rules)
     var compiled = previous
     var recompiled = false
     if let previous, previous.fingerprint == fingerprint,
@@ -169,20 +169,20 @@ public struct Updater: Sendable {
 
     // Save everything in one transaction.
     events(.saving)
-    let results = sources.map { source in works[source.id!]!.result }
+    let results = sources.map { source in works[source.id]!.result }
     let run = UpdateRun(
       profileID: profile.id, profileName: profile.name, startedAt: startedAt, finishedAt: Date(),
       forced: options.force, results: results, names: compiled?.names ?? 0)
-    let updates = sources.map { works[$0.id!]!.update }
+    let updates = sources.map { works[$0.id]!.update }
     let replaced = try await store.commit(updates, run: run, compiled: recompiled ? compiled : nil)
     committed = true
     store.removeFiles(replaced.filter { !created.contains($0) })
 
     let summary = UpdateSummary(
       run: (try? store.runs(of: profile, limit: 1).first) ?? run,
-      outcomes: sources.map { ($0.key, works[$0.id!]!.outcome) },
+      outcomes: sources.map { ($0.key, works[$0.id]!.outcome) },
       compiled: compiled, recompiled: recompiled,
-      missingCopies: sources.filter { $0.cacheFile == nil && works[$0.id!]?.copy == nil }.map(\.key),
+      missingCopies: sources.filter { $0.cacheFile == nil && works[$0.id]?.copy == nil }.map(\.key),
       elapsed: ContinuousClock.now - started)
     events(.finished(summary))
     return summary
@@ -233,7 +233,7 @@ public struct Updater: Sendable {
   private func finish(
     _ merging: consuming Compiler.Merging, rules: RuleSet, profile: Profile, fingerprint: String
   ) async throws -> CompiledProfile {
-    let relative = "profiles/\(profile.id!)-\(fingerprint.prefix(16)).blockset"
+    let relative = "profiles/\(profile.id)-\(fingerprint.prefix(16)).blockset"
     let path = store.directory.file(relative).path
     do {
       let list = merging.finish(rules: rules)
@@ -242,7 +242,7 @@ public struct Updater: Sendable {
       var counts: [String: Int] = [:]
       for report in list.ruleReports { counts[(report.allows ? "allow " : "deny ") + report.rule.text] = report.count }
       return CompiledProfile(
-        profileID: profile.id!, file: relative, sha256: fingerprint,
+        profileID: profile.id, file: relative, sha256: fingerprint,
         names: list.count, fingerprint: fingerprint, compiledAt: Date(), ruleCounts: counts)
     } catch let error as CompileError {
       try? FileManager.default.removeItem(atPath: path)

@@ -44,7 +44,7 @@ struct BlockSetTests {
     // Save it as `update` does: the file, and the compiled profile under the current fingerprint.
     let profile = try store.activeProfile()
     let fingerprint = try store.currentFingerprint(of: profile)
-    let file = "profiles/\(profile.id!)-\(fingerprint.prefix(16)).blockset"
+    let file = "profiles/\(profile.id)-\(fingerprint.prefix(16)).blockset"
     try FileManager.default.createDirectory(at: store.directory.profiles, withIntermediateDirectories: true)
     try fresh.list.writeArchive(to: store.directory.file(file).path, fingerprint: fingerprint)
     let now = Date()
@@ -54,7 +54,7 @@ struct BlockSetTests {
         profileID: profile.id, profileName: profile.name, startedAt: now, finishedAt: now, forced: false,
         results: [], names: 1),
       compiled: CompiledProfile(
-        profileID: profile.id!, file: file, sha256: "", names: 1, fingerprint: fingerprint, compiledAt: now,
+        profileID: profile.id, file: file, sha256: "", names: 1, fingerprint: fingerprint, compiledAt: now,
         ruleCounts: [:]))
     let saved = try await BlockSet.compile(profile: nil, in: store)
     #expect(saved.fromFile && saved.list.allNames == ["ads.example"])

@@ -58,8 +58,8 @@ struct UpdateStatusTests {
   @Test("Events move the rows; the progress only grows through the phases")
   func events() {
     var status = UpdateStatus(state: .running)
-    let source = Source(key: "a", name: "A", location: "http://x/a")
-    status.apply(.started(profile: Profile(name: "p"), sources: [source]))
+    let source = Source(id: 1, key: "a", name: "A", location: "http://x/a")
+    status.apply(.started(profile: Profile(id: 1, name: "p"), sources: [source]))
     #expect(status.profile == "p" && status.sources.map(\.key) == ["a"])
     var last = -1.0
     for phase: SourcePhase in [

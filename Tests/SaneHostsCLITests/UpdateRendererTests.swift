@@ -14,10 +14,10 @@ struct UpdateRendererTests {
     var value: String { text.withLock { $0 } }
   }
 
-  static let profile = Profile(name: "default", isActive: true)
+  static let profile = Profile(id: 1, name: "default", isActive: true)
   static let sources = [
-    Source(key: "one", name: "one", location: "https://a.example/one"),
-    Source(key: "two", name: "two", location: "https://a.example/two"),
+    Source(id: 1, key: "one", name: "one", location: "https://a.example/one"),
+    Source(id: 2, key: "two", name: "two", location: "https://a.example/two"),
   ]
 
   @Test("Live mode redraws one line per source and an overall bar, in place")

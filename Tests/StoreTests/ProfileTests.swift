@@ -28,12 +28,12 @@ struct ProfileTests {
 
   @Test("A new profile is inactive unless said otherwise")
   func defaults() {
-    let profile = Profile(name: "p")
-    #expect(profile.id == nil)
+    let profile = Profile(id: 1, name: "p")
+    #expect(profile.id == 1)
     #expect(!profile.isActive)
     #expect(profile.summary == nil)
     #expect(profile.preset == nil)
-    #expect(Profile(name: "q", isActive: true).isActive)
+    #expect(Profile(id: 1, name: "q", isActive: true).isActive)
   }
 
   @Test(
@@ -45,12 +45,12 @@ struct ProfileTests {
       (.deny, .exact, "a.example"),
     ])
   func ruleText(action: ProfileRule.Action, kind: RuleKind, text: String) {
-    #expect(ProfileRule(profileID: 1, action: action, kind: kind, pattern: "a.example").text == text)
+    #expect(ProfileRule(id: 1, profileID: 1, action: action, kind: kind, pattern: "a.example").text == text)
   }
 
   @Test("A regex rule's text is its pattern between slashes")
   func regexText() {
-    #expect(ProfileRule(profileID: 1, action: .allow, kind: .regex, pattern: "^ads\\.").text == "/^ads\\./")
+    #expect(ProfileRule(id: 1, profileID: 1, action: .allow, kind: .regex, pattern: "^ads\\.").text == "/^ads\\./")
   }
 
   @Test("A rule's text parses back to the same rule", arguments: ProfileRule.Action.allCases)
@@ -59,7 +59,7 @@ struct ProfileTests {
       action == .allow ? ["a.example", "=b.example", "*.c.example", "/^d\\./"] : ["a.example", "=b.example"]
     for text in written {
       let parsed = try Store.parseRule(text, action: action)
-      let rule = ProfileRule(profileID: 1, action: action, kind: parsed.kind, pattern: parsed.pattern)
+      let rule = ProfileRule(id: 1, profileID: 1, action: action, kind: parsed.kind, pattern: parsed.pattern)
       let reparsed = try Store.parseRule(rule.text, action: action)
       #expect(reparsed.kind == parsed.kind, "\(text)")
       #expect(reparsed.pattern == parsed.pattern, "\(text)")

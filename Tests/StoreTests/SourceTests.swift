@@ -10,8 +10,8 @@ import Testing
 struct SourceTests {
   @Test("A new source has never been downloaded")
   func fresh() {
-    let source = Source(key: "ads", name: "Ads", location: "https://lists.example/ads.txt")
-    #expect(source.id == nil)
+    let source = Source(id: 1, key: "ads", name: "Ads", location: "https://lists.example/ads.txt")
+    #expect(source.id == 1)
     #expect(source.status == .new)
     #expect(!source.hasCopy)
     #expect(!source.isFile)
@@ -22,7 +22,8 @@ struct SourceTests {
 
   @Test("File sources are recognised by their file:// location")
   func file() {
-    let source = Source(key: "local", name: "Local", location: URL(fileURLWithPath: "/srv/list.txt").absoluteString)
+    let source = Source(
+      id: 2, key: "local", name: "Local", location: URL(fileURLWithPath: "/srv/list.txt").absoluteString)
     #expect(source.isFile)
     #expect(source.url?.path == "/srv/list.txt")
     var copied = source
@@ -39,7 +40,7 @@ struct SourceTests {
       findings.names = 7
       findings.formats = [.hosts: 7]
       var source = Source(
-        key: "full", name: "Full “list”", location: "https://lists.example/full.txt", catalogID: "full-id",
+        id: 9, key: "full", name: "Full “list”", location: "https://lists.example/full.txt", catalogID: "full-id",
         format: .wildcard, category: "ads", addedAt: Date(timeIntervalSince1970: 1_000_000))
       source.etag = "\"e\""
       source.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"

@@ -29,7 +29,7 @@ struct StoreFingerprintTests {
       #expect(none == Store.fingerprint([], rules: RuleSet()))
       let savedA = try await store.save(["x.example"], for: a)
       let one = try store.currentFingerprint(of: profile)
-      #expect(one == Store.fingerprint([(savedA.id!, savedA.sha256!, nil)], rules: RuleSet()))
+      #expect(one == Store.fingerprint([(savedA.id, savedA.sha256!, nil)], rules: RuleSet()))
       _ = try await store.save(["y.example"], for: b)
       try store.setEnabled(false, source: b.key)
       #expect(try store.currentFingerprint(of: profile) == one)

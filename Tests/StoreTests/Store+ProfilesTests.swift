@@ -221,10 +221,10 @@ struct StoreProfilesTests {
       let onlySaved = try await store.save(["only.example"], for: only)
       let sharedSaved = try await store.save(["shared.example"], for: shared)
       let doomed = try store.profile("doomed")
-      let compiledFile = "profiles/\(doomed.id!)-abc.domains"
+      let compiledFile = "profiles/\(doomed.id)-abc.domains"
       try Data("only.example\n".utf8).write(to: store.directory.file(compiledFile))
       let compiled = CompiledProfile(
-        profileID: doomed.id!, file: compiledFile, sha256: "00", names: 1, fingerprint: "f", compiledAt: Date(),
+        profileID: doomed.id, file: compiledFile, sha256: "00", names: 1, fingerprint: "f", compiledAt: Date(),
         ruleCounts: [:])
       _ = try await store.commit(
         [],

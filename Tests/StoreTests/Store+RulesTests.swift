@@ -110,7 +110,7 @@ struct StoreRulesTests {
       let second = try store.addRule("b.example", action: .allow)
       let third = try store.addRule("c.example", action: .deny)
       #expect(try store.removeRule(" *.A.example ", action: .allow).id == first.id)
-      #expect(try store.removeRule(String(second.id!), action: .allow).id == second.id)
+      #expect(try store.removeRule(String(second.id), action: .allow).id == second.id)
       #expect(try store.rules().map(\.id) == [third.id])
     }
   }
@@ -142,7 +142,7 @@ struct StoreRulesTests {
       let set = try store.ruleSet(for: try store.activeProfile())
       #expect(set.allow.map(\.text) == ["=ok.example", "/^metrics\\./"])
       #expect(set.deny.map(\.text) == ["=bad.example"])
-      #expect(set.allow.first?.origin == "profile default, rule \(allow.id!)")
+      #expect(set.allow.first?.origin == "profile default, rule \(allow.id)")
       #expect(try store.ruleSet(for: try store.createProfile("empty")).isEmpty)
     }
   }

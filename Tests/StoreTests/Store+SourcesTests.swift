@@ -128,7 +128,7 @@ struct StoreSourcesTests {
       try Data("0.0.0.0 a.example\n".utf8).write(to: file)
       let local = try store.addSource(NewSource(location: file)).source
       #expect(try store.setEnabled(false, source: "LISTS-EXAMPLE-ADS").id == remote.id)
-      #expect(try store.setEnabled(false, source: String(local.id!)).id == local.id)
+      #expect(try store.setEnabled(false, source: String(local.id)).id == local.id)
       #expect(try store.setEnabled(true, source: "https://lists.example/ads.txt").id == remote.id)
       #expect(try store.setEnabled(true, source: file.path).id == local.id)
       #expect(try store.sources().map(\.enabled) == [true, true])

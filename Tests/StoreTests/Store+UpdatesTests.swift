@@ -18,7 +18,7 @@ struct StoreUpdatesTests {
 
   func compiled(_ profile: Profile, file: String, names: Int, at date: Date) -> CompiledProfile {
     CompiledProfile(
-      profileID: profile.id!, file: file, sha256: "sha-\(file)", names: names, fingerprint: "fp-\(file)",
+      profileID: profile.id, file: file, sha256: "sha-\(file)", names: names, fingerprint: "fp-\(file)",
       compiledAt: date, ruleCounts: ["allow ok.example": names])
   }
 
@@ -32,7 +32,7 @@ struct StoreUpdatesTests {
         ["both.example", "new.example", "new.example", "q.example"], key: source.key, format: .adblock,
         etag: "\"v2\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT")
       let replaced = try await store.commit(
-        [SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .updated(copy))],
+        [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(copy))],
         run: run(profile, [.init(key: source.key, status: .updated, names: 3)], at: later), compiled: nil)
 
       #expect(replaced == [first.cacheFile!, Store.listFile(forCopy: first.cacheFile!)])
@@ -66,7 +66,7 @@ struct StoreUpdatesTests {
       let copy = try store.copy(["a.example"], key: source.key, sha: "fixed-sha")
       for _ in 0..<2 {
         let replaced = try await store.commit(
-          [SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .updated(copy))],
+          [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(copy))],
           run: run(profile, [], at: later), compiled: nil)
         #expect(replaced.isEmpty)
       }
@@ -81,11 +81,11 @@ struct StoreUpdatesTests {
       let profile = try store.activeProfile()
       let copy = try store.copy(["a.example", "b.example"], key: source.key, etag: "\"v1\"", lastModified: "Mon")
       _ = try await store.commit(
-        [SourceUpdate(sourceID: source.id!, attemptedAt: earlier, change: .updated(copy))],
+        [SourceUpdate(sourceID: source.id, attemptedAt: earlier, change: .updated(copy))],
         run: run(profile, [], at: earlier), compiled: nil)
 
       let noValidators = try await store.commit(
-        [SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .unchanged(etag: nil, lastModified: nil))],
+        [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .unchanged(etag: nil, lastModified: nil))],
         run: run(profile, [.init(key: source.key, status: .unchanged)], at: later), compiled: nil)
       #expect(noValidators.isEmpty)
       var saved = try #require(try store.source(key: source.key))
@@ -100,7 +100,7 @@ struct StoreUpdatesTests {
 
       let even = later.addingTimeInterval(60)
       _ = try await store.commit(
-        [SourceUpdate(sourceID: source.id!, attemptedAt: even, change: .unchanged(etag: "\"v1b\"", lastModified: nil))],
+        [SourceUpdate(sourceID: source.id, attemptedAt: even, change: .unchanged(etag: "\"v1b\"", lastModified: nil))],
         run: run(profile, [], at: even), compiled: nil)
       saved = try #require(try store.source(key: source.key))
       #expect(saved.etag == "\"v1b\"")
@@ -115,7 +115,7 @@ struct StoreUpdatesTests {
       let good = try await store.save(["a.example", "b.example"], for: source, at: earlier)
       let profile = try store.activeProfile()
       let replaced = try await store.commit(
-        [SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .failed(message: "HTTP 503: try later"))],
+        [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .failed(message: "HTTP 503: try later"))],
         run: run(profile, [.init(key: source.key, status: .failed, message: "HTTP 503: try later")], at: later),
         compiled: nil)
       #expect(replaced.isEmpty)
@@ -133,7 +133,7 @@ struct StoreUpdatesTests {
 
       // A later success clears the message.
       _ = try await store.commit(
-        [SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .unchanged(etag: nil, lastModified: nil))],
+        [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .unchanged(etag: nil, lastModified: nil))],
         run: run(profile, [], at: later), compiled: nil)
       #expect(try store.source(key: source.key)?.message == nil)
     }
@@ -201,8 +201,8 @@ struct StoreUpdatesTests {
 
       let replaced = try await store.commit(
         [
-          SourceUpdate(sourceID: gone.id!, attemptedAt: later, change: .updated(goneCopy)),
-          SourceUpdate(sourceID: kept.id!, attemptedAt: later, change: .updated(keptCopy)),
+          SourceUpdate(sourceID: gone.id, attemptedAt: later, change: .updated(goneCopy)),
+          SourceUpdate(sourceID: kept.id, attemptedAt: later, change: .updated(keptCopy)),
         ], run: run(profile, [], at: later), compiled: nil)
       #expect(replaced.isEmpty)
       #expect(try store.allSources().map(\.key) == [kept.key])
@@ -239,8 +239,8 @@ struct StoreUpdatesTests {
       await #expect(throws: (any Error).self) {
         _ = try await store.commit(
           [
-            SourceUpdate(sourceID: other.id!, attemptedAt: later, change: .updated(good)),
-            SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .updated(broken)),
+            SourceUpdate(sourceID: other.id, attemptedAt: later, change: .updated(good)),
+            SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(broken)),
           ], run: run(profile, [], at: later), compiled: nil)
       }
       #expect(try store.source(key: "lists-example-other")?.status == .new)
@@ -255,7 +255,7 @@ struct StoreUpdatesTests {
       let source = try store.addSource(web("ads")).source
       let profile = try store.activeProfile()
       let copy = try store.copy(["a.example"], key: source.key)
-      let update = SourceUpdate(sourceID: source.id!, attemptedAt: later, change: .updated(copy))
+      let update = SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(copy))
       let record = run(profile, [], at: later)
       let task = Task {
         withUnsafeCurrentTask { $0?.cancel() }

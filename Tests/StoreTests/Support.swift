@@ -72,7 +72,7 @@ extension Store {
       profileID: profile.id, profileName: profile.name, startedAt: date, finishedAt: date, forced: false,
       results: [.init(key: source.key, status: .updated, names: names.count)], names: names.count)
     _ = try await commit(
-      [SourceUpdate(sourceID: source.id!, attemptedAt: date, change: .updated(copy))], run: run, compiled: nil)
+      [SourceUpdate(sourceID: source.id, attemptedAt: date, change: .updated(copy))], run: run, compiled: nil)
     return try #require(try self.source(key: source.key))
   }
 }

@@ -8,7 +8,7 @@ import UseCases
 struct SourceSummaryTests {
   @Test("It shows the forced or detected format, the counts, the membership and the findings by reason")
   func fields() throws {
-    var source = Source(key: "k", name: "K", location: "http://x/k", format: nil)
+    var source = Source(id: 1, key: "k", name: "K", location: "http://x/k", format: nil)
     source.detectedFormat = .adblock
     source.unique = 12
     source.rejected = 2

@@ -59,7 +59,7 @@ actor ListCache {
     let profile = try store.profile(name)
     let members = try store.sources(in: profile.name).filter(\.enabled)
     let rules = try store.rules(in: profile.name)
-    var key = "\(profile.id ?? 0)\n"
+    var key = "\(profile.id)\n"
     for member in members {
       key += "\(member.source.key) \(member.source.sha256 ?? "-") \(member.source.format?.rawValue ?? "")\n"
     }
