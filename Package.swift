@@ -170,7 +170,7 @@ let package = Package(
     /// What the CLI and the dashboard both do, in one place: the front ends read input, call, render.
     .target(
       name: "UseCases",
-      dependencies: ["Apply", "BlockerTest", "Blocklists", "Pihole", "Store"],
+      dependencies: ["Apply", "BlockerTest", "Blocklists", "DNS", "Pihole", "Store"],
       swiftSettings: swiftSettings
     ),
 

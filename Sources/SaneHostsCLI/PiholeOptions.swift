@@ -32,6 +32,14 @@ struct PiholeOptions: ParsableArguments {
   /// terminal without echo. Never printed or logged.
   func password(data: DataDirectory) throws -> String? {
     if noPassword { return nil }
+    return try Self.password(file: passwordFile, save: savePassword, data: data)
+  }
+
+  /// The password from `file`, else $PIHOLE_PASSWORD, else the saved one, else asked for on the terminal
+  /// without echo; kept in the data directory when `save` is set. Never printed or logged.
+  static func password(file passwordFile: String?, save savePassword: Bool = false, data: DataDirectory) throws
+    -> String?
+  {
     let saved = data.url.appendingPathComponent("pihole-password")
     var password: String?
     if let passwordFile {
@@ -91,9 +99,13 @@ struct PiholeOptions: ParsableArguments {
   func withClient<R: Sendable>(data: DataDirectory, _ body: @escaping @Sendable (PiholeClient) async throws -> R)
     async throws -> R
   {
-    let host = try piholeHost()
-    let password = try password(data: data)
-    let totp = self.totp
+    try await Self.withClient(host: try piholeHost(), password: try password(data: data), totp: totp, body)
+  }
+
+  /// Runs `body` with a client logged in to `host`, as `withClient(data:_:)` does.
+  static func withClient<R: Sendable>(
+    host: PiholeHost, password: String?, totp: Int? = nil, _ body: @escaping @Sendable (PiholeClient) async throws -> R
+  ) async throws -> R {
     do {
       return try await Interrupts.exitingOnSignal {
         try await PiholeClient.withSession(

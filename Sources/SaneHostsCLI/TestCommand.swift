@@ -82,7 +82,7 @@ struct TestCommand: AsyncParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only the summary line (and errors).") var quiet = false
 
   /// The probe in force: --probe, else dns when a DNS server (--resolver, --pihole) is named, else system.
-  var chosenProbe: ProbeKind { probe ?? (resolver != nil || pihole != nil ? .dns : .system) }
+  var chosenProbe: ProbeKind { TestPlan.probe(requested: probe, namesServer: resolver != nil || pihole != nil) }
 
   func validate() throws {
     let probe = self.chosenProbe
@@ -191,7 +191,8 @@ struct TestCommand: AsyncParsableCommand {
     case .dns:
       do {
         return DNSProbe(
-          resolver: try Resolver(server: resolver ?? Self.piholeResolver(pihole)), sinkholes: sinkholes,
+          resolver: try Resolver(server: resolver ?? TestPlan.dnsServer(atHost: PiholeHost(pihole ?? "").host)),
+          sinkholes: sinkholes,
           timeout: Self.duration(timeout))
       } catch {
         throw CLIError(error)
@@ -201,34 +202,15 @@ struct TestCommand: AsyncParsableCommand {
     }
   }
 
-  /// The Pi-hole's DNS server: its address (looked up when a name) on port 53.
-  static func piholeResolver(_ text: String?) throws -> String {
-    guard let text else { return "" }
-    let host = try PiholeHost(text).host
-    if IPAddress(host) != nil { return host.contains(":") ? "[\(host)]:53" : "\(host):53" }
-    var hints = addrinfo()
-    hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-    var list: UnsafeMutablePointer<addrinfo>?
-    guard getaddrinfo(host, "53", &hints, &list) == 0, let first = list else {
-      throw CommandFailure("Cannot find the address of \(host).", suggestion: "Give --resolver IP.")
-    }
-    defer { freeaddrinfo(list) }
-    var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-    getnameinfo(
-      first.pointee.ai_addr, first.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
-    let address = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return address.contains(":") ? "[\(address)]:53" : "\(address):53"
-  }
-
   /// Asks the Pi-hole, for every tested domain, which of its lists and rules match it.
   static func coverage(of report: TestReport, pihole: String, passwordFile: String?, data: DataDirectory) async throws
     -> TestReport.Coverage
   {
-    var arguments = ["--host", pihole]
-    if let passwordFile { arguments += ["--password-file", passwordFile] }
-    let options = try PiholeOptions.parse(arguments)
+    let host: PiholeHost
+    do { host = try PiholeHost(pihole) } catch { throw CLIError(error) }
+    let password = try PiholeOptions.password(file: passwordFile, data: data)
     let live = Terminal.isInteractive(.standardError)
-    return try await options.withClient(data: data) { client in
+    return try await PiholeOptions.withClient(host: host, password: password) { client in
       try await PiholeCoverage.of(report, client: client) { done, total in
         if live {
           Terminal.writeError("\rAsking the Pi-hole which lists block each domain: \(done)/\(total)")

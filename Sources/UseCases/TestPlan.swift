@@ -72,18 +72,22 @@ public struct TestPlan: Sendable {
 public enum TestPlanError: Error, Sendable, Hashable {
   /// No category of the registry has this name.
   case unknownCategory(String, known: [String])
+  /// A host name that does not resolve (the Pi-hole's, for its DNS server).
+  case unknownHost(String)
 }
 
 extension TestPlanError: LocalizedError {
   public var errorDescription: String? {
     switch self {
     case .unknownCategory(let name, _): "Unknown category \"\(name)\"."
+    case .unknownHost(let host): "Cannot find the address of \(host)."
     }
   }
 
   public var recoverySuggestion: String? {
     switch self {
     case .unknownCategory(_, let known): "Use one of \(known.joined(separator: ", "))."
+    case .unknownHost: "Check the name, or give the DNS server's IP address instead."
     }
   }
 }

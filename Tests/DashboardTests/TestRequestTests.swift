@@ -10,6 +10,8 @@ struct TestRequestTests {
     #expect(try TestRequest().probeKind(default: .system) == .system)
     #expect(try TestRequest(probe: "").probeKind(default: .https) == .https)
     #expect(try TestRequest(probe: "dns").probeKind(default: .system) == .dns)
+    #expect(try TestRequest(resolver: "127.0.0.1:5353").probeKind(default: .system) == .dns, "a server means dns")
+    #expect(try TestRequest(probe: "system", resolver: "127.0.0.1").probeKind(default: .https) == .system)
     #expect(throws: DashboardError.badRequest("Unknown probe \"ping\": use system, dns or https.")) {
       try TestRequest(probe: "ping").probeKind(default: .system)
     }

@@ -1,6 +1,7 @@
 import BlockerTest
 import DNS
 import Foundation
+import UseCases
 
 /// What the Test page (or a script) asks for: probe, resolver, categories, timeout.
 struct TestRequest: Codable, Sendable, Hashable {
@@ -34,13 +35,17 @@ struct TestRequest: Codable, Sendable, Hashable {
     timeout = try container.decodeSecondsIfPresent(forKey: .timeout)
   }
 
-  /// The probe kind, checked.
+  /// The probe kind, checked: the one asked for, else `dns` when the request names a DNS server (as
+  /// on the command line), else `fallback`.
   func probeKind(default fallback: ProbeKind) throws(DashboardError) -> ProbeKind {
-    guard let probe, !probe.isEmpty else { return fallback }
-    guard let kind = ProbeKind(rawValue: probe) else {
-      throw .badRequest("Unknown probe \"\(probe)\": use system, dns or https.")
+    var requested: ProbeKind?
+    if let probe, !probe.isEmpty {
+      guard let kind = ProbeKind(rawValue: probe) else {
+        throw .badRequest("Unknown probe \"\(probe)\": use system, dns or https.")
+      }
+      requested = kind
     }
-    return kind
+    return TestPlan.probe(requested: requested, namesServer: !(resolver ?? "").isEmpty, fallback: fallback)
   }
 
   /// The timeout, checked (0 < t ≤ 60).
