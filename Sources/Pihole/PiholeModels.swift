@@ -21,6 +21,22 @@ public struct PiholeList: Sendable, Hashable, Codable {
   /// Lines gravity could not use at its last run.
   public var invalidDomains: Int = 0
 
+  /// Creates a list as the Pi-hole would describe it.
+  public init(
+    address: String, type: String = "block", comment: String? = nil, enabled: Bool = true, id: Int, number: Int = 0,
+    status: Int = 0, dateUpdated: Date? = nil, invalidDomains: Int = 0
+  ) {
+    self.address = address
+    self.type = type
+    self.comment = comment
+    self.enabled = enabled
+    self.id = id
+    self.number = number
+    self.status = status
+    self.dateUpdated = dateUpdated
+    self.invalidDomains = invalidDomains
+  }
+
   /// The status in words.
   public var statusText: String {
     switch status {

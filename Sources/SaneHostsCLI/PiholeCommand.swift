@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Pihole
 import Store
+import UseCases
 
 /// `sanehosts pihole`: inspect and sync a Pi-hole v6.
 struct PiholeCommand: AsyncParsableCommand {
@@ -27,7 +28,7 @@ struct PiholeCommand: AsyncParsableCommand {
   }
 
   /// The comment that marks the adlists SaneHosts added (sync never touches the others).
-  static let marker = "Added by SaneHosts"
+  static let marker = PiholeSync.marker
 
   struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Version, gravity size and the adlists' state.")
@@ -112,75 +113,39 @@ struct PiholeCommand: AsyncParsableCommand {
     @Flag(help: "Show what would change, change nothing.") var dryRun = false
     @Flag(help: "Do not rebuild gravity afterwards.") var noGravity = false
 
-    /// What the profile wants on the Pi-hole: its URL sources that last updated fine, and when each one's
-    /// content last changed.
-    struct Wanted: Sendable {
-      var lastChange: [String: Date] = [:]
-      var addresses: [String] = []
-    }
-
     func run() async throws {
       let store = try self.store.open()
       let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
-      let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }.filter(\.enabled)
-      var wanted = Wanted()
-      var failing: Set<String> = []
-      for member in members {
-        let source = member.source
-        guard source.location.hasPrefix("http://") || source.location.hasPrefix("https://") else {
-          Terminal.writeError("skipped: \(source.location) (the Pi-hole cannot read local files)\n")
-          continue
-        }
-        if source.status == .failed {
-          failing.insert(source.location)
-          Terminal.writeError(
-            "skipped: \(source.location) (its last update failed: \(source.message ?? "unknown error"); the Pi-hole would fail to fetch it too; fix the source or run `sanehosts update`)\n"
-          )
-          continue
-        }
-        wanted.addresses.append(source.location)
-        wanted.lastChange[source.location] = source.lastChange
-      }
-      let comment = "\(PiholeCommand.marker) (profile \(profile.name))"
+      let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
       let (removeDropped, dryRun, noGravity) = (self.removeDropped, self.dryRun, self.noGravity)
-      try await pihole.withClient(data: store.directory) { [wanted, failing] client in
-        let existing = try await client.lists(type: "block")
-        let present = Set(existing.map(\.address))
-        let toAdd = wanted.addresses.filter { !present.contains($0) }
-        // Only lists added for this profile: another profile's lists are not dropped from this one.
-        let toRemove =
-          removeDropped
-          ? existing.filter {
-            $0.comment == comment && !wanted.addresses.contains($0.address) && !failing.contains($0.address)
-          }.map(\.address) : []
-        // Lists whose content changed here since the Pi-hole last downloaded them.
-        let stale = existing.filter { list in
-          guard let changed = wanted.lastChange[list.address] else { return false }
-          // The Pi-hole keeps whole seconds: compare whole seconds, or a change in the second of the last
-          // gravity run would look newer than it.
-          return list.dateUpdated.map { changed.timeIntervalSince1970.rounded(.down) > $0.timeIntervalSince1970 }
-            ?? true
-        }.map(\.address)
-        for address in toAdd { Terminal.writeOutput("+ \(address)\n") }
-        for address in toRemove { Terminal.writeOutput("- \(address)\n") }
-        for address in stale {
+      try await pihole.withClient(data: store.directory) { client in
+        let plan = PiholeSync(
+          profile: profile.name, sources: members, existing: try await client.lists(type: "block"),
+          removeDropped: removeDropped)
+        for skipped in plan.skipped {
+          switch skipped.reason {
+          case .localFile:
+            Terminal.writeError("skipped: \(skipped.location) (the Pi-hole cannot read local files)\n")
+          case .failing(let message):
+            Terminal.writeError(
+              "skipped: \(skipped.location) (its last update failed: \(message ?? "unknown error"); the Pi-hole would fail to fetch it too; fix the source or run `sanehosts update`)\n"
+            )
+          }
+        }
+        for address in plan.toAdd { Terminal.writeOutput("+ \(address)\n") }
+        for address in plan.toRemove { Terminal.writeOutput("- \(address)\n") }
+        for address in plan.changed {
           Terminal.writeOutput("~ \(address) (content changed since the Pi-hole's last download)\n")
         }
-        let kept = wanted.addresses.count - toAdd.count
-        let needsGravity = !(toAdd.isEmpty && toRemove.isEmpty && stale.isEmpty)
         if dryRun {
           Terminal.writeError(
-            "Would add \(toAdd.count), remove \(toRemove.count), keep \(kept)\(needsGravity ? " and rebuild gravity" : ""); nothing changed (--dry-run).\n"
+            "Would add \(plan.toAdd.count), remove \(plan.toRemove.count), keep \(plan.kept)\(plan.needsGravity ? " and rebuild gravity" : ""); nothing changed (--dry-run).\n"
           )
           return
         }
-        if !toAdd.isEmpty {
-          let processed = try await client.addLists(toAdd, comment: comment)
-          if !processed.errors.isEmpty { throw PiholeError.itemsFailed(processed.errors) }
-        }
-        for address in toRemove { try await client.removeList(address) }
-        Terminal.writeError("Added \(toAdd.count), removed \(toRemove.count), kept \(kept).\n")
-        guard needsGravity else {
+        try await plan.apply(with: client)
+        Terminal.writeError("Added \(plan.toAdd.count), removed \(plan.toRemove.count), kept \(plan.kept).\n")
+        guard plan.needsGravity else {
           Terminal.writeError(
             "Gravity not rebuilt: no list was added or removed, and none changed since the Pi-hole last downloaded it.\n"
           )
@@ -193,18 +158,15 @@ struct PiholeCommand: AsyncParsableCommand {
           return
         }
         Terminal.writeError("Rebuilding gravity…\n")
-        try await client.gravity { line in Terminal.writeError("  \(line.trimmingCharacters(in: .whitespaces))\n") }
-        let after = try await client.lists(type: "block")
-        if let ours = after.first(where: { $0.comment == comment }) ?? after.first {
-          try await client.waitUntilWritable(list: ours)
+        let synced = try await plan.rebuildGravity(with: client) { line in
+          Terminal.writeError("  \(line.trimmingCharacters(in: .whitespaces))\n")
         }
-        let synced = Set(wanted.addresses)
-        for list in after where synced.contains(list.address) {
+        for list in synced {
           Terminal.writeError(
             "  \(list.number.grouped) domains, \(list.invalidDomains.grouped) invalid, \(list.statusText): \(list.address)\n"
           )
         }
-        let failed = after.filter { synced.contains($0.address) && ($0.status == 3 || $0.status == 4) }
+        let failed = synced.filter { $0.status == 3 || $0.status == 4 }
         if !failed.isEmpty {
           Terminal.writeError(
             "warning: gravity could not download \(failed.count) list(s) (\(failed.map(\.address).joined(separator: ", "))): the Pi-hole uses what it had, if anything.\n"
