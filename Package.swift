@@ -153,6 +153,7 @@ let package = Package(
     .target(
       name: "Pihole",
       dependencies: [
+        "Loading",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -5,7 +5,7 @@ import Locking
 /// - Observation: the base's `state` is subscribed exactly once, just before the first load, and every
 ///   state the base publishes during an attempt is forwarded in order. Before the first load this loader
 ///   mirrors the base's state at the time it was created.
-/// - Retries: when attempt `n` fails and `n < maximumAttempts`, the failure is replaced by
+/// - Retries: when attempt `n` fails, `n < maximumAttempts` and `shouldRetry` accepts the error, the failure is replaced by
 ///   `.loading(.retrying(attempt: n + 1, of: maximumAttempts))` ("Retrying… (attempt 2 of 3)"), the loader
 ///   waits `backoff.delay(afterAttempt: n)` on the injected clock and loads the base again. The failure of
 ///   the last attempt is published as is. A base load that ends in `.idle` (cancelled) is not retried.
@@ -23,22 +23,27 @@ public final class RetryingLoader<Base: Loadable>: Loadable, RelayPublishing {
   public let maximumAttempts: Int
   /// The delay policy between attempts.
   public let backoff: Backoff
+  /// Whether a failure is worth another attempt (by default every one is).
+  public let shouldRetry: @Sendable (any Error) -> Bool
 
   private let time: TimeSource
   private let flight: SingleFlight<Value>
   private let observer = StateObserver<Value>()
 
   /// Wraps `base`, trying each load up to `maximumAttempts` times (clamped to at least 1), waiting
-  /// `backoff` delays measured on `clock` between attempts.
+  /// `backoff` delays measured on `clock` between attempts; a failure for which `shouldRetry` is false
+  /// is published at once, as the last attempt's would be.
   public init(
     _ base: Base,
     maximumAttempts: Int = 3,
     backoff: Backoff = .exponential(initial: .seconds(1)),
-    clock: some Clock<Duration> = ContinuousClock()
+    clock: some Clock<Duration> = ContinuousClock(),
+    shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true }
   ) {
     self.base = base
     self.maximumAttempts = max(1, maximumAttempts)
     self.backoff = backoff
+    self.shouldRetry = shouldRetry
     self.time = TimeSource(clock)
     self.flight = SingleFlight(initial: base.currentState)
   }
@@ -69,7 +74,9 @@ public final class RetryingLoader<Base: Loadable>: Loadable, RelayPublishing {
       let settledBefore = observer.settledCount
       await base.load()
       let settled = await observer.waitForSettled(after: settledBefore)
-      guard !Task.isCancelled, !flight.isCancelled(cycle), case .failure = settled, attempt < maximumAttempts else {
+      guard !Task.isCancelled, !flight.isCancelled(cycle), case .failure(let failure) = settled,
+        attempt < maximumAttempts, shouldRetry(failure.error)
+      else {
         break
       }
       let delay = backoff.delay(afterAttempt: attempt)
@@ -101,7 +108,7 @@ public final class RetryingLoader<Base: Loadable>: Loadable, RelayPublishing {
       case .some(let running) where running.isCancelled:
         break
       case .some(let running):
-        if case .failure = baseState, running.attempt < maximumAttempts {
+        if case .failure(let failure) = baseState, running.attempt < maximumAttempts, shouldRetry(failure.error) {
           flight.relay.update(.loading(.retrying(attempt: running.attempt + 1, of: maximumAttempts)))
         } else {
           flight.relay.update(baseState)

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Loading
 import NIOCore
 import NIOHTTP1
 
@@ -75,18 +76,19 @@ public actor PiholeClient {
   /// Logs in (or learns that no password is set). The daemon refuses more than three logins in one
   /// second (429): then it waits a little over a second and tries again, twice at most.
   public func login() async throws {
-    var attempt = 0
-    while true {
-      do {
-        return try await loginOnce()
-      } catch PiholeError.rateLimited(let message, let hint) where attempt < 2 && !message.contains("2FA") {
-        attempt += 1
-        do {
-          try await Task.sleep(for: loginRetryDelay)
-        } catch {
-          throw PiholeError.rateLimited(message: message, hint: hint)
-        }
-      }
+    // The Loading library's retrying loader: three attempts, a fixed wait, only for that refusal (a
+    // rate-limited two-factor code needs a new code, not the same one again).
+    let attempts = RetryingLoader(
+      TaskLoader { try await self.loginOnce() }, maximumAttempts: 3, backoff: .constant(loginRetryDelay),
+      shouldRetry: { error in
+        guard case PiholeError.rateLimited(let message, _) = error else { return false }
+        return !message.contains("2FA")
+      })
+    await attempts.load()
+    switch attempts.currentState {
+    case .success: return
+    case .failure(let failure): throw failure.error
+    case .idle, .loading: throw CancellationError()
     }
   }
 

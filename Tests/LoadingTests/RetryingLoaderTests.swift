@@ -27,6 +27,27 @@ struct RetryingLoaderTests {
     )
   }
 
+  @Test func aFailureShouldRetryRefusesIsPublishedAtOnceWithoutAnotherAttempt() async {
+    let clock = ManualClock()
+    let base = FakeLoader(outcomes: [.failure(timedOut), .failure(offline), .success(3)])
+    let loader = RetryingLoader(
+      base, maximumAttempts: 3, backoff: .constant(.seconds(1)), clock: clock,
+      shouldRetry: { ($0 as? FakeError) == .timedOut })
+    let states = loader.state
+    let load = Task { await loader.load() }
+    // A timeout is retried…
+    #expect(await clock.waitForSleepers(1))
+    #expect(loader.currentState == .loading(.retrying(attempt: 2, of: 3)))
+    clock.advance(by: .seconds(1))
+    // …going offline is not: it is the result, after two attempts of three.
+    await load.cancellableValue
+    #expect(base.loads == 2)
+    #expect(clock.sleepers() == 0)
+    #expect(loader.currentState.error as? FakeError == .offline)
+    let seen = await collect(states) { $0.isSettledWithResult }
+    #expect(seen.filter { $0.progress?.isRetrying == true } == [.loading(.retrying(attempt: 2, of: 3))])
+  }
+
   @Test func retriesAfterTheBackoffAndForwardsEveryStateTheBaseEmitsSynchronously() async {
     let clock = ManualClock()
     let base = FakeLoader(outcomes: [.failure(offline), .failure(timedOut), .success(3)])
