@@ -73,6 +73,20 @@ struct LineParserTests {
   }
 
   @Test(
+    "Prose or not, by the first dotted word: a dot with a character on each side makes a name",
+    arguments: [
+      ("10.0.0.1 see e.g. the manual", false),  // "e.g." has an inner dot
+      ("10.0.0.1 and so on, etc.", true),  // a dot only at the end
+      ("10.0.0.1 .hidden files too", true),  // a dot only at the start
+      ("10.0.0.1 a. b. c.", true),
+      ("10.0.0.1 one two three.four", false),
+    ])
+  func proseWords(line: String, isProse: Bool) {
+    let (_, findings) = parse(line)
+    #expect((findings.rejected[.malformedLine] == 1) == isProse, "\(line): \(findings.rejected)")
+  }
+
+  @Test(
     "Regression (fuzz): NUL and control bytes after an address end the prose check instead of stalling it",
     .timeLimit(.minutes(1)))
   func proseWithControlBytes() {
