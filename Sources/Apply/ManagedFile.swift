@@ -240,6 +240,9 @@ public struct ManagedFile: Sendable {
   static func difference(
     _ old: ([UInt8], [Range<Int>])?, _ new: ([UInt8], [Range<Int>])?
   ) -> (added: [Range<Int>], removed: [Range<Int>]) {
+    // A new file, or one going away: every line is added, or removed, with nothing to compare.
+    guard let oldLines = old?.1, !oldLines.isEmpty else { return (new?.1 ?? [], []) }
+    guard let newLines = new?.1, !newLines.isEmpty else { return ([], oldLines) }
     func hashes(_ side: ([UInt8], [Range<Int>])?) -> [UInt64] {
       guard let (bytes, lines) = side else { return [] }
       return bytes.withUnsafeBufferPointer { buffer in lines.map { lineHash(buffer, $0) } }
@@ -262,8 +265,8 @@ public struct ManagedFile: Sendable {
 
   /// How the file differs from what we last wrote, if it does.
   private func drift(_ bytes: [UInt8]?) -> Drift? {
-    guard let entry = ledger.entry(for: path) else { return nil }
-    let current = bytes ?? []
+    // A file removed since (a drop-in deleted by hand) holds nothing to lose: it is written anew.
+    guard let entry = ledger.entry(for: path), let current = bytes else { return nil }
     let whole = Self.sha256(current)
     guard whole != entry.sha256 && whole != entry.pendingSHA256 else { return nil }
     let section = Self.sha256(ourBytes(current))

@@ -227,4 +227,21 @@ struct ManagedFileTests {
     #expect(change.removed == old.filter { $0.hasSuffix("7.example") })
     #expect(change.addedLines.count == 2 && change.removedLines.count == 500)
   }
+
+  @Test("A drop-in deleted by hand is written again, not refused as edited; a first write adds every line")
+  func deletedDropIn() throws {
+    let fixture = try Fixture(ownership: .whole)
+    defer { fixture.directory.remove() }
+    let lines = Array("address=/a.example/#\n# a comment\naddress=/b.example/#\n".utf8)
+    let first = try fixture.file.prepare(contents: lines)
+    #expect(first.drift == nil)
+    #expect(first.added == ["address=/a.example/#", "address=/b.example/#"] && first.removed.isEmpty)
+    try fixture.file.commit(first, profile: "p", names: 2, target: "dnsmasq")
+    try FileManager.default.removeItem(atPath: fixture.file.path)
+    let again = try fixture.file.prepare(contents: lines)
+    #expect(again.drift == nil, "nothing to lose in a file that is gone")
+    #expect(again.added.count == 2)
+    try fixture.file.commit(again, profile: "p", names: 2, target: "dnsmasq")
+    #expect(try fixture.contents() == lines)
+  }
 }
