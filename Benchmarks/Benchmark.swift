@@ -10,7 +10,9 @@ import Foundation
 /// wall time and peak memory (`VmHWM`, sampled while it runs) are those of the whole program. The naive
 /// `awk … | LC_ALL=C sort -u` pipeline, which validates nothing, runs on the same input for scale.
 /// Then `sanehosts update` of 10 sources from a local HTTP server: first run and unchanged run; `apply` of
-/// that profile; and `sanehosts test` of the registry against a local dnsmasq and a black hole.
+/// that profile to a hosts file and a dnsmasq drop-in; the dashboard serving it (and `GET /` under `wrk`
+/// when installed); a 20-source update of the 5M-line input; and `sanehosts test` of the registry
+/// against a local dnsmasq and a black hole.
 /// Usage: `swift run -c release sanehosts-bench [--shared PATH] [--runs N] [--quick]`.
 @main
 struct Benchmark {
@@ -232,6 +234,7 @@ struct Benchmark {
       let times = (0..<20).map { _ in httpGet(port: port, path: path) }
       pages.append((path, times.map(\.seconds).sorted()[10], times[0].bytes))
     }
+    let throughput = wrk(port: port, path: "/")
     let peak = highWaterMarkKiB(of: pid)
     kill(pid, SIGTERM)
     var status: Int32 = 0
@@ -249,7 +252,33 @@ struct Benchmark {
           + String(format: "%.4f s  (%d bytes, median of 20)", seconds, bytes))
     }
     print(
+      throughput.map {
+        String(
+          format: "  GET / under load  %.0f requests/s  (wrk: 2 threads, 32 connections, 10 s; target ≥ 2,000)", $0)
+      } ?? "  GET / under load  skipped: wrk is not installed (apt-get install wrk)")
+    print(
       "  server peak memory \(peak.map { "\($0 / 1024) MiB" } ?? "?"); exit on SIGTERM: \((status >> 8) & 0xFF)")
+  }
+
+  /// Requests per second `wrk` gets from `path` with 2 threads and 32 connections for 10 s; nil when wrk
+  /// is not installed.
+  static func wrk(port: Int, path: String) -> Double? {
+    guard
+      let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }
+      )
+    else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: wrk)
+    process.arguments = ["-t2", "-c32", "-d10s", "http://127.0.0.1:\(port)\(path)"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n")
+      .first { $0.hasPrefix("Requests/sec:") }
+      .flatMap { Double($0.split(separator: " ").last ?? "") }
   }
 
   /// One HTTP/1.1 GET over a fresh connection: status, body bytes, ETag and wall time.
