@@ -324,6 +324,13 @@ public struct ManagedFile: Sendable {
       throw .sectionEdited(path: path, since: since)
     }
     if change.isNoOp {
+      // The ledger already says exactly this (and no drift means the file hashes as recorded): leave it,
+      // rather than hash the whole file twice more to write the same entry.
+      if change.drift == nil, let content, let entry = ledger.entry(for: path), entry.content == content,
+        entry.pendingSHA256 == nil, entry.profile == profile, entry.names == names, entry.target == target
+      {
+        return Outcome(backup: nil, inPlace: false, wrote: false)
+      }
       try record(change.after, profile: profile, names: names, target: target, content: content)
       return Outcome(backup: nil, inPlace: false, wrote: false)
     }

@@ -244,4 +244,27 @@ struct ManagedFileTests {
     try fixture.file.commit(again, profile: "p", names: 2, target: "dnsmasq")
     #expect(try fixture.contents() == lines)
   }
+
+  @Test("Applying the same content again leaves the ledger as it is; a no-op after someone's edit records anew")
+  func noOpLedger() throws {
+    let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { fixture.directory.remove() }
+    let ledger = Ledger(url: fixture.directory.file("applied.json"))
+    try fixture.file.commit(
+      try fixture.file.prepare(body: Array("0.0.0.0 a.example\n".utf8)), profile: "p", names: 1, target: "hosts",
+      content: "c1")
+    let written = try #require(ledger.entry(for: fixture.file.path))
+    let bytes = try #require(try fixture.file.unchanged(content: "c1"))
+    let outcome = try fixture.file.commit(
+      .none(path: fixture.file.path, bytes: bytes), profile: "p", names: 1, target: "hosts", content: "c1")
+    #expect(!outcome.wrote)
+    #expect(ledger.entry(for: fixture.file.path) == written, "the same entry, date included")
+
+    // A line added outside the section: the same section again is a no-op that records the new file.
+    try fixture.write(try fixture.contents() + Array("192.0.2.1 printer\n".utf8))
+    let again = try fixture.file.prepare(body: Array("0.0.0.0 a.example\n".utf8))
+    #expect(again.isNoOp && again.drift != nil)
+    try fixture.file.commit(again, profile: "p", names: 1, target: "hosts", content: "c1")
+    #expect(ledger.entry(for: fixture.file.path)?.sha256 == ManagedFile.sha256(try fixture.contents()))
+  }
 }
