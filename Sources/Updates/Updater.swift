@@ -238,7 +238,8 @@ public struct Updater: Sendable {
     do {
       let list = merging.finish(rules: rules)
       try Task.checkCancellation()
-      try list.writeArchive(to: path, fingerprint: fingerprint)
+      // Without its lookup table (half the file): the readers that need one rebuild it.
+      try list.writeArchive(to: path, fingerprint: fingerprint, withLookupTable: false)
       var counts: [String: Int] = [:]
       for report in list.ruleReports { counts[(report.allows ? "allow " : "deny ") + report.rule.text] = report.count }
       return CompiledProfile(
