@@ -132,20 +132,10 @@ struct Benchmark {
       total
         + ((try? FileManager.default.attributesOfItem(atPath: lists.appending(path: file).path)[.size]) as? Int ?? 0)
     }
-    // Each first run on a fresh data directory; the median of 3 (the last one stays for what follows).
-    let first = median(
-      (0..<3).map { _ in
-        freshProfile(at: work.appending(path: "update-bench"), sanehosts: sanehosts, port: port, files: files)
-        let measured = run([sanehosts, "update", "--quiet"])
-        guard measured.status == 0 else { fail("first update exited \(measured.status)") }
-        return measured
-      })
-    let parse = median(
-      (0..<3).map { _ in
-        run(
-          [sanehosts, "compile", "--quiet", "-o", work.appending(path: "update-bench.out").path]
-            + files.map { lists.appending(path: $0).path })
-      })
+    // The last fresh data directory stays for what follows.
+    let (first, parse) = firstUpdate(
+      home: work.appending(path: "update-bench"), sanehosts: sanehosts, port: port, files: files, folder: lists,
+      output: work.appending(path: "update-bench.out"))
     let unchanged = median((0..<runs).map { _ in run([sanehosts, "update", "--quiet"]) })
     print("update: 10 sources (\(String(format: "%.1f", Double(bytes) / 1e6)) MB) from a local HTTP server")
     print(
@@ -449,26 +439,35 @@ struct Benchmark {
       waitpid(server, nil, 0)
     }
     defer { unsetenv("SANEHOSTS_HOME") }
-    // Each first run on a fresh data directory; the median of 3 (this machine is noisy).
-    let first = median(
-      (0..<3).map { _ in
-        freshProfile(at: work.appending(path: "large-update"), sanehosts: sanehosts, port: port, files: files)
-        let measured = run([sanehosts, "update", "--quiet"])
-        guard measured.status == 0 else { fail("large update exited \(measured.status)") }
-        return measured
-      })
-    let alone = median(
-      (0..<3).map { _ in
-        run(
-          [sanehosts, "compile", "--quiet", "-o", work.appending(path: "large-update.out").path]
-            + files.map { folder.appending(path: $0).path })
-      })
+    let (first, alone) = firstUpdate(
+      home: work.appending(path: "large-update"), sanehosts: sanehosts, port: port, files: files, folder: folder,
+      output: work.appending(path: "large-update.out"))
     print("update: 20 sources, 5,000,000 lines (the synthetic input cut in 20) from a local HTTP server")
     print(
       String(
         format:
           "  first run      %.2f s  peak %.0f MiB  (median of 3; target ≤ 3 s, ≤ 600 MiB; compiling the same files alone: %.2f s, %.0f MiB)",
         first.seconds, first.peakMiB, alone.seconds, alone.peakMiB))
+  }
+
+  /// The first `update` of `files` served at `port`, each run on a fresh data directory at `home`, and
+  /// `sanehosts compile` of the same files from `folder` to `output`: the medians of 3 (this machine is
+  /// noisy).
+  static func firstUpdate(home: URL, sanehosts: String, port: Int, files: [String], folder: URL, output: URL)
+    -> (update: Measurement, compile: Measurement)
+  {
+    let update = median(
+      (0..<3).map { _ in
+        freshProfile(at: home, sanehosts: sanehosts, port: port, files: files)
+        let measured = run([sanehosts, "update", "--quiet"])
+        guard measured.status == 0 else { fail("first update of \(home.lastPathComponent) exited \(measured.status)") }
+        return measured
+      })
+    let compile = median(
+      (0..<3).map { _ in
+        run([sanehosts, "compile", "--quiet", "-o", output.path] + files.map { folder.appending(path: $0).path })
+      })
+    return (update, compile)
   }
 
   /// A TCP (or UDP) port nobody uses now.

@@ -23,8 +23,6 @@ extension Store {
   /// The fingerprint of a profile's current inputs: its enabled sources that have a saved copy, in the
   /// profile's order, and its rules.
   public func currentFingerprint(of profile: Profile) throws(StoreError) -> String {
-    let sources = try sources(in: profile.name).filter(\.enabled).map(\.source).filter { $0.cacheFile != nil }
-    let rules = try ruleSet(for: profile)
-    return Self.fingerprint(sources.map { ($0.id, $0.sha256 ?? "", $0.format) }, rules: rules)
+    try snapshot(of: profile.name).fingerprint
   }
 }

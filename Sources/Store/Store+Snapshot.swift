@@ -37,6 +37,9 @@ public struct ProfileSnapshot: Sendable {
     self.fingerprint = fingerprint
   }
 
+  /// Its rules as the engine applies them.
+  public var ruleSet: RuleSet { Store.ruleSet(rules, profile: profile.name) }
+
   /// Whether the compiled block set matches the current copies and rules.
   public var isCompiledListCurrent: Bool { compiled?.fingerprint == fingerprint }
 }

@@ -29,10 +29,33 @@ extension Store {
     let fingerprint = Self.copyFingerprint(sha256: sha256, format: source.format)
     let path = directory.file(Self.listFile(forCopy: cacheFile)).path
     if let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) { return list }
-    var input = ListSource.file(directory.file(cacheFile).path, format: source.format)
-    input.name = source.key
-    guard let list = try? await Compiler().compile([input]) else { return nil }
-    try? list.writeArchive(to: path, fingerprint: fingerprint, withLookupTable: false)
+    return try? await compileCopy(cacheFile, sha256: sha256, format: source.format, name: source.key)
+  }
+
+  /// Adds a copy's names to a profile's merge from the copy's block set file; a copy without a current
+  /// one (saved by an older version) is compiled alone now, and its file written for next time.
+  public func merge(
+    copy cacheFile: String, sha256: String, format: ListFormat?, name: String, into merging: inout Compiler.Merging,
+    compiler: Compiler = Compiler()
+  ) async throws(CompileError) {
+    let path = directory.file(Self.listFile(forCopy: cacheFile)).path
+    if merging.add(archiveAt: path, fingerprint: Self.copyFingerprint(sha256: sha256, format: format), name: name) {
+      return
+    }
+    merging.add(
+      try await compileCopy(cacheFile, sha256: sha256, format: format, name: name, compiler: compiler), name: name)
+  }
+
+  /// A copy compiled alone, without rules, its block set file written (lean) for next time.
+  private func compileCopy(
+    _ cacheFile: String, sha256: String, format: ListFormat?, name: String, compiler: Compiler = Compiler()
+  ) async throws(CompileError) -> CompiledList {
+    var input = ListSource.file(directory.file(cacheFile).path, format: format)
+    input.name = name
+    let list = try await compiler.compile([input])
+    try? list.writeArchive(
+      to: directory.file(Self.listFile(forCopy: cacheFile)).path,
+      fingerprint: Self.copyFingerprint(sha256: sha256, format: format), withLookupTable: false)
     return list
   }
 

@@ -106,7 +106,6 @@ public struct Updater: Sendable {
     // Each finished source is merged into the profile's set in the profile's order while the others are
     // still fetched, once a recompile is certain: no compile yet, or a source has a new copy.
     var merging: Compiler.Merging?
-    var merged: [Input] = []
     var nextToMerge = 0
     func mergeReady() async throws {
       guard merging != nil || previous == nil || works.values.contains(where: { $0.copy != nil }) else { return }
@@ -121,7 +120,6 @@ public struct Updater: Sendable {
           merging = Compiler.Merging(sourceCount: sources.count, capacity: estimate)
         }
         try await add(input, to: &merging!)
-        merged.append(input)
       }
     }
 
@@ -154,11 +152,10 @@ public struct Updater: Sendable {
       compiled = previous
     } else if !inputs.isEmpty || previous != nil {
       events(.compiling(sources: inputs.count))
+      // Merged early, the set already holds every input in order (the same `input(of:)`, the same order).
       if merging == nil {
         merging = Compiler.Merging(sourceCount: sources.count, capacity: inputs.reduce(0) { $0 + $1.names })
         for input in inputs { try await add(input, to: &merging!) }
-      } else {
-        assert(merged.map(\.file) == inputs.map(\.file), "the early merge took other inputs")
       }
       let result = try await finish(merging.take()!, rules: rules, profile: profile, fingerprint: fingerprint)
       created.append(result.file)
@@ -212,20 +209,17 @@ public struct Updater: Sendable {
     var names: Int
   }
 
-  /// Adds an input's names to the profile's merge from its copy's block set file (written when the copy
-  /// was saved). A copy without one (saved by an older version) is compiled alone now, and its file
-  /// written for next time.
+  /// Adds an input's names to the profile's merge (`Store.merge(copy:…)`: its block set file, or the
+  /// copy compiled now).
   private func add(_ input: Input, to merging: inout Compiler.Merging) async throws {
     try Task.checkCancellation()
-    let fingerprint = Store.copyFingerprint(sha256: input.sha256, format: input.source.format)
-    let file = store.directory.file(Store.listFile(forCopy: input.file)).path
-    if !merging.add(archiveAt: file, fingerprint: fingerprint, name: input.source.key) {
-      do {
-        merging.add(try await list(of: input), name: input.source.key)
-      } catch {
-        if case .cancelled = error { throw CancellationError() }
-        throw UpdateError.compile(error)
-      }
+    do {
+      try await store.merge(
+        copy: input.file, sha256: input.sha256, format: input.source.format, name: input.source.key,
+        into: &merging, compiler: compiler)
+    } catch {
+      if case .cancelled = error { throw CancellationError() }
+      throw UpdateError.compile(error)
     }
   }
 
@@ -253,18 +247,6 @@ public struct Updater: Sendable {
       throw error
     }
   }
-
-  /// An input's copy compiled alone, for a copy without a (current) block set file: the file is
-  /// written for next time.
-  private func list(of input: Input) async throws(CompileError) -> CompiledList {
-    let fingerprint = Store.copyFingerprint(sha256: input.sha256, format: input.source.format)
-    let path = store.directory.file(Store.listFile(forCopy: input.file)).path
-    var source = ListSource.file(store.directory.file(input.file).path, format: input.source.format)
-    source.name = input.source.key
-    let list = try await compiler.compile([source])
-    try? list.writeArchive(to: path, fingerprint: fingerprint, withLookupTable: false)
-    return list
-  }
 }
 
 extension Store {
@@ -281,7 +263,6 @@ extension Updater {
   /// Whether a profile's compiled list matches its current sources' copies and rules (false when it
   /// was never compiled, or a source or rule changed since).
   public static func isCompiledListCurrent(_ profile: Profile, in store: Store) throws(StoreError) -> Bool {
-    guard let compiled = try store.compiled(profile) else { return false }
-    return try store.currentFingerprint(of: profile) == compiled.fingerprint
+    try store.snapshot(of: profile.name).isCompiledListCurrent
   }
 }
