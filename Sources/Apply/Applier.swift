@@ -236,8 +236,8 @@ public struct Applier: Sendable {
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged =
-      change.before == nil || !Self.entries(change.added).isEmpty
-      || !Self.entries(change.removed).isEmpty
+      change.before == nil || change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)) > 0
+      || change.removedEntryCount(skipping: ServerTarget.isVolatile(bytes:)) > 0
     var check: ConfigCheck?
     if options.check && entriesChanged {
       check = try await Self.check(bytes, as: server, runner: runner)
@@ -274,7 +274,8 @@ public struct Applier: Sendable {
     if !options.dryRun { try Self.writeLoader(for: server, output: file.path) }
     let result = Result(
       target: server.rawValue, path: file.path, profile: set.profile.name, names: set.list.count,
-      added: Self.entries(change.added).count, removed: Self.entries(change.removed).count, wrote: outcome.wrote,
+      added: change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)),
+      removed: change.removedEntryCount(skipping: ServerTarget.isVolatile(bytes:)), wrote: outcome.wrote,
       dryRun: options.dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
       reloaded: reloaded, flushed: nil, flushSummary: nil, lookupMicroseconds: nil, warnings: warnings,
       firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
@@ -296,9 +297,6 @@ public struct Applier: Sendable {
       throw ApplyError.from(error)
     }
   }
-
-  /// Lines that are entries, not ones that change with every render (the zone's SOA serial).
-  public static func entries(_ lines: [String]) -> [String] { lines.filter { !ServerTarget.isVolatile($0) } }
 
   /// Runs the server's checker on the bytes in a scratch file.
   public static func check(_ bytes: [UInt8], as server: ServerTarget, runner: ProcessRunner = ProcessRunner())

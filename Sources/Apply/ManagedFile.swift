@@ -43,6 +43,17 @@ public struct ManagedFile: Sendable {
     /// Whether writing would change nothing.
     public var isNoOp: Bool { before == after }
 
+    /// How many added lines are entries: `volatile` lines (a zone's SOA serial) left out, without
+    /// making a string of each line (a first drop-in adds every line: 415,768 strings took 40 ms).
+    public func addedEntryCount(skipping volatile: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int {
+      Self.count(after, addedLines, skipping: volatile)
+    }
+
+    /// How many removed lines are entries: `volatile` lines left out.
+    public func removedEntryCount(skipping volatile: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int {
+      Self.count(before, removedLines, skipping: volatile)
+    }
+
     /// The added lines as text (made on each call: count with `addedLines`).
     public var added: [String] { Self.text(after, addedLines) }
     /// The removed lines as text (made on each call: count with `removedLines`).
@@ -64,6 +75,15 @@ public struct ManagedFile: Sendable {
     /// A change of nothing: the file stays as it is.
     public static func none(path: String, bytes: [UInt8]?) -> Change {
       Change(path: path, before: bytes, after: bytes, drift: nil, addedLines: [], removedLines: [])
+    }
+
+    private static func count(
+      _ bytes: [UInt8]?, _ lines: [Range<Int>], skipping volatile: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Int {
+      guard let bytes else { return 0 }
+      return bytes.withUnsafeBufferPointer { all in
+        lines.reduce(0) { $0 + (volatile(UnsafeBufferPointer(rebasing: all[$1])) ? 0 : 1) }
+      }
     }
 
     private static func text(_ bytes: [UInt8]?, _ lines: [Range<Int>]) -> [String] {

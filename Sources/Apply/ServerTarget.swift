@@ -85,6 +85,11 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   /// zone's SOA line carries a serial made from the date); such lines alone are no reason to write.
   public static func isVolatile(_ line: String) -> Bool { line.hasPrefix("@ IN SOA ") }
 
+  /// Whether a line given as bytes is volatile (see `isVolatile(_:)` for text).
+  public static func isVolatile(bytes line: UnsafeBufferPointer<UInt8>) -> Bool { line.starts(with: soaPrefix) }
+
+  private static let soaPrefix = Array("@ IN SOA ".utf8)
+
   /// The name of the response-policy zone the BIND target writes.
   public static let rpzZone = "sanehosts.rpz"
 

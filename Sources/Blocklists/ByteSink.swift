@@ -1,3 +1,5 @@
+import Files
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -11,6 +13,10 @@ public struct ByteSink: ~Copyable {
   private var buffer: [UInt8] = []
   private let descriptor: Int32
   private let capacity: Int
+  /// Bytes after which written data is handed to the disk early (0: never).
+  private let writebackStep: Int
+  /// Bytes already handed to the disk early.
+  private var writtenBack = 0
   /// Where the bytes go, for error messages.
   public let path: String
   /// Bytes written so far.
@@ -19,10 +25,14 @@ public struct ByteSink: ~Copyable {
   public private(set) var memory: [UInt8] = []
 
   /// A sink that writes to an open file descriptor, flushing every `capacity` bytes.
-  public init(descriptor: Int32, path: String, capacity: Int = 1 << 20) {
+  ///
+  /// With `startsWriteback`, every 8 MiB written are handed to the disk at once (see
+  /// `StagedFile.startWriteback`), so a file that is flushed with `fsync` at the end waits less.
+  public init(descriptor: Int32, path: String, capacity: Int = 1 << 20, startsWriteback: Bool = false) {
     self.descriptor = descriptor
     self.path = path
     self.capacity = capacity
+    writebackStep = startsWriteback ? 8 << 20 : 0
     buffer.reserveCapacity(capacity)
   }
 
@@ -31,6 +41,7 @@ public struct ByteSink: ~Copyable {
     descriptor = -1
     path = "memory"
     capacity = 1 << 16
+    writebackStep = 0
   }
 
   /// Appends bytes.
@@ -77,5 +88,9 @@ public struct ByteSink: ~Copyable {
       offset += written
     }
     buffer.removeAll(keepingCapacity: true)
+    if writebackStep > 0 && byteCount - writtenBack >= writebackStep {
+      StagedFile.startWriteback(descriptor, offset: writtenBack, count: byteCount - writtenBack)
+      writtenBack = byteCount
+    }
   }
 }

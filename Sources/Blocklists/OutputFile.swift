@@ -20,7 +20,7 @@ public enum OutputFile {
     _ path: String, mode: mode_t = 0o644, _ body: (inout ByteSink) throws(CompileError) -> R
   ) throws(CompileError) -> R {
     let target = try Target(path, mode: mode)
-    var sink = ByteSink(descriptor: target.descriptor, path: path)
+    var sink = ByteSink(descriptor: target.descriptor, path: path, startsWriteback: target.isStaged)
     do {
       let result = try body(&sink)
       try target.commit(&sink)
@@ -36,7 +36,7 @@ public enum OutputFile {
     _ path: String, mode: mode_t = 0o644, _ body: (inout ByteSink) async throws(CompileError) -> R
   ) async throws(CompileError) -> R {
     let target = try Target(path, mode: mode)
-    var sink = ByteSink(descriptor: target.descriptor, path: path)
+    var sink = ByteSink(descriptor: target.descriptor, path: path, startsWriteback: target.isStaged)
     do {
       let result = try await body(&sink)
       try target.commit(&sink)
@@ -64,6 +64,12 @@ public enum OutputFile {
       } catch {
         throw .unwritable(path: path, detail: error.detail)
       }
+    }
+
+    /// Whether this is a staged file, flushed to disk at commit.
+    var isStaged: Bool {
+      if case .staged = self { return true }
+      return false
     }
 
     var descriptor: Int32 {

@@ -6,8 +6,8 @@ public struct PublicSuffixList: Sendable {
   private let rules: Set<String>
   private let wildcards: Set<String>
   private let exceptions: Set<String>
-  private let ruleHashes: Set<UInt64>
-  private let wildcardHashes: Set<UInt64>
+  private let ruleHashes: HashFilter
+  private let wildcardHashes: HashFilter
 
   /// The list bundled with SaneHosts.
   public static let bundled = PublicSuffixList(rules: bundledRules)
@@ -31,8 +31,8 @@ public struct PublicSuffixList: Sendable {
     self.rules = rules
     self.wildcards = wildcards
     self.exceptions = exceptions
-    ruleHashes = Set(rules.map(Self.hash))
-    wildcardHashes = Set(wildcards.map(Self.hash))
+    ruleHashes = HashFilter(rules.map(Self.hash))
+    wildcardHashes = HashFilter(wildcards.map(Self.hash))
   }
 
   private static func hash(_ text: String) -> UInt64 {

@@ -15,6 +15,13 @@ struct ApplierTests {
       path: "/h", before: before, after: after, drift: nil, addedLines: [0..<9, 10..<20], removedLines: [0..<9])
     #expect(change.diffText() == "- 0.0.0.0 b\n+ 0.0.0.0 a\n+ @ IN SOA x\n")
     #expect(change.diffText(skipping: ServerTarget.isVolatile) == "- 0.0.0.0 b\n+ 0.0.0.0 a\n")
+    // Counted from the bytes, without a string per line: the SOA line is not an entry.
+    #expect(change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)) == 1)
+    #expect(change.addedEntryCount(skipping: { _ in false }) == 2)
+    #expect(change.removedEntryCount(skipping: ServerTarget.isVolatile(bytes:)) == 1)
+    let none = ManagedFile.Change(
+      path: "/h", before: nil, after: after, drift: nil, addedLines: [], removedLines: [0..<9])
+    #expect(none.removedEntryCount(skipping: { _ in false }) == 0)
   }
 
   @Test("Drift is explained: kept outside, replaced inside")
