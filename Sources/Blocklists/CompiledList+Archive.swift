@@ -34,11 +34,14 @@ extension CompiledList {
   /// Writes the list to `path` atomically, under `fingerprint`; lean (no lookup table, no source bits)
   /// when asked and the list has one source.
   public func writeArchive(to path: String, fingerprint: String, withLookupTable: Bool = true) throws(CompileError) {
-    var parts = names.parts
+    // Source bits are left out only when every name comes from source 0: a denied name's bit (the rule
+    // source) must survive, or a one-source profile read back would say its list lists the denied name.
+    let lean = !withLookupTable && names.onlySourceZero && names.wordsPerEntry == 1
+    var parts = names.parts(keepingSourceBits: !lean)
     if !withLookupTable {
       // The reader rebuilds the table from the names (a hash each); one source's bits are all ones.
       parts.slots = []
-      if sources.count <= 1 && names.wordsPerEntry == 1 { parts.sourceBits = [] }
+      if lean { parts.sourceBits = [] }
     }
     let metadata: [UInt8]
     do {

@@ -12,12 +12,20 @@ extension NameSet {
     var removedCount: Int
   }
 
-  /// The set's parts.
-  var parts: Parts {
-    Parts(
-      bytes: bytes, ends: ends, slots: slots, sourceBits: sourceBits, removedBits: removedBits,
+  /// The set's parts, with every entry's source bits.
+  var parts: Parts { parts(keepingSourceBits: true) }
+
+  /// The set's parts; without `keepingSourceBits`, the bits of a set whose entries all come from
+  /// source 0 are left empty rather than made (a lean file leaves them out and its reader refills them).
+  func parts(keepingSourceBits: Bool) -> Parts {
+    let bits = keepingSourceBits || !onlySourceZero || wordsPerEntry != 1 ? sourceBitsKeptOrMade : []
+    return Parts(
+      bytes: bytes, ends: ends, slots: slots, sourceBits: bits, removedBits: removedBits,
       wordsPerEntry: wordsPerEntry, removedCount: removedCount)
   }
+
+  /// The source bits as kept, or made from the sole source.
+  private var sourceBitsKeptOrMade: [UInt64] { sourceBits.isEmpty ? sourceBitsOfSoleSource : sourceBits }
 
   /// A lookup table for names stored one after another (`ends` their end offsets): what `insert`
   /// would have built, without copying a name.

@@ -18,7 +18,13 @@ public struct NameSet: Sendable {
   /// Open-addressing table: 0 for empty, else the hash's top 32 bits and the entry number + 1.
   private(set) var slots: [UInt64]
   private var mask: Int
+  /// Each entry's source bits, `wordsPerEntry` words an entry; empty while every entry comes from
+  /// `soleSource` (a single list compiled alone: 8 bytes a name saved, 32 MB on a 4M-name list).
   private(set) var sourceBits: [UInt64] = []
+  /// Whether `sourceBits` is kept (a second source has been seen, or the set was read back whole).
+  private var keepsSourceBits = false
+  /// The source of every entry while `sourceBits` is not kept (nil before the first entry).
+  private var soleSource: Int?
   private(set) var removedBits: [UInt64] = []
   /// How many 64-bit words of source bits each entry has.
   public let wordsPerEntry: Int
@@ -33,7 +39,6 @@ public struct NameSet: Sendable {
     while size * 7 < capacity * 10 { size <<= 1 }
     slots = Array(repeating: 0, count: size)
     mask = size - 1
-    sourceBits.reserveCapacity(capacity * wordsPerEntry)
     bytes.reserveCapacity(byteCapacity ?? capacity * 24)
     ends.reserveCapacity(capacity)
   }
@@ -48,6 +53,7 @@ public struct NameSet: Sendable {
     self.slots = slots
     self.mask = mask
     self.sourceBits = sourceBits
+    keepsSourceBits = true
     self.removedBits = removedBits
     self.wordsPerEntry = wordsPerEntry
     self.removedCount = removedCount
@@ -63,6 +69,7 @@ public struct NameSet: Sendable {
   @discardableResult
   public mutating func insert(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64, source: Int) -> Bool {
     if ends.count * 10 >= slots.count * 7 { grow() }
+    if !keepsSourceBits, let soleSource, soleSource != source { keepSourceBits() }
     let fingerprint = hash & 0xFFFF_FFFF_0000_0000
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
@@ -71,7 +78,9 @@ public struct NameSet: Sendable {
         slots[slot] = fingerprint | UInt64(ends.count + 1)
         bytes.append(contentsOf: name)
         ends.append(UInt32(bytes.count))
-        if wordsPerEntry == 1 {
+        if !keepsSourceBits {
+          soleSource = source
+        } else if wordsPerEntry == 1 {
           sourceBits.append(1 << UInt64(source & 63))
         } else {
           sourceBits.append(contentsOf: repeatElement(0, count: wordsPerEntry))
@@ -82,7 +91,7 @@ public struct NameSet: Sendable {
       if value & 0xFFFF_FFFF_0000_0000 == fingerprint {
         let entry = Int(value & 0xFFFF_FFFF) - 1
         if equals(entry, name) {
-          setSource(source, of: entry)
+          if keepsSourceBits { setSource(source, of: entry) }
           return false
         }
       }
@@ -155,6 +164,7 @@ public struct NameSet: Sendable {
 
   /// The sources (by index) that list an entry.
   public func sources(of entry: Int) -> [Int] {
+    if !keepsSourceBits { return soleSource.map { [$0] } ?? [] }
     var result: [Int] = []
     for word in 0..<wordsPerEntry {
       var bits = sourceBits[entry * wordsPerEntry + word]
@@ -190,6 +200,23 @@ public struct NameSet: Sendable {
   public var names: [String] { (0..<entryCount).filter { !isRemoved($0) }.map(name) }
 
   // MARK: Private
+
+  /// Every entry's source bits, made now that a second source appears.
+  private mutating func keepSourceBits() {
+    keepsSourceBits = true
+    sourceBits = sourceBitsOfSoleSource
+  }
+
+  /// The source bits every entry would have while they all come from `soleSource`.
+  var sourceBitsOfSoleSource: [UInt64] {
+    guard let soleSource else { return [] }
+    var bits = [UInt64](repeating: 0, count: ends.count * wordsPerEntry)
+    for entry in 0..<ends.count { bits[entry * wordsPerEntry + (soleSource >> 6)] = 1 << UInt64(soleSource & 63) }
+    return bits
+  }
+
+  /// Whether every entry comes from source 0 with no source bits kept (what a lean file leaves out).
+  var onlySourceZero: Bool { !keepsSourceBits && (soleSource ?? 0) == 0 }
 
   private mutating func setSource(_ source: Int, of entry: Int) {
     sourceBits[entry * wordsPerEntry + (source >> 6)] |= 1 << UInt64(source & 63)

@@ -35,6 +35,27 @@ struct CompiledListArchiveTests {
     }
   }
 
+  @Test("A lean file of one source with a deny rule keeps the denied name's source: the rule, not the list")
+  func leanKeepsRuleSource() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let list = try await compile(["0.0.0.0 ads.example\n"], rules: Self.rules)
+    let path = directory.file("lean.blockset").path
+    try list.writeArchive(to: path, fingerprint: "fp", withLookupTable: false)
+    let read = try #require(CompiledList.readArchive(at: path, fingerprint: "fp", rules: Self.rules))
+    #expect(read.sources(listing: "extra.example") == ["deny rules"])
+    #expect(read.sources(listing: "ads.example") == ["list1"])
+    // A list alone, without rules, is still written without its source bits.
+    let alone = try await compile(["0.0.0.0 ads.example\n0.0.0.0 b.example\n"])
+    try alone.writeArchive(to: directory.file("alone").path, fingerprint: "a", withLookupTable: false)
+    try alone.writeArchive(to: directory.file("whole").path, fingerprint: "a", withLookupTable: true)
+    let leanSize = try FileManager.default.attributesOfItem(atPath: directory.file("alone").path)[.size] as? Int
+    let readAlone = try #require(
+      CompiledList.readArchive(at: directory.file("alone").path, fingerprint: "a", rules: RuleSet()))
+    #expect(readAlone.sources(listing: "b.example") == ["list1"])
+    #expect((leanSize ?? 0) > 0)
+  }
+
   @Test("More than 64 sources (two words of source bits per name) and an empty list survive the trip")
   func shapes() async throws {
     let directory = try TemporaryDirectory()

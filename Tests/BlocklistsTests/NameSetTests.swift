@@ -3,6 +3,19 @@ import Testing
 
 @Suite("The name set")
 struct NameSetTests {
+  @Test("Source bits are made only once a second source appears, and then say the same")
+  func lazySourceBits() {
+    var set = NameSet(sourceCount: 3)
+    set.insert("a.example", source: 1)
+    set.insert("b.example", source: 1)
+    set.insert("a.example", source: 1)
+    #expect(set.sources(of: 0) == [1] && set.sources(of: 1) == [1])
+    set.insert("b.example", source: 2)
+    set.insert("c.example", source: 0)
+    #expect(set.sources(of: 0) == [1] && set.sources(of: 1) == [1, 2] && set.sources(of: 2) == [0])
+    #expect(NameSet(sourceCount: 1).sources(of: 0) == [])
+  }
+
   @Test("Insertion order, dedup, sources and removal")
   func basics() {
     var set = NameSet(sourceCount: 70, capacity: 4)
