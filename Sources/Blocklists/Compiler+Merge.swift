@@ -62,6 +62,7 @@ extension Compiler {
                 start = stop
               }
               touched ^= set.touch(UnsafeBufferPointer(rebasing: batchHashes[0..<(end - batch)]))
+              touched ^= set.touchNames(UnsafeBufferPointer(rebasing: batchHashes[0..<(end - batch)]))
               start = batch == 0 ? 0 : Int(ends[batch - 1])
               for entry in batch..<end {
                 let stop = Int(ends[entry])

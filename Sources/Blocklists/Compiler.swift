@@ -113,6 +113,7 @@ public struct Compiler: Sendable {
             while batch < ends.count {
               let batchEnd = min(batch + 16, ends.count)
               touched ^= set.touch(UnsafeBufferPointer(rebasing: hashes[batch..<batchEnd]))
+              touched ^= set.touchNames(UnsafeBufferPointer(rebasing: hashes[batch..<batchEnd]))
               for index in batch..<batchEnd {
                 let end = Int(ends[index])
                 if set.insert(UnsafeBufferPointer(rebasing: bytes[start..<end]), hash: hashes[index], source: source) {

@@ -16,6 +16,23 @@ struct NameSetTests {
     #expect(NameSet(sourceCount: 1).sources(of: 0) == [])
   }
 
+  @Test("Touching names reads the first byte of a present name and nothing for an absent one")
+  func touchNames() {
+    var set = NameSet(sourceCount: 1)
+    #expect(set.touchNames(UnsafeBufferPointer(start: nil, count: 0)) == 0)
+    set.insert("a.example", source: 0)
+    set.insert("b.example", source: 0)
+    func hash(_ name: String) -> UInt64 {
+      var bytes = Array(name.utf8)
+      return bytes.withUnsafeMutableBufferPointer { NameHash.hash(UnsafeBufferPointer($0)) }
+    }
+    let hashes = [hash("b.example"), hash("absent.example")]
+    hashes.withUnsafeBufferPointer { batch in
+      #expect(set.touchNames(batch) == UInt64(UInt8(ascii: "b")))
+    }
+    #expect(set.names == ["a.example", "b.example"])
+  }
+
   @Test("Insertion order, dedup, sources and removal")
   func basics() {
     var set = NameSet(sourceCount: 70, capacity: 4)
