@@ -157,11 +157,10 @@ public struct LineParser: ~Copyable {
     while true {
       while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
       if index >= line.count || line[index] == UInt8(ascii: "#") { break }
-      var end = tokenEnd(line, from: index)
       // hosts(5): from `#` to the end of the line is a comment, also with no space before it
       // (`0.0.0.0 a.example.com#note`).
-      let comment = line[index..<end].firstIndex(of: UInt8(ascii: "#"))
-      if let comment { end = comment }
+      let end = tokenEnd(line, from: index, orHash: true)
+      let comment = end < line.count && line[end] == UInt8(ascii: "#")
       let token = UnsafeBufferPointer(rebasing: line[index..<end])
       if names == 0 {
         switch NameRules.normalize(token, into: scratch) {
@@ -181,7 +180,7 @@ public struct LineParser: ~Copyable {
       }
       names += 1
       index = end
-      if comment != nil { break }
+      if comment { break }
     }
     if names == 0 {
       // An address alone (`0.0.0.0`) blocks nothing.
@@ -349,22 +348,31 @@ public struct LineParser: ~Copyable {
     return UnsafeBufferPointer(rebasing: line[start..<end])
   }
 
-  /// Where the token starting at `start` ends: at the next space or tab, or the end of the line.
-  private func tokenEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  /// Where the token starting at `start` ends: at the next space or tab (or, with `orHash`, `#`), or the
+  /// end of the line.
+  private func tokenEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int, orHash: Bool = false) -> Int {
     var index = start
     if let base = line.baseAddress {
-      // Eight bytes at a time until one of them is below 0x21 (a space, tab or control byte).
+      // Eight bytes at a time until one of them is below 0x21 (a space, tab or control byte), or `#`. The
+      // lowest bit of each mask is exact (a false bit only follows a true one), so the lowest of both is.
+      let hashes = orHash ? SWAR.ones &* 0x23 : 0
       while index + 8 <= line.count {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let below = (word &- SWAR.ones &* 0x21) & ~word & SWAR.high
-        if below != 0 {
-          index += below.trailingZeroBitCount >> 3
+        var stops = (word &- SWAR.ones &* 0x21) & ~word & SWAR.high
+        if orHash {
+          let hash = word ^ hashes
+          stops |= (hash &- SWAR.ones) & ~hash & SWAR.high
+        }
+        if stops != 0 {
+          index += stops.trailingZeroBitCount >> 3
           break
         }
         index += 8
       }
     }
-    while index < line.count, line[index] != 0x20, line[index] != 0x09 { index += 1 }
+    while index < line.count, line[index] != 0x20, line[index] != 0x09, !orHash || line[index] != UInt8(ascii: "#") {
+      index += 1
+    }
     return index
   }
 }
