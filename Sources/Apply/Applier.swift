@@ -124,15 +124,19 @@ public struct Applier: Sendable {
     public var reloadFailure: (any Error)?
     /// The lines of the hosts section (for measuring the lookup time of its last name).
     public var lastName: String?
-    /// The names applied.
-    public var list: CompiledList
+    /// The names applied, when they were loaded (a file found already holding them loads none).
+    public var list: CompiledList?
+    /// What the names are compiled from, to load them when `list` is nil.
+    public var plan: BlockSet.Plan
     /// Whether the file's format blocks subdomains too (public suffixes are then left out of it).
     public var coversSubdomains: Bool
 
     /// The names the file blocks, to sample for a verification: the profile's names less any public
     /// suffix a format covering subdomains leaves out.
-    public var verifiable: [String] {
-      let names = list.allNames
+    public func verifiable(in store: Store) async throws -> [String] {
+      var loaded = self.list
+      if loaded == nil { loaded = try await plan.load(from: store).list }
+      let names = loaded?.allNames ?? []
       guard coversSubdomains else { return names }
       return names.filter { !PublicSuffixList.bundled.isPublicSuffix($0) }
     }
@@ -158,24 +162,28 @@ public struct Applier: Sendable {
       if options.server != nil { try Self.createParent(of: file.path) }
       try file.checkWritable()
     }
-    let set = try await BlockSet.compile(profile: options.profile, in: store)
-    let warnings = set.missing.map { ApplyWarning.notDownloaded(source: $0) }
+    // The names are loaded only when something is rendered (or their count is not known).
+    let plan = try BlockSet.plan(profile: options.profile, in: store)
+    let warnings = plan.missing.map { ApplyWarning.notDownloaded(source: $0) }
     if let server = options.server {
-      return try await applyToServer(server, set: set, options: options, warnings: warnings)
+      return try await applyToServer(server, plan: plan, options: options, warnings: warnings)
     }
-    return try await applyToHosts(set: set, options: options, warnings: warnings)
+    return try await applyToHosts(plan: plan, options: options, warnings: warnings)
   }
 
-  private func applyToHosts(set: BlockSet, options: Options, warnings: [ApplyWarning]) async throws -> Applied {
+  private func applyToHosts(plan: BlockSet.Plan, options: Options, warnings: [ApplyWarning]) async throws -> Applied {
     var warnings = warnings
-    let content = "\(set.fingerprint) hosts \(options.address) \(options.namesPerLine)"
+    let content = "\(plan.fingerprint) hosts \(options.address) \(options.namesPerLine)"
     let change: ManagedFile.Change
     let lastName: String?
+    var list: CompiledList?
     if let bytes = try file.unchanged(content: content) {
-      // The file holds exactly what this would write: nothing to render, check or compare.
+      // The file holds exactly what this would write: nothing to load, render, check or compare.
       change = .none(path: file.path, bytes: bytes)
       lastName = HostsSection.lastName(in: bytes)
     } else {
+      let set = try await plan.load(from: store)
+      list = set.list
       let body = try await HostsSection.body(
         for: set.list, profile: set.profile.name, address: options.address, namesPerLine: options.namesPerLine)
       if let bad = HostsSection.firstInvalidLine(body: body) {
@@ -185,17 +193,17 @@ public struct Applier: Sendable {
       change = try file.prepare(body: body)
       lastName = HostsSection.lastName(in: body)
     }
+    let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
-    if set.list.count > HostsSection.adviceThreshold {
-      warnings.append(.largeHostsFile(names: set.list.count))
+    if names > HostsSection.adviceThreshold {
+      warnings.append(.largeHostsFile(names: names))
     }
     var outcome = ManagedFile.Outcome()
     var flushed: [String]?
     var flushSummary: String?
     if !options.dryRun {
       outcome = try file.commit(
-        change, profile: set.profile.name, names: set.list.count, target: "hosts", force: options.force,
-        content: content)
+        change, profile: plan.profile.name, names: names, target: "hosts", force: options.force, content: content)
       if outcome.inPlace {
         warnings.append(.rewrittenInPlace(path: file.path, backup: outcome.backup?.id))
       }
@@ -207,32 +215,47 @@ public struct Applier: Sendable {
       }
     }
     let result = Result(
-      target: "hosts", path: file.path, profile: set.profile.name, names: set.list.count,
+      target: "hosts", path: file.path, profile: plan.profile.name, names: names,
       added: change.addedLines.count, removed: change.removedLines.count, wrote: outcome.wrote, dryRun: options.dryRun,
       backup: outcome.backup?.id,
       inPlace: outcome.inPlace, check: nil, reloaded: nil, flushed: flushed, flushSummary: flushSummary,
       lookupMicroseconds: nil,
       warnings: warnings, firstWrite: false, instructions: nil)
     return Applied(
-      result: result, change: change, reloadFailure: nil, lastName: lastName, list: set.list, coversSubdomains: false)
+      result: result, change: change, reloadFailure: nil, lastName: lastName, list: list, plan: plan,
+      coversSubdomains: false)
   }
 
-  private func applyToServer(_ server: ServerTarget, set: BlockSet, options: Options, warnings: [ApplyWarning])
-    async throws -> Applied
-  {
+  /// How many names the profile blocks: the loaded list's count, else the current compile's, else the
+  /// list loaded now.
+  private func count(_ list: inout CompiledList?, plan: BlockSet.Plan) async throws -> Int {
+    if let list { return list.count }
+    if let names = plan.names { return names }
+    let loaded = try await plan.load(from: store).list
+    list = loaded
+    return loaded.count
+  }
+
+  private func applyToServer(
+    _ server: ServerTarget, plan: BlockSet.Plan, options: Options, warnings: [ApplyWarning]
+  ) async throws -> Applied {
     var warnings = warnings
     var reloadFailure: (any Error)?
-    let content = "\(set.fingerprint) \(server.rawValue)"
+    let content = "\(plan.fingerprint) \(server.rawValue)"
     let bytes: [UInt8]
     let change: ManagedFile.Change
+    var list: CompiledList?
     if let current = try file.unchanged(content: content) {
-      // The drop-in holds exactly these entries: nothing to render, check or compare.
+      // The drop-in holds exactly these entries: nothing to load, render, check or compare.
       bytes = current
       change = .none(path: file.path, bytes: current)
     } else {
-      bytes = try await server.render(set.list, title: "SaneHosts profile \(set.profile.name)", date: Date())
+      let set = try await plan.load(from: store)
+      list = set.list
+      bytes = try await server.render(set.list, title: "SaneHosts profile \(plan.profile.name)", date: Date())
       change = try file.prepare(contents: bytes)
     }
+    let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged =
@@ -253,7 +276,7 @@ public struct Applier: Sendable {
     if !options.dryRun && (entriesChanged || (notLoaded && options.reload != nil)) {
       if entriesChanged {
         outcome = try file.commit(
-          change, profile: set.profile.name, names: set.list.count, target: server.rawValue, force: options.force,
+          change, profile: plan.profile.name, names: names, target: server.rawValue, force: options.force,
           content: content)
       }
       var loaded = false
@@ -273,14 +296,14 @@ public struct Applier: Sendable {
     }
     if !options.dryRun { try Self.writeLoader(for: server, output: file.path) }
     let result = Result(
-      target: server.rawValue, path: file.path, profile: set.profile.name, names: set.list.count,
+      target: server.rawValue, path: file.path, profile: plan.profile.name, names: names,
       added: change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)),
       removed: change.removedEntryCount(skipping: ServerTarget.isVolatile(bytes:)), wrote: outcome.wrote,
       dryRun: options.dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
       reloaded: reloaded, flushed: nil, flushSummary: nil, lookupMicroseconds: nil, warnings: warnings,
       firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
     return Applied(
-      result: result, change: change, reloadFailure: reloadFailure, lastName: nil, list: set.list,
+      result: result, change: change, reloadFailure: reloadFailure, lastName: nil, list: list, plan: plan,
       coversSubdomains: server.renderer(title: "", date: Date()).format.coversSubdomains)
   }
 

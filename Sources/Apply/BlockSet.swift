@@ -19,34 +19,68 @@ public struct BlockSet: Sendable {
   /// Whether the names were read from the profile's block set file (else compiled now).
   public var fromFile = false
 
-  /// Compiles a profile (nil: the active one).
-  public static func compile(profile name: String?, in store: Store) async throws -> BlockSet {
-    // One read of everything: profile, sources, rules, last compile and the current fingerprint.
+  /// What a profile compiles from, read in one transaction without loading a name: enough to tell
+  /// whether a file already holds it, and how many names it has once compiled.
+  ///
+  /// An apply that finds its file already holding this fingerprint needs nothing more: reading the
+  /// profile's block set file and rebuilding its table took half of such an apply (0.04 of 0.09 s).
+  public struct Plan: Sendable {
+    /// The profile.
+    public var profile: Profile
+    /// Enabled sources left out because they have no saved copy yet.
+    public var missing: [String]
+    /// The fingerprint of what the names are compiled from.
+    public var fingerprint: String
+    /// How many names the profile blocks, when its compiled block set is current (nil: `load` to know).
+    public var names: Int?
+    private let snapshot: ProfileSnapshot
+
+    fileprivate init(snapshot: ProfileSnapshot) {
+      self.snapshot = snapshot
+      profile = snapshot.profile
+      missing = snapshot.sources.filter { $0.enabled && $0.source.cacheFile == nil }.map(\.source.key)
+      fingerprint = snapshot.fingerprint
+      names = snapshot.compiled.flatMap { $0.fingerprint == snapshot.fingerprint ? $0.names : nil }
+    }
+
+    /// The names: the profile's block set file when its fingerprint is current; else each copy's own
+    /// block set file merged with the current rules (a rule added since the last `update` takes effect
+    /// at once, without parsing any copy again).
+    public func load(from store: Store) async throws -> BlockSet {
+      let rules = snapshot.ruleSet
+      if let compiled = snapshot.compiled, compiled.fingerprint == fingerprint,
+        let list = CompiledList.readArchive(
+          at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)
+      {
+        return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
+      }
+      let saved = snapshot.sources.filter { $0.enabled && $0.source.cacheFile != nil }.map(\.source)
+      var merging = Compiler.Merging(
+        sourceCount: saved.count, capacity: saved.reduce(0) { $0 + ($1.unique ?? 0) })
+      for source in saved {
+        try await store.merge(
+          copy: source.cacheFile ?? "", sha256: source.sha256 ?? "", format: source.format, name: source.key,
+          into: &merging)
+      }
+      return BlockSet(profile: profile, list: merging.finish(rules: rules), missing: missing, fingerprint: fingerprint)
+    }
+  }
+
+  /// Plans compiling a profile (nil: the active one): one read of the profile, its sources, rules, last
+  /// compile and current fingerprint. Throws when there is nothing to apply.
+  public static func plan(profile name: String?, in store: Store) throws -> Plan {
     let snapshot = try store.snapshot(of: name)
-    let profile = snapshot.profile
     let members = snapshot.sources.filter(\.enabled).map(\.source)
-    let saved = members.filter { $0.cacheFile != nil }
-    let missing = members.filter { $0.cacheFile == nil }.map(\.key)
-    let rules = snapshot.ruleSet
-    if saved.isEmpty && rules.deny.isEmpty {
+    if !members.contains(where: { $0.cacheFile != nil }) && snapshot.ruleSet.deny.isEmpty {
       throw ApplyError.nothingToApply(
-        profile: profile.name,
+        profile: snapshot.profile.name,
         reason: members.isEmpty ? .noEnabledSource : .noSavedCopy)
     }
-    let fingerprint = snapshot.fingerprint
-    if let compiled = snapshot.compiled, compiled.fingerprint == fingerprint,
-      let list = CompiledList.readArchive(
-        at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)
-    {
-      return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
-    }
-    // Not compiled yet with these rules: merge each copy's own block set file (no copy is parsed again).
-    var merging = Compiler.Merging(sourceCount: saved.count, capacity: saved.reduce(0) { $0 + ($1.unique ?? 0) })
-    for source in saved {
-      try await store.merge(
-        copy: source.cacheFile ?? "", sha256: source.sha256 ?? "", format: source.format, name: source.key,
-        into: &merging)
-    }
-    return BlockSet(profile: profile, list: merging.finish(rules: rules), missing: missing, fingerprint: fingerprint)
+    return Plan(snapshot: snapshot)
+  }
+
+  /// Compiles a profile (nil: the active one).
+  public static func compile(profile name: String?, in store: Store) async throws -> BlockSet {
+    try await plan(profile: name, in: store).load(from: store)
   }
 }

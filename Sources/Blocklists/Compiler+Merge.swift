@@ -22,7 +22,7 @@ extension Compiler {
     /// Its first source report is kept, with its unique and duplicate counts recounted against the
     /// sources added before it.
     public mutating func add(_ list: CompiledList, name: String) {
-      add(list.names.parts, report: list.sources.first, name: name)
+      add(list.names.parts(keepingSourceBits: false), report: list.sources.first, name: name)
     }
 
     /// Adds the next source's list from its block set file (written under `fingerprint`) without

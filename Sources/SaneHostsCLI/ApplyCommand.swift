@@ -204,7 +204,7 @@ struct ApplyCommand: AsyncParsableCommand {
       }
       var verification: Verification?
       if verify != nil && applied.reloadFailure == nil {
-        verification = await self.verification(applied)
+        verification = try await self.verification(applied, in: store)
       }
       report(applied.result, latency: latency, verification: verification)
       if let reloadFailure = applied.reloadFailure { throw CLIError(reloadFailure) }
@@ -259,9 +259,9 @@ struct ApplyCommand: AsyncParsableCommand {
   }
 
   /// Probes a sample of the names just applied, and the controls, through the target.
-  private func verification(_ applied: Applier.Applied) async -> Verification {
+  private func verification(_ applied: Applier.Applied, in store: Store) async throws -> Verification {
     let timeout = Duration.milliseconds(Int(verifyTimeout * 1000))
-    let names = Verification.sample(applied.verifiable, count: verifySample, seed: 1)
+    let names = Verification.sample(try await applied.verifiable(in: store), count: verifySample, seed: 1)
     let context = Verification.Context(
       reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
     // validate() checked the address (none for the hosts file: the system resolver).

@@ -70,4 +70,47 @@ struct ApplierTests {
       #expect(file.ledger.entry(for: hosts.path)?.content != content)
     }
   }
+
+  @Test("Applying again to a file that holds it already loads no names: the count comes from the compile")
+  func unchangedLoadsNothing() async throws {
+    try await TemporaryDirectory.with { directory in
+      let data = DataDirectory(url: directory.file("data"))
+      let store = try Store.open(data)
+      _ = try store.addRule("ads.example", action: .deny)
+      // Compiled as `update` leaves it: the profile's block set file under the current fingerprint.
+      let profile = try store.activeProfile()
+      let fingerprint = try store.currentFingerprint(of: profile)
+      let compiledFile = "profiles/\(profile.id)-\(fingerprint.prefix(16)).blockset"
+      try FileManager.default.createDirectory(at: store.directory.profiles, withIntermediateDirectories: true)
+      try await BlockSet.compile(profile: nil, in: store).list.writeArchive(
+        to: store.directory.file(compiledFile).path, fingerprint: fingerprint, withLookupTable: false)
+      let now = Date()
+      _ = try await store.commit(
+        [],
+        run: UpdateRun(
+          profileID: profile.id, profileName: profile.name, startedAt: now, finishedAt: now, forced: false,
+          results: [], names: 1),
+        compiled: CompiledProfile(
+          profileID: profile.id, file: compiledFile, sha256: "", names: 1, fingerprint: fingerprint, compiledAt: now,
+          ruleCounts: [:]))
+      #expect(try BlockSet.plan(profile: nil, in: store).names == 1)
+
+      for server in [nil, ServerTarget.dnsmasq] {
+        let path = directory.file(server == nil ? "hosts" : "drop-in.conf")
+        if server == nil { try Data("127.0.0.1 localhost\n".utf8).write(to: path) }
+        let file = ManagedFile(
+          path: path.path, ownership: server == nil ? .section : .whole, backupDirectory: data.backups,
+          ledger: Ledger(url: data.ledger))
+        let applier = Applier(store: store, file: file)
+        let options = Applier.Options(server: server, check: false)
+        let first = try await applier.apply(options)
+        #expect(first.result.wrote && first.list != nil && first.result.names == 1)
+        let again = try await applier.apply(options)
+        #expect(!again.result.wrote && again.list == nil, "\(String(describing: server))")
+        #expect(again.result.names == 1)
+        // A verification still gets the names, read when it asks.
+        #expect(try await again.verifiable(in: store) == ["ads.example"])
+      }
+    }
+  }
 }

@@ -309,9 +309,14 @@ extension Dashboard {
   /// Probes a sample of the names just applied through the target, as `sanehosts apply --verify` does: the
   /// system resolver for the hosts file, the Test page's DNS server for a drop-in.
   func verify(_ applied: Applier.Applied, server: ServerTarget?) async -> (Verification?, String?) {
-    let names = Verification.sample(applied.verifiable, count: 50, seed: 1)
     let context = Verification.Context(
       reloaded: server == nil || applied.result.reloaded != nil, server: server != nil, path: applied.result.path)
+    let names: [String]
+    do {
+      names = Verification.sample(try await applied.verifiable(in: store), count: 50, seed: 1)
+    } catch {
+      return (nil, "Not verified: the names applied could not be read back: \(error.localizedDescription)")
+    }
     guard server != nil else {
       guard Ledger.key(applied.result.path) == "/etc/hosts" else {
         return (nil, "Not verified: the system resolver reads /etc/hosts, not \(applied.result.path).")
