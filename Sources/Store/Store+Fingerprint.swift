@@ -6,7 +6,9 @@ import Foundation
 extension Store {
   /// Changing this recompiles every profile once (nothing is downloaded or parsed per source again):
   /// bump it when the engine's output changes. The block set file's format version is part of it.
-  public static let engineVersion = "2"
+  /// 3 (24 Nov): a one-source profile with a deny rule was written without its source bits, so read
+  /// back it said its list listed the denied name.
+  public static let engineVersion = "3"
 
   /// A digest of what a profile compiles from: each source's id, checksum and forced format, the rules,
   /// the engine and the block set file's format. Equal fingerprints mean equal compiled block sets.
