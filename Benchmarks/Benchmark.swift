@@ -387,7 +387,7 @@ struct Benchmark {
     print(
       String(
         format:
-          "  apply --verify    +%.3f s  (%.3f s vs %.3f s unchanged apply, 50 names + 3 controls; target ≤ 0.5 s)",
+          "  apply --verify    %+.3f s  (%.3f s vs %.3f s unchanged apply, 50 names + 3 controls; target ≤ 0.5 s)",
         verified.seconds - plain.seconds, verified.seconds, plain.seconds))
   }
 
