@@ -8,8 +8,8 @@ enum MemoryPolicy {
   ///
   /// An update compiles each source's copy alone, allocating and freeing tens of MB per source; with
   /// glibc's defaults each of those came back as fresh pages, and the page faults were a sixth of the
-  /// update's CPU time (a first 10-list update: 33–39 thousand faults, 18–21 thousand with this). Only
-  /// `update` sets it: `serve` runs for days and must give memory back after a large job.
+  /// update's CPU time (a first 10-list update: 33–39 thousand faults, 18–21 thousand with this). Not for
+  /// `serve`, which runs for days and must give memory back after a large job.
   @discardableResult
   static func keepFreedMemory() -> Bool { keep_freed_memory(32 << 20) == 1 }
 }

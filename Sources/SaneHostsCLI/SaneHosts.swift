@@ -41,10 +41,8 @@ struct SaneHosts: AsyncParsableCommand {
           + "See `\(path) --help` for the commands.\n")
       Foundation.exit(64)
     }
-    // An update compiles each copy alone, allocating and freeing tens of MB per source: it gains most
-    // from reusing freed memory. (A compile gained nothing and peaked 20 MB higher; the dashboard runs
-    // for days and must give memory back.)
-    if arguments.first == "update" { MemoryPolicy.keepFreedMemory() }
+    // A long-running dashboard must give memory back; every other command ends soon after its peak.
+    if arguments.first != "serve" { MemoryPolicy.keepFreedMemory() }
     await main(optionalValues(arguments))
   }
 
