@@ -197,7 +197,6 @@ let package = Package(
     .executableTarget(
       name: "SaneHostsCLI",
       dependencies: [
-        "SystemExtras",
         "Locking",
         "Blocklists",
         "Catalog",

@@ -41,8 +41,6 @@ struct SaneHosts: AsyncParsableCommand {
           + "See `\(path) --help` for the commands.\n")
       Foundation.exit(64)
     }
-    // A long-running dashboard must give memory back; every other command ends soon after its peak.
-    if arguments.first != "serve" { MemoryPolicy.keepFreedMemory() }
     await main(optionalValues(arguments))
   }
 
