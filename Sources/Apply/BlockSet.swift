@@ -56,7 +56,8 @@ public struct BlockSet: Sendable {
       }
       let saved = snapshot.sources.filter { $0.enabled && $0.source.cacheFile != nil }.map(\.source)
       var merging = Compiler.Merging(
-        sourceCount: saved.count, capacity: saved.reduce(0) { $0 + ($1.unique ?? 0) })
+        sourceCount: saved.count, capacity: saved.reduce(0) { $0 + ($1.unique ?? 0) },
+        byteCapacity: saved.reduce(0) { $0 + Int($1.bytes ?? 0) })
       for source in saved {
         try await store.merge(
           copy: source.cacheFile ?? "", sha256: source.sha256 ?? "", format: source.format, name: source.key,

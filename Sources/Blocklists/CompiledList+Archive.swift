@@ -140,7 +140,7 @@ extension CompiledList {
 
   private static func write<T: FixedWidthInteger>(_ values: [T], to sink: inout ByteSink) throws(CompileError) {
     // Stored little-endian, which is this machine's order on every platform Swift runs Linux on.
-    try sink.write(values.withUnsafeBytes { Array($0) })
+    try sink.write(contentsOf: values)
     try pad(values.count * MemoryLayout<T>.size, in: &sink)
   }
 

@@ -95,10 +95,13 @@ public struct Updater: Sendable {
     /// A source's input: its new copy, else its previous one; nil without either.
     func input(of source: Source) -> Input? {
       if let copy = works[source.id]?.copy {
-        return Input(source: source, file: copy.cacheFile, sha256: copy.sha256, names: copy.unique)
+        return Input(
+          source: source, file: copy.cacheFile, sha256: copy.sha256, names: copy.unique, bytes: Int(copy.bytes))
       }
       if let file = source.cacheFile {
-        return Input(source: source, file: file, sha256: source.sha256 ?? "", names: source.unique ?? 0)
+        return Input(
+          source: source, file: file, sha256: source.sha256 ?? "", names: source.unique ?? 0,
+          bytes: Int(source.bytes ?? 0))
       }
       return nil
     }
@@ -114,10 +117,12 @@ public struct Updater: Sendable {
         nextToMerge += 1
         guard let input = input(of: source) else { continue }
         if merging == nil {
-          // Sized from the names known so far, scaled to every source (the set grows if it must).
+          // Sized from the names and bytes known so far, scaled to every source (the set grows if it must).
           let known = sources.compactMap { works[$0.id]?.copy?.unique ?? $0.unique }
           let estimate = known.reduce(0, +) * sources.count / max(1, known.count)
-          merging = Compiler.Merging(sourceCount: sources.count, capacity: estimate)
+          let sizes = sources.compactMap { works[$0.id]?.copy.map { Int($0.bytes) } ?? $0.bytes.map(Int.init) }
+          let bytes = sizes.reduce(0, +) * sources.count / max(1, sizes.count)
+          merging = Compiler.Merging(sourceCount: sources.count, capacity: estimate, byteCapacity: bytes)
         }
         try await add(input, to: &merging!)
       }
@@ -154,7 +159,9 @@ public struct Updater: Sendable {
       events(.compiling(sources: inputs.count))
       // Merged early, the set already holds every input in order (the same `input(of:)`, the same order).
       if merging == nil {
-        merging = Compiler.Merging(sourceCount: sources.count, capacity: inputs.reduce(0) { $0 + $1.names })
+        merging = Compiler.Merging(
+          sourceCount: sources.count, capacity: inputs.reduce(0) { $0 + $1.names },
+          byteCapacity: inputs.reduce(0) { $0 + $1.bytes })
         for input in inputs { try await add(input, to: &merging!) }
       }
       let result = try await finish(merging.take()!, rules: rules, profile: profile, fingerprint: fingerprint)
@@ -207,6 +214,8 @@ public struct Updater: Sendable {
     var sha256: String
     /// Its distinct names (sizes the merged set, so it rarely grows).
     var names: Int
+    /// Its size: a bound on the bytes of its names (reserves the merged set's name bytes).
+    var bytes: Int
   }
 
   /// Adds an input's names to the profile's merge (`Store.merge(copy:…)`: its block set file, or the

@@ -37,4 +37,37 @@ struct ByteSinkTests {
     try sink.flush()
     #expect(sink.memory == Array("ab\n".utf8) && sink.byteCount == 3)
   }
+
+  @Test("Arrays as large as the buffer, and typed arrays, are written in order after what is buffered")
+  func largeWrites() throws {
+    let path = FileManager.default.temporaryDirectory.appending(path: "sink-\(UUID().uuidString)").path
+    defer { unlink(path) }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    var sink = ByteSink(descriptor: descriptor, path: path, capacity: 64)
+    let large = [UInt8](repeating: 0x41, count: 100)
+    try sink.write("head")
+    try sink.write(large)
+    try sink.write(contentsOf: [UInt32(0x0403_0201), 0x0807_0605])
+    try sink.write("tail")
+    try sink.flush()
+    close(descriptor)
+    var expected = Array("head".utf8) + large + [1, 2, 3, 4, 5, 6, 7, 8]
+    expected += Array("tail".utf8)
+    #expect(sink.byteCount == expected.count)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(expected))
+
+    var memory = ByteSink()
+    try memory.write("a")
+    try memory.write(contentsOf: [UInt16(0x6362)])
+    try memory.flush()
+    #expect(memory.memory == Array("abc".utf8) && memory.byteCount == 3)
+  }
+
+  @Test("A write that fails names the file")
+  func failure() throws {
+    var sink = ByteSink(descriptor: -1 + 1_000_000, path: "/nowhere/out", capacity: 8)
+    let error = #expect(throws: CompileError.self) { try sink.write(contentsOf: [UInt64](repeating: 7, count: 4)) }
+    #expect(error?.localizedDescription.contains("/nowhere/out") == true, "\(String(describing: error))")
+  }
 }
