@@ -197,6 +197,7 @@ let package = Package(
     .executableTarget(
       name: "SaneHostsCLI",
       dependencies: [
+        "SystemExtras",
         "Locking",
         "Blocklists",
         "Catalog",

@@ -1,6 +1,10 @@
 // Wrappers for system calls the Swift Glibc module does not export.
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "SystemExtras.h"
 
 int start_writeback(int descriptor, long long offset, long long count) {
@@ -10,6 +14,15 @@ int start_writeback(int descriptor, long long offset, long long count) {
   (void)descriptor;
   (void)offset;
   (void)count;
+  return 0;
+#endif
+}
+
+int keep_freed_memory(int mmap_threshold) {
+#if defined(__GLIBC__)
+  return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
+#else
+  (void)mmap_threshold;
   return 0;
 #endif
 }

@@ -8,3 +8,8 @@
 /// Starts writing a file's dirty pages in [offset, offset + count) to disk without waiting for them
 /// (`sync_file_range` with `SYNC_FILE_RANGE_WRITE` on Linux; nothing elsewhere). Returns 0, or -1 and errno.
 int start_writeback(int descriptor, long long offset, long long count);
+
+/// Makes the C allocator (glibc) serve blocks up to `mmap_threshold` bytes from its heap instead of a
+/// fresh mapping each, and never trim the heap, so freed memory is reused rather than handed back and
+/// faulted in again. Returns 1 when set, 0 where it cannot be (another C library).
+int keep_freed_memory(int mmap_threshold);
