@@ -78,21 +78,8 @@ struct ApplierTests {
       let store = try Store.open(data)
       _ = try store.addRule("ads.example", action: .deny)
       // Compiled as `update` leaves it: the profile's block set file under the current fingerprint.
-      let profile = try store.activeProfile()
-      let fingerprint = try store.currentFingerprint(of: profile)
-      let compiledFile = "profiles/\(profile.id)-\(fingerprint.prefix(16)).blockset"
-      try FileManager.default.createDirectory(at: store.directory.profiles, withIntermediateDirectories: true)
-      try await BlockSet.compile(profile: nil, in: store).list.writeArchive(
-        to: store.directory.file(compiledFile).path, fingerprint: fingerprint, withLookupTable: false)
-      let now = Date()
-      _ = try await store.commit(
-        [],
-        run: UpdateRun(
-          profileID: profile.id, profileName: profile.name, startedAt: now, finishedAt: now, forced: false,
-          results: [], names: 1),
-        compiled: CompiledProfile(
-          profileID: profile.id, file: compiledFile, sha256: "", names: 1, fingerprint: fingerprint, compiledAt: now,
-          ruleCounts: [:]))
+      try await store.saveAsCompiled(
+        try await BlockSet.compile(profile: nil, in: store).list, names: 1, withLookupTable: false)
       #expect(try BlockSet.plan(profile: nil, in: store).names == 1)
 
       for server in [nil, ServerTarget.dnsmasq] {

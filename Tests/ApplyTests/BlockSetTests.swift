@@ -42,20 +42,7 @@ struct BlockSetTests {
     let fresh = try await BlockSet.compile(profile: nil, in: store)
     #expect(!fresh.fromFile)
     // Save it as `update` does: the file, and the compiled profile under the current fingerprint.
-    let profile = try store.activeProfile()
-    let fingerprint = try store.currentFingerprint(of: profile)
-    let file = "profiles/\(profile.id)-\(fingerprint.prefix(16)).blockset"
-    try FileManager.default.createDirectory(at: store.directory.profiles, withIntermediateDirectories: true)
-    try fresh.list.writeArchive(to: store.directory.file(file).path, fingerprint: fingerprint)
-    let now = Date()
-    _ = try await store.commit(
-      [],
-      run: UpdateRun(
-        profileID: profile.id, profileName: profile.name, startedAt: now, finishedAt: now, forced: false,
-        results: [], names: 1),
-      compiled: CompiledProfile(
-        profileID: profile.id, file: file, sha256: "", names: 1, fingerprint: fingerprint, compiledAt: now,
-        ruleCounts: [:]))
+    let file = try await store.saveAsCompiled(fresh.list, names: 1)
     let saved = try await BlockSet.compile(profile: nil, in: store)
     #expect(saved.fromFile && saved.list.allNames == ["ads.example"])
 
@@ -64,7 +51,7 @@ struct BlockSetTests {
     #expect(!changed.fromFile && changed.list.blocks("tracker.example"))
 
     try store.removeRule("tracker.example", action: .deny)
-    try Data("damaged".utf8).write(to: store.directory.file(file))
+    try Data("damaged".utf8).write(to: URL(fileURLWithPath: file))
     let recompiled = try await BlockSet.compile(profile: nil, in: store)
     #expect(!recompiled.fromFile && recompiled.list.allNames == ["ads.example"])
   }

@@ -2,6 +2,7 @@ import Apply
 import Blocklists
 import Foundation
 import Locking
+import Store
 
 /// A process runner that runs nothing: it records each call and answers from a script.
 final class RecordingRunner: ProcessRunning {
@@ -48,4 +49,28 @@ func writeSample(_ target: ServerTarget, in directory: URL, name: String? = nil)
   let url = directory.appending(path: name ?? "sanehosts-\(target.rawValue)")
   try Data(bytes).write(to: url)
   return url.path
+}
+
+extension Store {
+  /// Saves `list` as `update` leaves a compiled profile: its block set file under the active profile's
+  /// current fingerprint, and the compile recorded with `names` names. Returns the file's path.
+  @discardableResult
+  func saveAsCompiled(_ list: CompiledList, names: Int, withLookupTable: Bool = true) async throws -> String {
+    let profile = try activeProfile()
+    let fingerprint = try currentFingerprint(of: profile)
+    let file = "profiles/\(profile.id)-\(fingerprint.prefix(16)).blockset"
+    try FileManager.default.createDirectory(at: directory.profiles, withIntermediateDirectories: true)
+    try list.writeArchive(
+      to: directory.file(file).path, fingerprint: fingerprint, withLookupTable: withLookupTable)
+    let now = Date()
+    _ = try await commit(
+      [],
+      run: UpdateRun(
+        profileID: profile.id, profileName: profile.name, startedAt: now, finishedAt: now, forced: false,
+        results: [], names: names),
+      compiled: CompiledProfile(
+        profileID: profile.id, file: file, sha256: "", names: names, fingerprint: fingerprint, compiledAt: now,
+        ruleCounts: [:]))
+    return directory.file(file).path
+  }
 }

@@ -8,12 +8,18 @@ import Testing
 
 @Suite("Byte sink")
 struct ByteSinkTests {
-  @Test("A file written through a sink that starts writeback every 8 MiB holds every byte, in order")
-  func writeback() throws {
+  /// A new empty file in the temporary directory, open for writing.
+  static func scratchFile() throws -> (path: String, descriptor: Int32) {
     let path = FileManager.default.temporaryDirectory.appending(path: "sink-\(UUID().uuidString)").path
-    defer { unlink(path) }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     try #require(descriptor >= 0)
+    return (path, descriptor)
+  }
+
+  @Test("A file written through a sink that starts writeback every 8 MiB holds every byte, in order")
+  func writeback() throws {
+    let (path, descriptor) = try Self.scratchFile()
+    defer { unlink(path) }
     var sink = ByteSink(descriptor: descriptor, path: path, startsWriteback: true)
     var expected: [UInt8] = []
     for index in 0..<(20 << 20) / 4096 {
@@ -40,10 +46,8 @@ struct ByteSinkTests {
 
   @Test("Arrays as large as the buffer, and typed arrays, are written in order after what is buffered")
   func largeWrites() throws {
-    let path = FileManager.default.temporaryDirectory.appending(path: "sink-\(UUID().uuidString)").path
+    let (path, descriptor) = try Self.scratchFile()
     defer { unlink(path) }
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    try #require(descriptor >= 0)
     var sink = ByteSink(descriptor: descriptor, path: path, capacity: 64)
     let large = [UInt8](repeating: 0x41, count: 100)
     try sink.write("head")
