@@ -90,7 +90,8 @@ extension CompiledList {
   ///
   /// `rules` are the rules the fingerprint covers (they are not stored again).
   public static func readArchive(at path: String, fingerprint: String, rules: RuleSet) -> CompiledList? {
-    guard var (metadata, parts) = readParts(at: path, fingerprint: fingerprint) else { return nil }
+    guard let (metadata, read) = readParts(at: path, fingerprint: fingerprint) else { return nil }
+    var parts = read
     if parts.slots.isEmpty {  // a lean file: rebuild what it left out
       if parts.sourceBits.isEmpty { parts.sourceBits = Array(repeating: 1, count: parts.ends.count) }
       parts.slots = NameSet.table(bytes: parts.bytes, ends: parts.ends)

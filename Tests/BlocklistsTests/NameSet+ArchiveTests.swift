@@ -4,6 +4,34 @@ import Testing
 
 @Suite("A name set's stored parts")
 struct NameSetArchiveTests {
+  @Test("A table rebuilt from the names alone (hashed in slices on every core) finds every name and no other")
+  func rebuiltTable() {
+    var set = NameSet(sourceCount: 1)
+    for index in 0..<70_000 { set.insert("n\(index).example", source: 0) }
+    var parts = set.parts
+    #expect(NameSet.hashes(bytes: parts.bytes, ends: parts.ends).count == 70_000)
+    parts.slots = NameSet.table(bytes: parts.bytes, ends: parts.ends)
+    let rebuilt = NameSet(parts: parts)
+    #expect(rebuilt != nil)
+    var misses = 0
+    for index in 0..<70_000 {
+      let found = rebuilt?.entry(of: "n\(index).example")
+      if found != index { misses += 1 }
+    }
+    #expect(misses == 0)
+    #expect(rebuilt?.entry(of: "n70000.example") == nil && rebuilt?.entry(of: "example") == nil)
+    // Under 65,536 names the hashing runs in one slice.
+    var few = NameSet(sourceCount: 1)
+    for index in 0..<10 { few.insert("n\(index).example", source: 0) }
+    var fewParts = few.parts
+    fewParts.slots = NameSet.table(bytes: fewParts.bytes, ends: fewParts.ends)
+    let fewRebuilt = NameSet(parts: fewParts)
+    for index in 0..<10 {
+      let found = fewRebuilt?.entry(of: "n\(index).example")
+      #expect(found == index)
+    }
+  }
+
   @Test("Parts taken from a set make the same set; parts that do not fit together make none")
   func parts() {
     var set = NameSet(sourceCount: 2, capacity: 4)
