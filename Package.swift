@@ -289,7 +289,7 @@ let package = Package(
     .testTarget(
       name: "UpdatesTests",
       dependencies: [
-        "Locking",
+        "Locking", "Loading",
         "Updates", "Store", "Downloads", "Blocklists", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -35,6 +35,11 @@ public final class SourceCancellation: Sendable {
     return true
   }
 
+  /// Whether source `key` was cancelled through `cancel(_:)` (and not by the run's own cancellation).
+  func wasCancelled(_ key: String) -> Bool {
+    state.withLock { $0.cancelled.contains(key) }
+  }
+
   /// Loads `loader` as source `key`'s fetch; false (without loading) when the source was cancelled first.
   func load(_ loader: some Loadable, as key: String) async -> Bool {
     let start = state.withLock { state -> Bool in

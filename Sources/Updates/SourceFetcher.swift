@@ -44,6 +44,10 @@ struct SourceFetcher: Sendable {
     if let late = finished.withLock({ $0 }) { store.removeFiles(late.createdFiles) }
     try Task.checkCancellation()
     if started, case .failure(let failure) = loader.currentState { throw failure.error }
+    // Ended cancelled though nobody cancelled this source: the run's own cancellation, which stops the
+    // transfers (`DownloadManager.cancelAll`) before it cancels the tasks. Taken for this source's
+    // cancel, it had the run go on and save the source as failed (a Ctrl-C under load exited 1, not 130).
+    guard cancellation.wasCancelled(source.key) else { throw CancellationError() }
     return cancelled(source)
   }
 

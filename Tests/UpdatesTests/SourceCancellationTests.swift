@@ -1,6 +1,7 @@
 import Blocklists
 import Downloads
 import Foundation
+import Loading
 import Locking
 import TestSupport
 import Testing
@@ -25,6 +26,37 @@ struct SourceCancellationTests {
   static func copyOfA(_ harness: Harness) throws -> [String?] {
     let source = try harness.store.sources().map(\.source).first { $0.key == "a" }!
     return [source.cacheFile, source.sha256, source.unique.map(String.init)]
+  }
+
+  @Test(
+    "Regression: transfers stopped by the run's cancellation before its tasks are cancelled cancel the run, not one source"
+  )
+  func transfersStoppedFirst() async throws {
+    try await FixtureServer.with { server in
+      let harness = try await UpdaterCancellationTests.prepared(server)
+      defer { harness.remove() }
+      let before = try harness.snapshot()
+      let downloading = Latch()
+      // As Ctrl-C and the dashboard's Cancel do: every transfer is stopped first, the tasks are cancelled
+      // only after (here: never), so a fetch sees its download cancelled while its task is not.
+      await #expect(throws: CancellationError.self) {
+        try await DownloadManager.withManager(configuration: harness.configuration()) { manager in
+          try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+              await downloading.wait()
+              await manager.cancelAll()
+            }
+            _ = try await Updater(store: harness.store, client: manager).update(
+              profile: nil, options: Updater.Options(), cancellation: SourceCancellation()
+            ) { event in
+              if Self.reached(event, .downloading) { downloading.signal() }
+            }
+            try await group.waitForAll()
+          }
+        }
+      }
+      #expect(try harness.snapshot() == before, "nothing of the run is saved")
+    }
   }
 
   @Test("A source cancelled at any phase keeps its previous copy; the others are saved", arguments: Point.allCases)
