@@ -134,9 +134,12 @@ public struct Applier: Sendable {
     /// The names the file blocks, to sample for a verification: the profile's names less any public
     /// suffix a format covering subdomains leaves out.
     public func verifiable(in store: Store) async throws -> [String] {
-      var loaded = self.list
-      if loaded == nil { loaded = try await plan.load(from: store).list }
-      let names = loaded?.allNames ?? []
+      let names: [String]
+      if let list {
+        names = list.allNames
+      } else {
+        names = try await plan.load(from: store).list.allNames
+      }
       guard coversSubdomains else { return names }
       return names.filter { !PublicSuffixList.bundled.isPublicSuffix($0) }
     }

@@ -33,10 +33,13 @@ public struct BlockSet: Sendable {
     public var fingerprint: String
     /// How many names the profile blocks, when its compiled block set is current (nil: `load` to know).
     public var names: Int?
-    private let snapshot: ProfileSnapshot
+    fileprivate let snapshot: ProfileSnapshot
+    /// The rules, parsed once.
+    fileprivate let rules: RuleSet
 
     fileprivate init(snapshot: ProfileSnapshot) {
       self.snapshot = snapshot
+      rules = snapshot.ruleSet
       profile = snapshot.profile
       missing = snapshot.sources.filter { $0.enabled && $0.source.cacheFile == nil }.map(\.source.key)
       fingerprint = snapshot.fingerprint
@@ -47,7 +50,6 @@ public struct BlockSet: Sendable {
     /// block set file merged with the current rules (a rule added since the last `update` takes effect
     /// at once, without parsing any copy again).
     public func load(from store: Store) async throws -> BlockSet {
-      let rules = snapshot.ruleSet
       if let compiled = snapshot.compiled, compiled.fingerprint == fingerprint,
         let list = CompiledList.readArchive(
           at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)
@@ -70,14 +72,14 @@ public struct BlockSet: Sendable {
   /// Plans compiling a profile (nil: the active one): one read of the profile, its sources, rules, last
   /// compile and current fingerprint. Throws when there is nothing to apply.
   public static func plan(profile name: String?, in store: Store) throws -> Plan {
-    let snapshot = try store.snapshot(of: name)
-    let members = snapshot.sources.filter(\.enabled).map(\.source)
-    if !members.contains(where: { $0.cacheFile != nil }) && snapshot.ruleSet.deny.isEmpty {
+    let plan = Plan(snapshot: try store.snapshot(of: name))
+    let members = plan.snapshot.sources.filter(\.enabled).map(\.source)
+    if !members.contains(where: { $0.cacheFile != nil }) && plan.rules.deny.isEmpty {
       throw ApplyError.nothingToApply(
-        profile: snapshot.profile.name,
+        profile: plan.profile.name,
         reason: members.isEmpty ? .noEnabledSource : .noSavedCopy)
     }
-    return Plan(snapshot: snapshot)
+    return plan
   }
 
   /// Compiles a profile (nil: the active one).
