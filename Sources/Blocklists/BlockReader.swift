@@ -59,15 +59,22 @@ struct BlockReader: ~Copyable {
     if ownsDescriptor { close(descriptor) }
   }
 
-  /// The next block, or `nil` at the end of the source.
-  mutating func next() throws(CompileError) -> Block? {
+  /// The next block, or `nil` at the end of the source; a file is read into one of `spares` (the
+  /// bytes of blocks already parsed) when there is one, not into new memory.
+  mutating func next(reusing spares: inout [[UInt8]]) throws(CompileError) -> Block? {
     while pending.isEmpty && !finished {
-      try fill()
+      try fill(reusing: &spares)
     }
     return pending.isEmpty ? nil : pending.removeFirst()
   }
 
-  private mutating func fill() throws(CompileError) {
+  /// The next block, or `nil` at the end of the source.
+  mutating func next() throws(CompileError) -> Block? {
+    var spares: [[UInt8]] = []
+    return try next(reusing: &spares)
+  }
+
+  private mutating func fill(reusing spares: inout [[UInt8]]) throws(CompileError) {
     var data: [UInt8]
     if let bytes = memory {
       // In-memory sources go through the same splitting, one block-size slice at a time.
@@ -82,14 +89,34 @@ struct BlockReader: ~Copyable {
       let carried = carry
       let descriptor = descriptor
       let blockSize = blockSize
-      data = [UInt8](unsafeUninitializedCapacity: carried.count + blockSize) { buffer, initialized in
-        _ = buffer.initialize(from: carried)
-        while true {
-          count = read(descriptor, buffer.baseAddress! + carried.count, blockSize)
-          if count < 0 && errno == EINTR { continue }
-          break
+      let needed = carried.count + blockSize
+      if var reused = spares.popLast(), reused.capacity >= needed {
+        // Only the difference in length is filled: the bytes are overwritten by the read.
+        if reused.count < needed {
+          reused.append(contentsOf: repeatElement(0, count: needed - reused.count))
+        } else {
+          reused.removeLast(reused.count - needed)
         }
-        initialized = carried.count + max(0, count)
+        reused.withUnsafeMutableBufferPointer { buffer in
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[..<carried.count]).initialize(from: carried)
+          while true {
+            count = read(descriptor, buffer.baseAddress! + carried.count, blockSize)
+            if count < 0 && errno == EINTR { continue }
+            break
+          }
+        }
+        reused.removeLast(needed - (carried.count + max(0, count)))
+        data = reused
+      } else {
+        data = [UInt8](unsafeUninitializedCapacity: needed) { buffer, initialized in
+          _ = buffer.initialize(from: carried)
+          while true {
+            count = read(descriptor, buffer.baseAddress! + carried.count, blockSize)
+            if count < 0 && errno == EINTR { continue }
+            break
+          }
+          initialized = carried.count + max(0, count)
+        }
       }
       guard count >= 0 else { throw .unreadable(path: path, detail: String(cString: strerror(errno))) }
       bytesRead += count

@@ -23,17 +23,42 @@ public struct ByteSink: ~Copyable {
   public private(set) var byteCount = 0
   /// Everything written, when the sink writes to memory.
   public private(set) var memory: [UInt8] = []
+  /// Bytes after which the rest of the file is written past the page cache (0: never).
+  private let directAfter: Int
+  /// Bytes handed to the file so far (or, with direct I/O, to `direct`).
+  private var emitted = 0
+  /// With direct I/O on: an aligned buffer whose whole 8 MiB are written past the page cache.
+  private var direct: UnsafeMutableRawPointer?
+  private var directCount = 0
+  /// Whether direct I/O was tried and refused (by the file system), so it is not tried again.
+  private var directRefused = false
+  /// Room of the aligned buffer.
+  static let directCapacity = 8 << 20
+  /// The alignment direct I/O wants of offsets, lengths and memory.
+  static let directBlock = 4096
 
   /// A sink that writes to an open file descriptor, flushing every `capacity` bytes.
   ///
   /// With `startsWriteback`, every 8 MiB written are handed to the disk at once (see
   /// `StagedFile.startWriteback`), so a file that is flushed with `fsync` at the end waits less.
-  public init(descriptor: Int32, path: String, capacity: Int = 1 << 20, startsWriteback: Bool = false) {
+  ///
+  /// With `directAfter` above 0, a regular file that grows past that many bytes gets the rest written
+  /// with direct I/O, past the page cache: copying a 161 MB compile output into fresh cache pages cost
+  /// this machine 0.2–0.4 s of system time, writing it direct 0.03 s. Where the file system refuses
+  /// direct I/O (tmpfs), the sink goes on as before. The file is complete only after `finish()`.
+  public init(
+    descriptor: Int32, path: String, capacity: Int = 1 << 20, startsWriteback: Bool = false, directAfter: Int = 0
+  ) {
     self.descriptor = descriptor
     self.path = path
     self.capacity = capacity
     writebackStep = startsWriteback ? 8 << 20 : 0
+    self.directAfter = descriptor >= 0 ? max(0, directAfter) : 0
     buffer.reserveCapacity(capacity)
+  }
+
+  deinit {
+    direct?.deallocate()
   }
 
   /// A sink that keeps everything in memory.
@@ -42,6 +67,7 @@ public struct ByteSink: ~Copyable {
     path = "memory"
     capacity = 1 << 16
     writebackStep = 0
+    directAfter = 0
   }
 
   /// Appends bytes.
@@ -80,8 +106,7 @@ public struct ByteSink: ~Copyable {
       memory.append(contentsOf: values.withUnsafeBytes { Array($0) })
       return
     }
-    let descriptor = descriptor
-    let failure = values.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
+    let failure = values.withUnsafeBytes { emit($0) }
     if failure != 0 { throw .unwritable(path: path, detail: String(cString: strerror(failure))) }
     startWritebackIfDue()
   }
@@ -100,26 +125,121 @@ public struct ByteSink: ~Copyable {
       buffer.removeAll(keepingCapacity: true)
       return
     }
-    let descriptor = descriptor
-    let failure = buffer.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
+    // Moved out while written, so that `emit` may change the sink.
+    var pending: [UInt8] = []
+    swap(&pending, &buffer)
+    let failure = pending.withUnsafeBytes { emit($0) }
+    pending.removeAll(keepingCapacity: true)
+    swap(&pending, &buffer)
     if failure != 0 { throw .unwritable(path: path, detail: String(cString: strerror(failure))) }
-    buffer.removeAll(keepingCapacity: true)
     startWritebackIfDue()
+  }
+
+  /// Writes out everything, and ends direct I/O: the last partial block goes out padded with zeros, and
+  /// the file is cut back to its length. Call it once, after the last write.
+  public mutating func finish() throws(CompileError) {
+    try flush()
+    guard let direct else { return }
+    let padded = (directCount + Self.directBlock - 1) / Self.directBlock * Self.directBlock
+    (direct + directCount).initializeMemory(as: UInt8.self, repeating: 0, count: padded - directCount)
+    var failure = writeDirect(count: padded)
+    if failure == 0 && ftruncate(descriptor, off_t(emitted)) != 0 { failure = errno }
+    if failure != 0 { throw .unwritable(path: path, detail: String(cString: strerror(failure))) }
+    endDirect()
+  }
+
+  /// Hands bytes to the file: at once, or through the aligned buffer once direct I/O is on.
+  /// Returns 0, or the `errno` of the failure.
+  private mutating func emit(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    var rest = bytes
+    if direct == nil && directAfter > 0 && !directRefused && emitted + rest.count > directAfter {
+      // Direct I/O starts at a block boundary: what comes before it is written as usual.
+      let boundary = (emitted + Self.directBlock - 1) / Self.directBlock * Self.directBlock
+      let head = min(rest.count, boundary - emitted)
+      if head > 0 {
+        let failure = Self.writeAll(UnsafeRawBufferPointer(rebasing: rest[..<head]), to: descriptor)
+        if failure != 0 { return failure }
+        emitted += head
+        rest = UnsafeRawBufferPointer(rebasing: rest[head...])
+      }
+      if !rest.isEmpty { startDirect() }
+    }
+    guard let direct else {
+      let failure = Self.writeAll(rest, to: descriptor)
+      if failure == 0 { emitted += rest.count }
+      return failure
+    }
+    var offset = 0
+    while offset < rest.count {
+      let count = min(rest.count - offset, Self.directCapacity - directCount)
+      (direct + directCount).copyMemory(from: rest.baseAddress! + offset, byteCount: count)
+      directCount += count
+      emitted += count
+      offset += count
+      if directCount == Self.directCapacity {
+        let failure = writeDirect(count: directCount)
+        if failure != 0 { return failure }
+      }
+    }
+    return 0
+  }
+
+  /// Turns direct I/O on, unless the file system refuses it.
+  private mutating func startDirect() {
+    guard StagedFile.setDirectIO(descriptor, true) else {
+      directRefused = true
+      return
+    }
+    direct = UnsafeMutableRawPointer.allocate(byteCount: Self.directCapacity, alignment: Self.directBlock)
+    directCount = 0
+  }
+
+  /// Writes the first `count` bytes of the aligned buffer (a whole number of blocks) and empties it. A
+  /// file system that takes the flag but refuses the write (`EINVAL`) gets them written as usual.
+  private mutating func writeDirect(count: Int) -> Int32 {
+    guard let direct else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: direct, count: count)
+    let offset = emitted - directCount
+    var failure = Self.writeAll(bytes, to: descriptor)
+    if failure == EINVAL && StagedFile.setDirectIO(descriptor, false) {
+      // Again from the buffer's own offset, whatever part went out before the refusal.
+      directRefused = true
+      failure = Self.writeAll(bytes, to: descriptor, at: offset)
+      if failure == 0 && lseek(descriptor, off_t(offset + count), SEEK_SET) < 0 { failure = errno }
+      endDirect()
+    }
+    directCount = 0
+    return failure
+  }
+
+  /// Frees the aligned buffer; later writes go through the page cache.
+  private mutating func endDirect() {
+    direct?.deallocate()
+    direct = nil
+    directCount = 0
   }
 
   /// Hands what was written since the last time to the disk, every `writebackStep` bytes.
   private mutating func startWritebackIfDue() {
-    if writebackStep > 0 && byteCount - writtenBack >= writebackStep {
+    if direct == nil && writebackStep > 0 && byteCount - writtenBack >= writebackStep {
       StagedFile.startWriteback(descriptor, offset: writtenBack, count: byteCount - writtenBack)
       writtenBack = byteCount
     }
   }
 
-  /// Writes every byte to `descriptor`; returns 0, or the `errno` of the failure.
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+  /// Writes every byte to `descriptor`, at its position or at `position`; returns 0, or the `errno` of
+  /// the failure.
+  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at position: Int? = nil)
+    -> Int32
+  {
     var offset = 0
     while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      let written =
+        if let position {
+          pwrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(position + offset))
+        } else {
+          Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        }
       if written < 0 {
         if errno == EINTR { continue }
         return errno

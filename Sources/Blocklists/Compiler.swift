@@ -37,18 +37,31 @@ public struct Compiler: Sendable {
     let parallelism = parallelism
     let merger: Merger
     do {
-      merger = try await withThrowingTaskGroup(of: (Int, ParsedNames).self) { group in
+      merger = try await withThrowingTaskGroup(of: (Int, ParsedNames, BlockReader.Block).self) { group in
         let inputBytes = Self.inputBytes(sources)
         var merger = Merger(sources: sources, capacity: min(max(1 << 12, inputBytes / 40), 1 << 25), bytes: inputBytes)
         var ready: [Int: ParsedNames] = [:]
         var owners: [Int: Int] = [:]  // block sequence number -> source index
         var sequence = 0
         var nextToMerge = 0
+        // Blocks already parsed and names already merged: their room is reused, not faulted in anew.
+        var spareBlocks: [[UInt8]] = []
+        var spareNames: [ParsedNames] = []
+
+        func collect(_ done: Int, _ parsed: ParsedNames, _ block: BlockReader.Block) {
+          ready[done] = parsed
+          if case .lines(let bytes) = block { spareBlocks.append(bytes) }
+          while let next = ready.removeValue(forKey: nextToMerge) {
+            merger.merge(next, source: owners.removeValue(forKey: nextToMerge)!, progress: progress)
+            spareNames.append(next)
+            nextToMerge += 1
+          }
+        }
 
         for (index, source) in sources.enumerated() {
           var reader = try BlockReader(source.location, blockSize: blockSize)
           var first = true
-          while let block = try reader.next() {
+          while let block = try reader.next(reusing: &spareBlocks) {
             try Task.checkCancellation()
             let number = sequence
             sequence += 1
@@ -56,24 +69,20 @@ public struct Compiler: Sendable {
             let format = source.format
             let isFirst = first
             first = false
-            group.addTask { (number, Self.parse(block, format: format, isFirstBlock: isFirst)) }
+            let work = Handoff((block, spareNames.popLast()))
+            group.addTask {
+              let (block, spare) = work.take()!
+              return (number, Self.parse(block, format: format, isFirstBlock: isFirst, reusing: spare), block)
+            }
             merger.reports[index].bytes = reader.bytesRead
             // Keep every core busy, and at most a few parsed blocks waiting in memory.
-            while sequence - nextToMerge > parallelism * 2, let (done, parsed) = try await group.next() {
-              ready[done] = parsed
-              while let next = ready.removeValue(forKey: nextToMerge) {
-                merger.merge(next, source: owners.removeValue(forKey: nextToMerge)!, progress: progress)
-                nextToMerge += 1
-              }
+            while sequence - nextToMerge > parallelism * 2, let (done, parsed, block) = try await group.next() {
+              collect(done, parsed, block)
             }
           }
         }
-        while nextToMerge < sequence, let (done, parsed) = try await group.next() {
-          ready[done] = parsed
-          while let next = ready.removeValue(forKey: nextToMerge) {
-            merger.merge(next, source: owners.removeValue(forKey: nextToMerge)!, progress: progress)
-            nextToMerge += 1
-          }
+        while nextToMerge < sequence, let (done, parsed, block) = try await group.next() {
+          collect(done, parsed, block)
         }
         return merger
       }
@@ -91,20 +100,30 @@ public struct Compiler: Sendable {
 
   /// Merges parsed blocks into the set, in order, and keeps each source's report.
   struct Merger {
-    var set: NameSet
+    /// The set, made at the first merge: zeroing a multi-million-name table takes a core for tens of
+    /// milliseconds, which the first blocks' parsing then overlaps.
+    private var storage: NameSet?
+    private let sourceCount: Int
+    private let capacity: Int
+    private let byteCapacity: Int
+    var set: NameSet { storage ?? NameSet(sourceCount: sourceCount) }
     var reports: [SourceReport]
     var lineOffsets: [Int]
     /// Keeps the prefetching loads from being optimised away.
     private(set) var touched: UInt64 = 0
 
     init(sources: [ListSource], capacity: Int, bytes: Int) {
-      set = NameSet(sourceCount: sources.count + 1, capacity: capacity, byteCapacity: bytes)
+      sourceCount = sources.count + 1
+      self.capacity = capacity
+      byteCapacity = bytes
       reports = sources.map { SourceReport(name: $0.name, forcedFormat: $0.format) }
       lineOffsets = Array(repeating: 0, count: sources.count)
     }
 
     mutating func merge(_ parsed: ParsedNames, source: Int, progress: (Progress) -> Void) {
       var unique = 0
+      var set = storage.take() ?? NameSet(sourceCount: sourceCount, capacity: capacity, byteCapacity: byteCapacity)
+      defer { storage = set }
       parsed.bytes.withUnsafeBufferPointer { bytes in
         parsed.hashes.withUnsafeBufferPointer { hashes in
           parsed.ends.withUnsafeBufferPointer { ends in
@@ -149,8 +168,10 @@ public struct Compiler: Sendable {
   }
 
   /// Parses one block on whatever core runs the task.
-  static func parse(_ block: BlockReader.Block, format: ListFormat?, isFirstBlock: Bool) -> ParsedNames {
-    var parser = LineParser(format: format)
+  static func parse(
+    _ block: BlockReader.Block, format: ListFormat?, isFirstBlock: Bool, reusing spare: consuming ParsedNames? = nil
+  ) -> ParsedNames {
+    var parser = LineParser(format: format, reusing: spare)
     parser.stripsByteOrderMark = isFirstBlock
     switch block {
     case .lines(let bytes):

@@ -46,13 +46,31 @@ enum LineKind {
     }
   }
 
+  /// `0.0.0.0` and a space or a tab, as the first eight bytes of a line read as one (little-endian)
+  /// word. Literals, not computed: a computed static is checked for initialisation on every line.
+  static let nullSpace: UInt64 = 0x2030_2E30_2E30_2E30
+  static let nullTab: UInt64 = 0x0930_2E30_2E30_2E30
+  /// `127.0.0.` as one word, then `1` and a space or a tab as two bytes.
+  static let loopbackStart: UInt64 = 0x2E30_2E30_2E37_3231
+  static let loopbackSpace: UInt16 = 0x2031
+  static let loopbackTab: UInt16 = 0x0931
+
   /// Recognises a trimmed line that is neither empty nor a comment.
   static func of(_ line: UnsafeBufferPointer<UInt8>) -> LineKind {
     let count = line.count
     let first = line[0]
     let second: UInt8 = count > 1 ? line[1] : 0
 
-    // Fast path for the commonest line: an address, then names.
+    // Fast path for the commonest line: an address, then names; `0.0.0.0` and `127.0.0.1`, which start
+    // most lines of most hosts lists, are recognised by comparing words.
+    if count > 8, let base = line.baseAddress {
+      let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+      if word == nullSpace || word == nullTab { return .hosts(.null, end: 7) }
+      if count > 10, word == loopbackStart {
+        let rest = UnsafeRawPointer(base + 8).loadUnaligned(as: UInt16.self)
+        if rest == loopbackSpace || rest == loopbackTab { return .hosts(.loopback, end: 9) }
+      }
+    }
     if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: ":") {
       var end = 1
       while end < count, line[end] != 0x20, line[end] != 0x09 { end += 1 }

@@ -34,6 +34,15 @@ public struct LineParser: ~Copyable {
     scratch = .allocate(capacity: 256)
   }
 
+  /// Creates a parser that collects into `spare`'s room (emptied first) instead of new arrays.
+  init(format: ListFormat?, reusing spare: consuming ParsedNames?) {
+    self.init(format: format)
+    if var reused = spare.take() {
+      reused.clear()
+      result = consume reused
+    }
+  }
+
   deinit { scratch.deallocate() }
 
   /// Returns what was parsed; the parser is used up (its scratch buffer freed).

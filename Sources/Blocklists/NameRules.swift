@@ -69,20 +69,28 @@ public enum NameRules {
     }
     var index = 0
     while index < count {
-      // Eight bytes at a time while they are all lowercase letters or digits (most of every name).
+      // Eight bytes at a time while they are all lowercase letters, digits, dots or hyphens (most of every name).
       if index + 8 <= count {
         let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
         let letters = SWAR.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
         let digits = SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
         let dots = SWAR.inRange(word, UInt8(ascii: "."), UInt8(ascii: "."))
-        if word & SWAR.high == 0 && letters | digits | dots == SWAR.high {
+        let hyphens = SWAR.inRange(word, UInt8(ascii: "-"), UInt8(ascii: "-"))
+        if word & SWAR.high == 0 && letters | digits | dots | hyphens == SWAR.high {
           UnsafeMutableRawPointer(target + index).storeBytes(of: word, as: UInt64.self)
-          seen |= (letters != 0 ? ByteClass.lower : 0) | (digits != 0 ? ByteClass.digit : 0)
-          // Each dot ends a label: check its length, and that it does not end with a hyphen.
-          var remaining = dots
-          while remaining != 0 {
-            if let reason = endLabel(at: index + remaining.trailingZeroBitCount >> 3) { return .rejected(reason) }
-            remaining &= remaining - 1
+          seen |=
+            (letters != 0 ? ByteClass.lower : 0) | (digits != 0 ? ByteClass.digit : 0)
+            | (hyphens != 0 ? ByteClass.hyphen : 0)
+          // In byte order: each dot ends a label (checked for its length, and that it does not end with a
+          // hyphen); a hyphen that starts a label (after a dot, or first in a label starting here) is refused.
+          var startingHyphens = hyphens & (dots << 8)
+          if index == labelStart { startingHyphens |= hyphens & 0x80 }
+          var events = dots | startingHyphens
+          while events != 0 {
+            let lowest = events & (0 &- events)
+            if lowest & dots == 0 { return .rejected(.hyphenAtLabelEdge) }
+            if let reason = endLabel(at: index + lowest.trailingZeroBitCount >> 3) { return .rejected(reason) }
+            events &= events - 1
           }
           index += 8
           continue

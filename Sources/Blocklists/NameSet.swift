@@ -183,6 +183,17 @@ public struct NameSet: Sendable {
     }
   }
 
+  /// Where the names of a range of entries lie in the byte arena (a non-empty range).
+  func byteRange(_ entries: Range<Int>) -> Range<Int> {
+    (entries.lowerBound == 0 ? 0 : Int(ends[entries.lowerBound - 1]))..<Int(ends[entries.upperBound - 1])
+  }
+
+  /// Calls `body` with the byte arena and every entry's end offset in it, for loops over many entries.
+  @inline(__always)
+  func withStorage<R>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+    try bytes.withUnsafeBufferPointer { bytes in try ends.withUnsafeBufferPointer { ends in try body(bytes, ends) } }
+  }
+
   /// The name of an entry as text.
   public func name(_ entry: Int) -> String { withName(entry) { String(decoding: $0, as: UTF8.self) } }
 

@@ -15,12 +15,21 @@ import Files
 /// and the temporary file is removed. A destination that exists and is not a regular file (`/dev/null`,
 /// `/dev/stdout`, a FIFO) is written to directly: renaming over it would replace the device itself.
 public enum OutputFile {
+  /// The size past which a compile's output is written with direct I/O (`directAfter`): 16 MiB, above
+  /// a typical hosts file (12 MB for 400,000 names), which its consumers read at once.
+  public static let largeFile = 16 << 20
+
   /// Writes `path` through `body`, replacing any file there only when `body` succeeds.
+  ///
+  /// With `directAfter` above 0, a file growing past that many bytes gets the rest written past the
+  /// page cache (see `ByteSink`): for large outputs that nothing reads back at once.
   public static func write<R>(
-    _ path: String, mode: mode_t = 0o644, _ body: (inout ByteSink) throws(CompileError) -> R
+    _ path: String, mode: mode_t = 0o644, directAfter: Int = 0, _ body: (inout ByteSink) throws(CompileError) -> R
   ) throws(CompileError) -> R {
     let target = try Target(path, mode: mode)
-    var sink = ByteSink(descriptor: target.descriptor, path: path, startsWriteback: target.isStaged)
+    var sink = ByteSink(
+      descriptor: target.descriptor, path: path, startsWriteback: target.isStaged,
+      directAfter: target.isStaged ? directAfter : 0)
     do {
       let result = try body(&sink)
       try target.commit(&sink)
@@ -33,10 +42,13 @@ public enum OutputFile {
 
   /// Writes `path` through an asynchronous `body`, replacing any file there only when `body` succeeds.
   public static func write<R>(
-    _ path: String, mode: mode_t = 0o644, _ body: (inout ByteSink) async throws(CompileError) -> R
+    _ path: String, mode: mode_t = 0o644, directAfter: Int = 0,
+    _ body: (inout ByteSink) async throws(CompileError) -> R
   ) async throws(CompileError) -> R {
     let target = try Target(path, mode: mode)
-    var sink = ByteSink(descriptor: target.descriptor, path: path, startsWriteback: target.isStaged)
+    var sink = ByteSink(
+      descriptor: target.descriptor, path: path, startsWriteback: target.isStaged,
+      directAfter: target.isStaged ? directAfter : 0)
     do {
       let result = try await body(&sink)
       try target.commit(&sink)
@@ -81,7 +93,7 @@ public enum OutputFile {
 
     /// Flushes the sink, then renames the staged file into place (or closes the device).
     func commit(_ sink: inout ByteSink) throws(CompileError) {
-      try sink.flush()
+      try sink.finish()
       switch self {
       case .staged(let file):
         do {

@@ -14,6 +14,15 @@ public struct ParsedNames: Sendable {
   /// The number of names.
   public var count: Int { ends.count }
 
+  /// Empties it for another block, keeping the room it has.
+  mutating func clear() {
+    bytes.removeAll(keepingCapacity: true)
+    ends.removeAll(keepingCapacity: true)
+    hashes.removeAll(keepingCapacity: true)
+    findings = Findings()
+    lineCount = 0
+  }
+
   mutating func reserve(bytes: Int) {
     self.bytes.reserveCapacity(bytes / 2)
     ends.reserveCapacity(bytes / 24)

@@ -121,11 +121,14 @@ public struct Renderer: Sendable {
       var ready: [Int: ([UInt8], Report)] = [:]
       var next = 0
       var submitted = 0
+      // Chunks already written: their room is reused, not faulted in anew.
+      var spares: [[UInt8]] = []
       while next < chunks.count {
         while submitted < chunks.count && submitted - next < max(1, parallelism) {
           let index = submitted
+          let spare = Handoff(spares.popLast())
           group.addTask {
-            let (bytes, part) = self.renderChunk(list, chunks[index])
+            let (bytes, part) = self.renderChunk(list, chunks[index], reusing: spare.take())
             return (index, bytes, part)
           }
           submitted += 1
@@ -137,6 +140,7 @@ public struct Renderer: Sendable {
             do throws(CompileError) { try sink.write(bytes) } catch { failure = error }
           }
           report.add(part)
+          spares.append(bytes)
           next += 1
         }
       }
@@ -148,48 +152,104 @@ public struct Renderer: Sendable {
   }
 
   /// Renders the names of a range of entries into bytes.
-  func renderChunk(_ list: CompiledList, _ range: Range<Int>) -> ([UInt8], Report) {
+  func renderChunk(_ list: CompiledList, _ range: Range<Int>, reusing spare: consuming [UInt8]? = nil) -> (
+    [UInt8], Report
+  ) {
     var report = Report()
     let set = list.names
     let covering = format.coversSubdomains
     let (prefix, suffix) = affixes
     let addresses = hostsAddress.addresses.map { Array("\($0) ".utf8) }
-    var out: [UInt8] = []
-    out.reserveCapacity(range.count * 40)
-    for entry in range where !set.isRemoved(entry) {
-      set.withName(entry) { name in
-        if covering {
-          if publicSuffixes.isPublicSuffix(name, hash: NameHash.hash(name)) {
-            report.publicSuffixesLeftOut += 1
-            if report.publicSuffixSamples.count < Findings.samplesPerReason {
-              report.publicSuffixSamples.append(String(decoding: name, as: UTF8.self))
-            }
-            return
-          }
-          if compresses && hasBlockedParent(name, in: set) {
-            report.compressed += 1
-            return
-          }
+    let isHosts = format == .hosts
+    let isRPZ = format == .rpz
+    // An upper bound of the bytes: every name written with all its affixes.
+    let nameBytes = range.isEmpty ? 0 : set.byteRange(range).count
+    let bound: Int
+    if isHosts {
+      bound = addresses.count * (nameBytes + range.count) + range.count * addresses.reduce(0) { $0 + $1.count }
+    } else {
+      let copies = isRPZ ? 2 : 1
+      bound =
+        copies * (nameBytes + range.count * (prefix.count + suffix.count)) + range.count * Self.wildcardPrefix.count
+    }
+    // Written through a pointer, not appended piece by piece; only a difference in length is filled first.
+    var out = spare.take() ?? []
+    if out.count < bound {
+      out.append(contentsOf: repeatElement(0, count: bound - out.count))
+    } else {
+      out.removeLast(out.count - bound)
+    }
+    let written = out.withUnsafeMutableBufferPointer { buffer -> Int in
+      guard let start = buffer.baseAddress else { return 0 }
+      var cursor = start
+      @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        cursor.update(from: bytes.baseAddress!, count: bytes.count)
+        cursor += bytes.count
+      }
+      // The commonest output, `0.0.0.0 name` lines, puts its address as one word.
+      let addressWord: UInt64? =
+        isHosts && addresses.count == 1 && addresses[0].count == 8
+        ? addresses[0].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } : nil
+      let checksRemoved = set.removedCount > 0
+      let affixes = (prefix + suffix + Self.wildcardPrefix + addresses.joined())
+      affixes.withUnsafeBufferPointer { affixes in
+        let prefix = UnsafeBufferPointer(rebasing: affixes[0..<prefix.count])
+        let suffix = UnsafeBufferPointer(rebasing: affixes[prefix.count..<(prefix.count + suffix.count)])
+        let wildcardEnd = prefix.count + suffix.count + Self.wildcardPrefix.count
+        let wildcard = UnsafeBufferPointer(rebasing: affixes[(prefix.count + suffix.count)..<wildcardEnd])
+        var addressParts: [UnsafeBufferPointer<UInt8>] = []
+        var offset = wildcardEnd
+        for address in addresses {
+          addressParts.append(UnsafeBufferPointer(rebasing: affixes[offset..<(offset + address.count)]))
+          offset += address.count
         }
-        report.written += 1
-        if format == .hosts {
-          for address in addresses {
-            out.append(contentsOf: address)
-            out.append(contentsOf: name)
-            out.append(0x0A)
-          }
-        } else {
-          out.append(contentsOf: prefix)
-          out.append(contentsOf: name)
-          out.append(contentsOf: suffix)
-          if format == .rpz {
-            out.append(contentsOf: Self.wildcardPrefix)
-            out.append(contentsOf: name)
-            out.append(contentsOf: suffix)
+        set.withStorage { names, ends in
+          for entry in range where !checksRemoved || !set.isRemoved(entry) {
+            let name = UnsafeBufferPointer(
+              rebasing: names[(entry == 0 ? 0 : Int(ends[entry - 1]))..<Int(ends[entry])])
+            if covering {
+              if publicSuffixes.isPublicSuffix(name, hash: NameHash.hash(name)) {
+                report.publicSuffixesLeftOut += 1
+                if report.publicSuffixSamples.count < Findings.samplesPerReason {
+                  report.publicSuffixSamples.append(String(decoding: name, as: UTF8.self))
+                }
+                continue
+              }
+              if compresses && hasBlockedParent(name, in: set) {
+                report.compressed += 1
+                continue
+              }
+            }
+            report.written += 1
+            if let addressWord {
+              UnsafeMutableRawPointer(cursor).storeBytes(of: addressWord, as: UInt64.self)
+              cursor += 8
+              put(name)
+              cursor.pointee = 0x0A
+              cursor += 1
+            } else if isHosts {
+              for address in addressParts {
+                put(address)
+                put(name)
+                cursor.pointee = 0x0A
+                cursor += 1
+              }
+            } else {
+              put(prefix)
+              put(name)
+              put(suffix)
+              if isRPZ {
+                put(wildcard)
+                put(name)
+                put(suffix)
+              }
+            }
           }
         }
       }
+      return cursor - start
     }
+    out.removeLast(bound - written)
     return (out, report)
   }
 

@@ -11,3 +11,10 @@ extension StagedFile {
     _ = start_writeback(descriptor, Int64(offset), Int64(count))
   }
 }
+
+extension StagedFile {
+  /// Turns direct I/O on or off for an open file; false when the file system refuses it.
+  public static func setDirectIO(_ descriptor: Int32, _ on: Bool) -> Bool {
+    set_direct_io(descriptor, on ? 1 : 0) == 0
+  }
+}

@@ -128,7 +128,8 @@ struct Compile: AsyncParsableCommand {
         list = try await Compiler().compile(sources, rules: rules)
       }
       if let output {
-        report = try await OutputFile.write(output) { (sink) async throws(CompileError) in
+        report = try await OutputFile.write(output, directAfter: OutputFile.largeFile) {
+          (sink) async throws(CompileError) in
           try await renderer.renderConcurrently(list, to: &sink)
         }
       } else {

@@ -26,3 +26,15 @@ int keep_freed_memory(int mmap_threshold) {
   return 0;
 #endif
 }
+
+int set_direct_io(int descriptor, int on) {
+#if defined(__linux__) && defined(O_DIRECT)
+  int flags = fcntl(descriptor, F_GETFL);
+  if (flags < 0) return -1;
+  return fcntl(descriptor, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+#else
+  (void)descriptor;
+  (void)on;
+  return -1;
+#endif
+}

@@ -26,6 +26,36 @@ struct BlockReaderTests {
     #expect(fromFile.sources[0].bytes == text.utf8.count)
   }
 
+  @Test(
+    "Files read in small blocks, whose memory is reused from block to block and file to file, give what one block gives"
+  )
+  func reusedBlocks() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var texts: [String] = []
+    for file in 0..<3 {
+      var lines: [String] = []
+      for index in 0..<3000 {
+        // Lines of many lengths, some repeated across files, some invalid, one far too long.
+        let label = String(repeating: "x", count: (index * 7 + file) % 40 + 1)
+        lines.append(index % 11 == 0 ? "0.0.0.0 bad..\(label).com" : "0.0.0.0 \(label).h\(index % 2500).example.com\r")
+        if file == 1 && index == 1500 { lines.append("0.0.0.0 " + String(repeating: "y", count: 70_000)) }
+      }
+      texts.append(lines.joined(separator: "\n"))
+      try Data(texts[file].utf8).write(to: directory.file("list\(file).txt"))
+    }
+    let files = (0..<3).map { ListSource.file(directory.file("list\($0).txt").path) }
+    let small = try await Compiler(blockSize: 4096, parallelism: 2).compile(files)
+    let whole = try await Compiler(blockSize: 1 << 22).compile(texts.map { ListSource.text($0) })
+    #expect(small.allNames == whole.allNames)
+    for file in 0..<3 {
+      let (a, b) = (small.sources[file].findings, whole.sources[file].findings)
+      #expect(a.lines == b.lines && a.names == b.names && a.rejected == b.rejected)
+      #expect(a.samples == b.samples, "the same line numbers")
+    }
+    #expect(small.sources[1].findings.rejected[.lineTooLong] == 1)
+  }
+
   @Test("An empty source and a source of only newlines give no names and no errors")
   func empty() async throws {
     let list = try await Compiler().compile([.text(""), .text("\n\n\n")])

@@ -75,3 +75,59 @@ struct ByteSinkTests {
     #expect(error?.localizedDescription.contains("/nowhere/out") == true, "\(String(describing: error))")
   }
 }
+
+@Suite("Byte sink with direct I/O")
+struct ByteSinkDirectTests {
+  /// Writes `pieces` through a sink that turns direct I/O on after `after` bytes; returns the file.
+  static func written(_ pieces: [[UInt8]], after: Int, typed: Bool = false) throws -> (Data, Int) {
+    let (path, descriptor) = try ByteSinkTests.scratchFile()
+    defer { unlink(path) }
+    var sink = ByteSink(descriptor: descriptor, path: path, capacity: 1000, directAfter: after)
+    for piece in pieces {
+      if typed { try sink.write(contentsOf: piece) } else { try sink.write(piece) }
+    }
+    try sink.finish()
+    close(descriptor)
+    return (try Data(contentsOf: URL(fileURLWithPath: path)), sink.byteCount)
+  }
+
+  /// Bytes that differ from one offset to the next, so a block written twice or out of place shows.
+  static func pattern(_ count: Int, seed: Int) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 31) ^ ($0 >> 9) ^ seed) }
+  }
+
+  @Test(
+    "Every byte arrives in order, whatever the sizes around the switch and the last partial block",
+    arguments: [
+      // (piece sizes, bytes before direct I/O)
+      ([100, 5000, 3], 0), ([4096, 4096], 4096), ([1, 4095, 1], 1), ([12_345, 8 << 20, 777], 6000),
+      ([(8 << 20) + 4096], 100), ([10, 20, 30], 1 << 20), ([3 << 20, 3 << 20, 3 << 20, 1], 2 << 20),
+    ])
+  func roundTrip(sizes: [Int], after: Int) throws {
+    let pieces = sizes.enumerated().map { Self.pattern($1, seed: $0) }
+    let expected = pieces.reduce([], +)
+    for typed in [false, true] {
+      let (data, count) = try Self.written(pieces, after: after, typed: typed)
+      #expect(count == expected.count)
+      #expect(data.count == expected.count, "the padding of the last block is cut off")
+      #expect(data == Data(expected))
+    }
+  }
+
+  @Test("An output file past the threshold is complete and replaces the old one only at commit")
+  func outputFile() throws {
+    let path = FileManager.default.temporaryDirectory.appending(path: "direct-\(UUID().uuidString)").path
+    defer { unlink(path) }
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: path))
+    let body = Self.pattern(3 << 20 + 17, seed: 5)
+    #expect(throws: CompileError.self) {
+      try OutputFile.write(path, directAfter: 4096) { (sink) throws(CompileError) in
+        try sink.write(body)
+        throw .cancelled
+      }
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("old\n".utf8))
+    try OutputFile.write(path, directAfter: 4096) { (sink) throws(CompileError) in try sink.write(body) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(body))
+  }
+}

@@ -28,6 +28,22 @@ struct LineParserTests {
     #expect(findings.ignoredLines == 1)
   }
 
+  @Test("Lines starting 0.0.0.0 or 127.0.0.1 (read as words) and look-alikes are told apart")
+  func addressWords() {
+    let (names, findings) = parse(
+      "0.0.0.0\ttab.example.com\n127.0.0.1\tloop.example.com\n127.0.0.10 ten.example.com\n"
+        + "127.0.0.100 hundred.example.com\n0.0.0.00 zeros.example.com\n0.0.0.0x.example.com\n"
+        + "127.0.0.1x bad.example.com\n127.0.0.2 two.example.com\n0.0.0.0 \n")
+    #expect(
+      names == [
+        "tab.example.com", "loop.example.com", "ten.example.com", "hundred.example.com", "zeros.example.com",
+        "two.example.com",
+      ])
+    #expect(findings.rejected[.gluedAddress] == 1, "0.0.0.0x.example.com is a plain line with an address glued on")
+    #expect(findings.samples[.malformedLine]?.map(\.line) == [7, 9], "127.0.0.1x …, and an address alone")
+    #expect(findings.rejected.values.reduce(0, +) == 3, "\(findings.rejected)")
+  }
+
   @Test("hosts(5): `#` starts a comment also with no space before it; the names before it count")
   func hostsCommentWithoutSpace() {
     let (names, findings) = parse(

@@ -16,6 +16,9 @@ struct NameRulesTests {
       ("ABCDEFGHIJKLMNOP.example.com", "abcdefghijklmnop.example.com"),
       ("abcdefg-hijklmno_pq.example.com", "abcdefg-hijklmno_pq.example.com"),
       ("1234567890123456.com", "1234567890123456.com"),
+      // Hyphens inside the eight-byte steps.
+      ("abcdefgh-ijklmnop-qrstuvw.example.com", "abcdefgh-ijklmnop-qrstuvw.example.com"),
+      ("a-b-c-d-e.f-g-h-i.example-site.com", "a-b-c-d-e.f-g-h-i.example-site.com"),
       (String(repeating: "a", count: 63) + ".com", String(repeating: "a", count: 63) + ".com"),
     ])
   func valid(input: String, expected: String) {
@@ -32,6 +35,11 @@ struct NameRulesTests {
       ("abcdefghabcdefgh.c0m_", .invalidTopLabel),
       ("12345678.12345678", .invalidTopLabel), ("abcdefgh/bcdefgh.com", .invalidCharacter),
       ("x-.com", .hyphenAtLabelEdge), ("a.b-", .hyphenAtLabelEdge),
+      // A hyphen that starts or ends a label inside an eight-byte step, or first in a step that starts a
+      // label; when a step holds two faults, the first one in the name is the reason.
+      ("abcdefg.-hijklmn.com", .hyphenAtLabelEdge), ("abc.-defghij.com", .hyphenAtLabelEdge),
+      ("abc-.defghijk.com", .hyphenAtLabelEdge), ("a-b-c-d-.e-f-g-h.com", .hyphenAtLabelEdge),
+      ("ab..-cdefgh.com", .emptyLabel), ("ab-..cdefgh.com", .hyphenAtLabelEdge),
       ("example.123", .invalidTopLabel), ("example.c_m", .invalidTopLabel), ("example.1com", .invalidTopLabel),
       ("1.2.3.4", .ipAddress), ("::1", .ipAddress), ("com", .bareTopLevelDomain), ("lan", .bareTopLevelDomain),
       ("localhost", .localName), ("broadcasthost", .localName), ("ip6-localhost", .localName),

@@ -30,4 +30,24 @@ struct StagedFileWritebackTests {
     close(ends[0])
     close(ends[1])
   }
+
+  @Test("Direct I/O is turned on and off on a file, and refused without one")
+  func directIO() throws {
+    let path = FileManager.default.temporaryDirectory.appending(path: "direct-\(UUID().uuidString)").path
+    defer { unlink(path) }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    // Some file systems refuse it; where it is taken, the flag shows in the descriptor's status flags.
+    if StagedFile.setDirectIO(descriptor, true) {
+      #if arch(x86_64)
+        #expect(fcntl(descriptor, F_GETFL) & 0o40000 != 0, "O_DIRECT on")
+      #endif
+      #expect(StagedFile.setDirectIO(descriptor, false))
+      #if arch(x86_64)
+        #expect(fcntl(descriptor, F_GETFL) & 0o40000 == 0, "O_DIRECT off")
+      #endif
+    }
+    #expect(!StagedFile.setDirectIO(-1, true), "no file, no direct I/O")
+  }
 }

@@ -13,3 +13,7 @@ int start_writeback(int descriptor, long long offset, long long count);
 /// fresh mapping each, and never trim the heap, so freed memory is reused rather than handed back and
 /// faulted in again. Returns 1 when set, 0 where it cannot be (another C library).
 int keep_freed_memory(int mmap_threshold);
+
+/// Turns direct I/O (`O_DIRECT`: writes bypass the page cache) on or off for an open file. Returns 0,
+/// or -1 and errno (a file system without it, or a system without `O_DIRECT`).
+int set_direct_io(int descriptor, int on);
