@@ -22,8 +22,9 @@ import Foundation
 extension CompiledList {
   /// The first eight bytes of the file.
   static let archiveMagic = Array("SHBLKSET".utf8)
-  /// The format's version: bump it when the layout or the meaning of a part changes.
-  public static let archiveVersion: UInt32 = 1
+  /// The format's version: bump it when the layout or the meaning of a part changes (2: `NameHash`
+  /// changed, and with it the order of the lookup table).
+  public static let archiveVersion: UInt32 = 2
 
   struct Metadata: Codable {
     var fingerprint: String
