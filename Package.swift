@@ -82,7 +82,7 @@ let package = Package(
     /// The blocklist engine: streaming parser, validation, merge, allow/deny rules, renderers.
     .target(
       name: "Blocklists",
-      dependencies: ["Files"],
+      dependencies: ["Files", "SystemExtras"],
       swiftSettings: swiftSettings
     ),
 

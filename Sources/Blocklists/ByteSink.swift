@@ -32,8 +32,8 @@ public struct ByteSink: ~Copyable {
   private var directCount = 0
   /// Whether direct I/O was tried and refused (by the file system), so it is not tried again.
   private var directRefused = false
-  /// Room of the aligned buffer.
-  static let directCapacity = 8 << 20
+  /// Room of the aligned buffer (8 MiB; less in tests), a whole number of blocks.
+  private let directCapacity: Int
   /// The alignment direct I/O wants of offsets, lengths and memory.
   static let directBlock = 4096
 
@@ -49,6 +49,16 @@ public struct ByteSink: ~Copyable {
   public init(
     descriptor: Int32, path: String, capacity: Int = 1 << 20, startsWriteback: Bool = false, directAfter: Int = 0
   ) {
+    self.init(
+      descriptor: descriptor, path: path, capacity: capacity, startsWriteback: startsWriteback,
+      directAfter: directAfter, directBuffer: 8 << 20)
+  }
+
+  /// A sink whose direct I/O buffer holds `directBuffer` bytes (rounded up to whole blocks).
+  init(
+    descriptor: Int32, path: String, capacity: Int, startsWriteback: Bool, directAfter: Int, directBuffer: Int
+  ) {
+    directCapacity = max(1, (directBuffer + Self.directBlock - 1) / Self.directBlock) * Self.directBlock
     self.descriptor = descriptor
     self.path = path
     self.capacity = capacity
@@ -68,6 +78,7 @@ public struct ByteSink: ~Copyable {
     capacity = 1 << 16
     writebackStep = 0
     directAfter = 0
+    directCapacity = Self.directBlock
   }
 
   /// Appends bytes.
@@ -171,12 +182,12 @@ public struct ByteSink: ~Copyable {
     }
     var offset = 0
     while offset < rest.count {
-      let count = min(rest.count - offset, Self.directCapacity - directCount)
+      let count = min(rest.count - offset, directCapacity - directCount)
       (direct + directCount).copyMemory(from: rest.baseAddress! + offset, byteCount: count)
       directCount += count
       emitted += count
       offset += count
-      if directCount == Self.directCapacity {
+      if directCount == directCapacity {
         let failure = writeDirect(count: directCount)
         if failure != 0 { return failure }
       }
@@ -190,7 +201,7 @@ public struct ByteSink: ~Copyable {
       directRefused = true
       return
     }
-    direct = UnsafeMutableRawPointer.allocate(byteCount: Self.directCapacity, alignment: Self.directBlock)
+    direct = UnsafeMutableRawPointer.allocate(byteCount: directCapacity, alignment: Self.directBlock)
     directCount = 0
   }
 

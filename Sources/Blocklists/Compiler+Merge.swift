@@ -8,8 +8,6 @@ extension Compiler {
     private var set: NameSet
     private var reports: [SourceReport] = []
     private let sourceCount: Int
-    /// Keeps the prefetching loads from being optimised away.
-    private var touched: UInt64 = 0
 
     /// Prepares to merge `sourceCount` lists of about `capacity` names in all, holding at most about
     /// `byteCapacity` bytes of names (the copies' sizes bound it).
@@ -50,36 +48,58 @@ extension Compiler {
       }
       part.bytes.withUnsafeBufferPointer { bytes in
         part.ends.withUnsafeBufferPointer { ends in
-          // In batches of 16: hash, touch the table slots (fetched from memory in parallel), then insert.
-          var hashes = (
-            UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
-            UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0)
-          )
-          withUnsafeMutableBytes(of: &hashes) { raw in
-            let batchHashes = raw.bindMemory(to: UInt64.self)
-            var batch = 0
-            while batch < ends.count {
-              let end = min(batch + 16, ends.count)
-              var start = batch == 0 ? 0 : Int(ends[batch - 1])
-              for entry in batch..<end {
+          // In batches of 16 and four stages, as `Compiler.Merger` does: batch k + 3 is hashed and its
+          // slots prefetched, the entries of k + 2 and the names of k + 1 are prefetched, k is inserted.
+          // The hashes of the four batches in flight are kept in a ring.
+          let size = Compiler.Merger.batchSize
+          var ring = [UInt64](repeating: 0, count: 4 * size)
+          ring.withUnsafeMutableBufferPointer { ring in
+            let count = ends.count
+            func range(_ number: Int) -> Range<Int> {
+              min(number * size, count)..<min(number * size + size, count)
+            }
+            func hashes(_ number: Int) -> UnsafeBufferPointer<UInt64> {
+              let slot = (number % 4) * size
+              return UnsafeBufferPointer(rebasing: ring[slot..<(slot + range(number).count)])
+            }
+            func hash(_ number: Int) {
+              let slot = (number % 4) * size
+              let entries = range(number)
+              var start = entries.lowerBound == 0 ? 0 : Int(ends[entries.lowerBound - 1])
+              for entry in entries {
                 let stop = Int(ends[entry])
-                batchHashes[entry - batch] = NameHash.hash(UnsafeBufferPointer(rebasing: bytes[start..<stop]))
+                ring[slot + entry - entries.lowerBound] = NameHash.hash(
+                  UnsafeBufferPointer(rebasing: bytes[start..<stop]))
                 start = stop
               }
-              touched ^= set.touch(UnsafeBufferPointer(rebasing: batchHashes[0..<(end - batch)]))
-              touched ^= set.touchNames(UnsafeBufferPointer(rebasing: batchHashes[0..<(end - batch)]))
-              start = batch == 0 ? 0 : Int(ends[batch - 1])
-              for entry in batch..<end {
+              set.prefetchSlots(hashes(number))
+            }
+            hash(0)
+            hash(1)
+            hash(2)
+            set.prefetchEntries(hashes(0))
+            set.prefetchEntries(hashes(1))
+            set.prefetchNames(hashes(0))
+            var number = 0
+            while number * size < count {
+              hash(number + 3)
+              set.prefetchEntries(hashes(number + 2))
+              set.prefetchNames(hashes(number + 1))
+              let entries = range(number)
+              let batch = hashes(number)
+              var start = entries.lowerBound == 0 ? 0 : Int(ends[entries.lowerBound - 1])
+              for entry in entries {
                 let stop = Int(ends[entry])
                 if !isRemoved(entry),
                   set.insert(
-                    UnsafeBufferPointer(rebasing: bytes[start..<stop]), hash: batchHashes[entry - batch], source: index)
+                    UnsafeBufferPointer(rebasing: bytes[start..<stop]), hash: batch[entry - entries.lowerBound],
+                    source: index)
                 {
                   unique += 1
                 }
                 start = stop
               }
-              batch = end
+              number += 1
             }
           }
         }

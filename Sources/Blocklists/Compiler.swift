@@ -109,8 +109,8 @@ public struct Compiler: Sendable {
     var set: NameSet { storage ?? NameSet(sourceCount: sourceCount) }
     var reports: [SourceReport]
     var lineOffsets: [Int]
-    /// Keeps the prefetching loads from being optimised away.
-    private(set) var touched: UInt64 = 0
+    /// Names a merge stage handles at a time.
+    static let batchSize = 16
 
     init(sources: [ListSource], capacity: Int, bytes: Int) {
       sourceCount = sources.count + 1
@@ -127,20 +127,35 @@ public struct Compiler: Sendable {
       parsed.bytes.withUnsafeBufferPointer { bytes in
         parsed.hashes.withUnsafeBufferPointer { hashes in
           parsed.ends.withUnsafeBufferPointer { ends in
+            // Four stages, a batch of 16 names apart: the slots of batch k + 3 are prefetched, the entries
+            // of k + 2 (their end offsets), the names of k + 1, and batch k is inserted. Each load has a
+            // batch's work to arrive, instead of the inserts waiting on misses in a table of millions.
+            let count = ends.count
+            func batch(_ number: Int) -> UnsafeBufferPointer<UInt64> {
+              let start = min(number * Self.batchSize, count)
+              return UnsafeBufferPointer(rebasing: hashes[start..<min(start + Self.batchSize, count)])
+            }
+            set.prefetchSlots(batch(0))
+            set.prefetchSlots(batch(1))
+            set.prefetchSlots(batch(2))
+            set.prefetchEntries(batch(0))
+            set.prefetchEntries(batch(1))
+            set.prefetchNames(batch(0))
             var start = 0
-            var batch = 0
-            while batch < ends.count {
-              let batchEnd = min(batch + 16, ends.count)
-              touched ^= set.touch(UnsafeBufferPointer(rebasing: hashes[batch..<batchEnd]))
-              touched ^= set.touchNames(UnsafeBufferPointer(rebasing: hashes[batch..<batchEnd]))
-              for index in batch..<batchEnd {
+            var number = 0
+            while number * Self.batchSize < count {
+              set.prefetchSlots(batch(number + 3))
+              set.prefetchEntries(batch(number + 2))
+              set.prefetchNames(batch(number + 1))
+              let first = number * Self.batchSize
+              for index in first..<min(first + Self.batchSize, count) {
                 let end = Int(ends[index])
                 if set.insert(UnsafeBufferPointer(rebasing: bytes[start..<end]), hash: hashes[index], source: source) {
                   unique += 1
                 }
                 start = end
               }
-              batch = batchEnd
+              number += 1
             }
           }
         }

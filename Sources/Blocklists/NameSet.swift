@@ -1,3 +1,5 @@
+import SystemExtras
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -99,39 +101,51 @@ public struct NameSet: Sendable {
     }
   }
 
-  /// Reads the table slots of a batch of hashes so the following inserts find them in cache.
-  ///
-  /// The loads are independent, so the processor fetches them from memory in parallel instead of one
-  /// miss at a time; on multi-million-name sets this makes merging markedly faster.
+  /// Starts loading the table slots of a batch of hashes, without waiting: the first of the three
+  /// stages that `prefetchEntries` and `prefetchNames` continue, a batch apart each, so that a batch's
+  /// inserts find everything in cache (see `Compiler.Merger`).
   @inline(__always)
-  public func touch(_ hashes: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    var sink: UInt64 = 0
-    for hash in hashes { sink ^= slots[Int(truncatingIfNeeded: hash) & mask] }
-    return sink
+  public func prefetchSlots(_ hashes: UnsafeBufferPointer<UInt64>) {
+    slots.withUnsafeBufferPointer { slots in
+      guard let base = slots.baseAddress else { return }
+      for hash in hashes { prefetch_for_write(base + (Int(truncatingIfNeeded: hash) & mask)) }
+    }
   }
 
-  /// Reads the first byte of the name each hash's home slot points to, when its fingerprint matches, so
-  /// that comparing a repeated name finds it in cache (call after `touch`, which fetched the slots).
-  ///
-  /// Like `touch`, the loads of a batch are independent and overlap; a repeated name otherwise costs two
-  /// misses in a row (its end offset, then its bytes) in a set of millions.
+  /// Reads the slots of a batch whose slots were prefetched, and starts loading the end offset of each
+  /// name a fingerprint matches (the name is then likely the same: a repeated name).
   @inline(__always)
-  public func touchNames(_ hashes: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    var sink: UInt64 = 0
+  public func prefetchEntries(_ hashes: UnsafeBufferPointer<UInt64>) {
+    slots.withUnsafeBufferPointer { slots in
+      ends.withUnsafeBufferPointer { ends in
+        guard let endsBase = ends.baseAddress else { return }
+        for hash in hashes {
+          let value = slots[Int(truncatingIfNeeded: hash) & mask]
+          guard value != 0, value & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 else { continue }
+          let entry = Int(value & 0xFFFF_FFFF) - 1
+          if entry > 0 { prefetch_for_read(endsBase + entry - 1) }
+        }
+      }
+    }
+  }
+
+  /// Reads the end offsets that `prefetchEntries` fetched, and starts loading the names' first bytes.
+  @inline(__always)
+  public func prefetchNames(_ hashes: UnsafeBufferPointer<UInt64>) {
     slots.withUnsafeBufferPointer { slots in
       ends.withUnsafeBufferPointer { ends in
         bytes.withUnsafeBufferPointer { bytes in
+          guard let bytesBase = bytes.baseAddress else { return }
           for hash in hashes {
             let value = slots[Int(truncatingIfNeeded: hash) & mask]
             guard value != 0, value & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 else { continue }
             let entry = Int(value & 0xFFFF_FFFF) - 1
             let start = entry == 0 ? 0 : Int(ends[entry - 1])
-            if start < bytes.count { sink ^= UInt64(bytes[start]) }
+            prefetch_for_read(bytesBase + start)
           }
         }
       }
     }
-    return sink
   }
 
   /// Adds a name given as text (already normalised).

@@ -16,21 +16,29 @@ struct NameSetTests {
     #expect(NameSet(sourceCount: 1).sources(of: 0) == [])
   }
 
-  @Test("Touching names reads the first byte of a present name and nothing for an absent one")
-  func touchNames() {
+  @Test("Prefetching slots, entries and names of present, absent and empty batches changes nothing")
+  func prefetch() {
     var set = NameSet(sourceCount: 1)
-    #expect(set.touchNames(UnsafeBufferPointer(start: nil, count: 0)) == 0)
+    let empty = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
+    set.prefetchSlots(empty)
+    set.prefetchEntries(empty)
+    set.prefetchNames(empty)
     set.insert("a.example", source: 0)
     set.insert("b.example", source: 0)
     func hash(_ name: String) -> UInt64 {
       var bytes = Array(name.utf8)
       return bytes.withUnsafeMutableBufferPointer { NameHash.hash(UnsafeBufferPointer($0)) }
     }
-    let hashes = [hash("b.example"), hash("absent.example")]
+    // Entry 0 (no end offset before it), entry 1, an absent name, and a hash whose slot is taken by
+    // another name's fingerprint-less neighbour.
+    let hashes = [hash("a.example"), hash("b.example"), hash("absent.example"), 0, UInt64.max]
     hashes.withUnsafeBufferPointer { batch in
-      #expect(set.touchNames(batch) == UInt64(UInt8(ascii: "b")))
+      set.prefetchSlots(batch)
+      set.prefetchEntries(batch)
+      set.prefetchNames(batch)
     }
     #expect(set.names == ["a.example", "b.example"])
+    #expect(set.entry(of: "b.example") == 1 && set.entry(of: "absent.example") == nil)
   }
 
   @Test("Insertion order, dedup, sources and removal")

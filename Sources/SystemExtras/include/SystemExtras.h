@@ -17,3 +17,10 @@ int keep_freed_memory(int mmap_threshold);
 /// Turns direct I/O (`O_DIRECT`: writes bypass the page cache) on or off for an open file. Returns 0,
 /// or -1 and errno (a file system without it, or a system without `O_DIRECT`).
 int set_direct_io(int descriptor, int on);
+
+/// Asks the processor to bring the cache line holding `address` close, for writing, without waiting
+/// for it (a hint: it never faults, whatever the address).
+static inline void prefetch_for_write(const void *address) { __builtin_prefetch(address, 1, 3); }
+
+/// Asks the processor to bring the cache line holding `address` close, for reading, without waiting.
+static inline void prefetch_for_read(const void *address) { __builtin_prefetch(address, 0, 3); }
