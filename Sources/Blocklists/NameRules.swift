@@ -67,32 +67,54 @@ public enum NameRules {
       labels += 1
       return nil
     }
+    /// Checks and copies the eight bytes at `position` whose high bits `fresh` marks (the others were done
+    /// before), when they are all letters, digits, dots or hyphens (most of every name): capitals are
+    /// folded, and in byte order each dot ends a label (checked for its length, and that it does not end
+    /// with a hyphen) and a hyphen that starts a label is refused. Not taken when a byte needs the
+    /// byte-by-byte path.
+    @inline(__always)
+    func wordStep(at position: Int, fresh: UInt64) -> (taken: Bool, reason: RejectReason?) {
+      let word = UnsafeRawPointer(source + position).loadUnaligned(as: UInt64.self)
+      let letters = SWAR.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
+      let capitals = SWAR.inRange(word, UInt8(ascii: "A"), UInt8(ascii: "Z"))
+      let digits = SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
+      let dots = SWAR.inRange(word, UInt8(ascii: "."), UInt8(ascii: "."))
+      let hyphens = SWAR.inRange(word, UInt8(ascii: "-"), UInt8(ascii: "-"))
+      // The bytes done before are plain ASCII (anything else ended the check), so the ranges hold for all.
+      guard word & SWAR.high & fresh == 0, (letters | capitals | digits | dots | hyphens) & fresh == fresh else {
+        return (false, nil)
+      }
+      // Capitals fold to lower case (0x20 added); bytes done before are stored again as they were written.
+      UnsafeMutableRawPointer(target + position).storeBytes(of: word | (capitals >> 2), as: UInt64.self)
+      seen |=
+        ((letters | capitals) & fresh != 0 ? ByteClass.lower : 0) | (digits & fresh != 0 ? ByteClass.digit : 0)
+        | (hyphens & fresh != 0 ? ByteClass.hyphen : 0)
+      var startingHyphens = hyphens & fresh & (dots << 8)
+      if position == labelStart { startingHyphens |= hyphens & fresh & 0x80 }
+      var events = (dots & fresh) | startingHyphens
+      while events != 0 {
+        let lowest = events & (0 &- events)
+        if lowest & dots == 0 { return (true, .hyphenAtLabelEdge) }
+        if let reason = endLabel(at: position + lowest.trailingZeroBitCount >> 3) { return (true, reason) }
+        events &= events - 1
+      }
+      return (true, nil)
+    }
     var index = 0
     while index < count {
-      // Eight bytes at a time while they are all lowercase letters, digits, dots or hyphens (most of every name).
       if index + 8 <= count {
-        let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-        let letters = SWAR.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
-        let digits = SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
-        let dots = SWAR.inRange(word, UInt8(ascii: "."), UInt8(ascii: "."))
-        let hyphens = SWAR.inRange(word, UInt8(ascii: "-"), UInt8(ascii: "-"))
-        if word & SWAR.high == 0 && letters | digits | dots | hyphens == SWAR.high {
-          UnsafeMutableRawPointer(target + index).storeBytes(of: word, as: UInt64.self)
-          seen |=
-            (letters != 0 ? ByteClass.lower : 0) | (digits != 0 ? ByteClass.digit : 0)
-            | (hyphens != 0 ? ByteClass.hyphen : 0)
-          // In byte order: each dot ends a label (checked for its length, and that it does not end with a
-          // hyphen); a hyphen that starts a label (after a dot, or first in a label starting here) is refused.
-          var startingHyphens = hyphens & (dots << 8)
-          if index == labelStart { startingHyphens |= hyphens & 0x80 }
-          var events = dots | startingHyphens
-          while events != 0 {
-            let lowest = events & (0 &- events)
-            if lowest & dots == 0 { return .rejected(.hyphenAtLabelEdge) }
-            if let reason = endLabel(at: index + lowest.trailingZeroBitCount >> 3) { return .rejected(reason) }
-            events &= events - 1
-          }
+        let (taken, reason) = wordStep(at: index, fresh: SWAR.high)
+        if let reason { return .rejected(reason) }
+        if taken {
           index += 8
+          continue
+        }
+      } else if count >= 8 {
+        // The last bytes, as the last eight of the name: those already done are left out of the checks.
+        let (taken, reason) = wordStep(at: count - 8, fresh: SWAR.high << UInt64(8 * (8 - (count - index))))
+        if let reason { return .rejected(reason) }
+        if taken {
+          index = count
           continue
         }
       }

@@ -19,6 +19,9 @@ struct NameRulesTests {
       // Hyphens inside the eight-byte steps.
       ("abcdefgh-ijklmnop-qrstuvw.example.com", "abcdefgh-ijklmnop-qrstuvw.example.com"),
       ("a-b-c-d-e.f-g-h-i.example-site.com", "a-b-c-d-e.f-g-h-i.example-site.com"),
+      // Capitals inside the steps, and the last bytes read as the name's last eight.
+      ("Abcdefgh.Ijklmnop.Qrs", "abcdefgh.ijklmnop.qrs"), ("abcdefghi.COM", "abcdefghi.com"),
+      ("abcdefgh_ij.com", "abcdefgh_ij.com"), ("ABCDEFG_.Hi.jK", "abcdefg_.hi.jk"),
       (String(repeating: "a", count: 63) + ".com", String(repeating: "a", count: 63) + ".com"),
     ])
   func valid(input: String, expected: String) {
@@ -40,6 +43,9 @@ struct NameRulesTests {
       ("abcdefg.-hijklmn.com", .hyphenAtLabelEdge), ("abc.-defghij.com", .hyphenAtLabelEdge),
       ("abc-.defghijk.com", .hyphenAtLabelEdge), ("a-b-c-d-.e-f-g-h.com", .hyphenAtLabelEdge),
       ("ab..-cdefgh.com", .emptyLabel), ("ab-..cdefgh.com", .hyphenAtLabelEdge),
+      // The same in the last bytes, read again with the bytes before them.
+      ("abcdefghij.-x.com", .hyphenAtLabelEdge), ("abcdefghijk.x-", .hyphenAtLabelEdge),
+      ("abcdefghijkl..x", .emptyLabel), ("abcdefghijk.-.com", .hyphenAtLabelEdge), ("abcdefghi.c/m", .invalidCharacter),
       ("example.123", .invalidTopLabel), ("example.c_m", .invalidTopLabel), ("example.1com", .invalidTopLabel),
       ("1.2.3.4", .ipAddress), ("::1", .ipAddress), ("com", .bareTopLevelDomain), ("lan", .bareTopLevelDomain),
       ("localhost", .localName), ("broadcasthost", .localName), ("ip6-localhost", .localName),
