@@ -253,10 +253,7 @@ public enum NameRules {
           scalars.append(UInt32(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte))
           continue
         }
-        let properties = scalar.properties
-        guard !properties.changesWhenNFKCCaseFolded, properties.canonicalCombiningClass == .notReordered,
-          properties.isAlphabetic || properties.numericType == .decimal
-        else { return nil }
+        guard isLatin1LowercaseLetter(scalar) || isOwnCaseFoldedLetterOrDigit(scalar) else { return nil }
         scalars.append(scalar.value)
         unicode = true
       }
@@ -270,6 +267,21 @@ public enum NameRules {
       }
     }
     return result
+  }
+
+  /// Whether a letter or decimal digit is its own NFKC case fold and combines with nothing: such a
+  /// scalar is kept as it is by IDNA's mapping.
+  static func isOwnCaseFoldedLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+    let properties = scalar.properties
+    return !properties.changesWhenNFKCCaseFolded && properties.canonicalCombiningClass == .notReordered
+      && (properties.isAlphabetic || properties.numericType == .decimal)
+  }
+
+  /// `à` to `ÿ` but `÷`: the lowercase Latin-1 letters, which `isOwnCaseFoldedLetterOrDigit` accepts,
+  /// known without looking up Unicode properties (a lookup took most of a Unicode name's time).
+  @inline(__always)
+  static func isLatin1LowercaseLetter(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value >= 0xE0 && scalar.value <= 0xFF && scalar.value != 0xF7
   }
 
   /// The punycode form by Foundation's IDNA support (full UTS 46 mapping), or `nil` if it has none.

@@ -1,5 +1,6 @@
-import Blocklists
 import Testing
+
+@testable import Blocklists
 
 @Suite("Name validation rules")
 struct NameRulesTests {
@@ -75,5 +76,19 @@ struct NameRulesTests {
       }
     }
     #expect(outcome == .rejected(.binaryData))
+  }
+
+  @Test("The Latin-1 letters taken without a Unicode lookup are exactly those the lookup accepts there")
+  func latin1() {
+    for value in UInt32(0xA0)...0xFF {
+      let scalar = Unicode.Scalar(value)!
+      if NameRules.isLatin1LowercaseLetter(scalar) {
+        #expect(NameRules.isOwnCaseFoldedLetterOrDigit(scalar), "U+\(String(value, radix: 16))")
+      }
+    }
+    #expect((0xE0...0xFF).filter { NameRules.isLatin1LowercaseLetter(Unicode.Scalar(UInt32($0))!) }.count == 31)
+    #expect(NameRules.normalize("münchen.de") == .success("xn--mnchen-3ya.de"))
+    #expect(NameRules.normalize("straße.de") == .success("xn--strae-oqa.de"), "ß goes through the full mapping")
+    #expect(NameRules.normalize("München.de") == .success("xn--mnchen-3ya.de"))
   }
 }
