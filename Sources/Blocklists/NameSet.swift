@@ -277,8 +277,27 @@ public struct NameSet: Sendable {
     let end = Int(ends[entry])
     guard end - start == name.count else { return false }
     return bytes.withUnsafeBufferPointer { stored in
-      memcmp(stored.baseAddress! + start, name.baseAddress!, name.count) == 0
+      Self.sameBytes(UnsafeRawPointer(stored.baseAddress! + start), UnsafeRawPointer(name.baseAddress!), name.count)
     }
+  }
+
+  /// Whether `count` bytes at `a` and `b` are the same: eight at a time, the last eight read again when
+  /// the count is not a multiple (a call to `memcmp` for names of 30 bytes cost more than the compare).
+  @inline(__always)
+  static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    guard count >= 8 else { return count == 0 || memcmp(a, b, count) == 0 }
+    var offset = 0
+    while offset + 8 <= count {
+      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      {
+        return false
+      }
+      offset += 8
+    }
+    return offset == count
+      || a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
   }
 
   private mutating func grow() {
