@@ -121,9 +121,20 @@ public struct Compiler: Sendable {
       lineOffsets = Array(repeating: 0, count: sources.count)
     }
 
+    /// The names to make room for: as many per byte of input as the first block holds (a list of bare
+    /// names has twice as many per byte as a hosts file: sized for the latter, the table grew twice),
+    /// or the estimate made from the input's size alone.
+    func capacity(after first: ParsedNames) -> Int {
+      guard first.sourceBytes >= 4096, first.count > 0, byteCapacity > 0 else { return capacity }
+      let estimate = Double(byteCapacity) * Double(first.count) / Double(first.sourceBytes) * 1.1
+      return Int(min(max(estimate, 4096), Double(1 << 25)))
+    }
+
     mutating func merge(_ parsed: ParsedNames, source: Int, progress: (Progress) -> Void) {
       var unique = 0
-      var set = storage.take() ?? NameSet(sourceCount: sourceCount, capacity: capacity, byteCapacity: byteCapacity)
+      var set =
+        storage.take()
+        ?? NameSet(sourceCount: sourceCount, capacity: capacity(after: parsed), byteCapacity: byteCapacity)
       defer { storage = set }
       parsed.bytes.withUnsafeBufferPointer { bytes in
         parsed.hashes.withUnsafeBufferPointer { hashes in

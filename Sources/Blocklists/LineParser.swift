@@ -56,6 +56,7 @@ public struct LineParser: ~Copyable {
   /// Parses every line of a buffer; a last line without newline counts too.
   public mutating func parse(buffer: UnsafeBufferPointer<UInt8>, firstLine: Int = 1) {
     result.reserve(bytes: buffer.count)
+    result.sourceBytes += buffer.count
     var start = 0
     var number = firstLine
     while start < buffer.count {

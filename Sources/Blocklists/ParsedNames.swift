@@ -10,6 +10,8 @@ public struct ParsedNames: Sendable {
   public var findings = Findings()
   /// The number of lines in the block.
   var lineCount = 0
+  /// The bytes of the block's lines.
+  var sourceBytes = 0
 
   /// The number of names.
   public var count: Int { ends.count }
@@ -21,6 +23,7 @@ public struct ParsedNames: Sendable {
     hashes.removeAll(keepingCapacity: true)
     findings = Findings()
     lineCount = 0
+    sourceBytes = 0
   }
 
   mutating func reserve(bytes: Int) {

@@ -1,6 +1,7 @@
-import Blocklists
 import Foundation
 import Testing
+
+@testable import Blocklists
 
 @Suite("Compiling many sources into one set")
 struct CompilerTests {
@@ -59,5 +60,21 @@ struct CompilerTests {
     let task = Task { try await Compiler(blockSize: 4096, parallelism: 1).compile([.text(text)]) }
     task.cancel()
     await #expect(throws: CompileError.cancelled) { try await task.value }
+  }
+
+  @Test("The table is sized from the names per byte of the first block, not from the input's size alone")
+  func capacityFromFirstBlock() {
+    // 1 MB of bare names (about 21 bytes a line): twice as many names per byte as a hosts file.
+    let text = (0..<50_000).map { "n\($0).example.org" }.joined(separator: "\n")
+    let bytes = Array(text.utf8)
+    let merger = Compiler.Merger(sources: [.text(text)], capacity: 4096, bytes: bytes.count)
+    var parser = LineParser(format: nil)
+    bytes.withUnsafeBufferPointer { parser.parse(buffer: UnsafeBufferPointer(rebasing: $0[0..<(64 << 10)])) }
+    let first = parser.finish()
+    #expect(merger.capacity(after: first) >= 50_000 && merger.capacity(after: first) < 60_000)
+    // A first block too small to tell keeps the estimate from the size.
+    var small = LineParser(format: nil)
+    bytes.withUnsafeBufferPointer { small.parse(buffer: UnsafeBufferPointer(rebasing: $0[0..<100])) }
+    #expect(merger.capacity(after: small.finish()) == 4096)
   }
 }

@@ -1,5 +1,6 @@
-import Blocklists
 import Testing
+
+@testable import Blocklists
 
 @Suite("The name set")
 struct NameSetTests {
@@ -39,6 +40,29 @@ struct NameSetTests {
     }
     #expect(set.names == ["a.example", "b.example"])
     #expect(set.entry(of: "b.example") == 1 && set.entry(of: "absent.example") == nil)
+  }
+
+  @Test("Bytes compared eight at a time: equal at every length to 40, unequal wherever one byte differs")
+  func sameBytes() {
+    for length in 0...40 {
+      let a = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+      a.withUnsafeBytes { left in
+        var b = a
+        b.withUnsafeBytes {
+          #expect(
+            NameSet.sameBytes(
+              left.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!,
+              length))
+        }
+        for position in 0..<length {
+          b = a
+          b[position] ^= 0x20
+          b.withUnsafeBytes {
+            #expect(!NameSet.sameBytes(left.baseAddress!, $0.baseAddress!, length), "\(length) at \(position)")
+          }
+        }
+      }
+    }
   }
 
   @Test("Insertion order, dedup, sources and removal")
