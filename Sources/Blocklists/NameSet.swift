@@ -102,8 +102,8 @@ public struct NameSet: Sendable {
   }
 
   /// Starts loading the table slots of a batch of hashes, without waiting: the first of the three
-  /// stages that `prefetchEntries` and `prefetchNames` continue, a batch apart each, so that a batch's
-  /// inserts find everything in cache (see `Compiler.Merger`).
+  /// prefetch stages that `prefetchEntries` and `prefetchNames` continue, a batch apart each, so that a
+  /// batch's inserts find everything in cache (see `Compiler.Merger`).
   @inline(__always)
   public func prefetchSlots(_ hashes: UnsafeBufferPointer<UInt64>) {
     slots.withUnsafeBufferPointer { slots in
@@ -120,10 +120,9 @@ public struct NameSet: Sendable {
       ends.withUnsafeBufferPointer { ends in
         guard let endsBase = ends.baseAddress else { return }
         for hash in hashes {
-          let value = slots[Int(truncatingIfNeeded: hash) & mask]
-          guard value != 0, value & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 else { continue }
-          let entry = Int(value & 0xFFFF_FFFF) - 1
-          if entry > 0 { prefetch_for_read(endsBase + entry - 1) }
+          if let entry = Self.homeEntry(of: hash, in: slots, mask: mask), entry > 0 {
+            prefetch_for_read(endsBase + entry - 1)
+          }
         }
       }
     }
@@ -137,15 +136,21 @@ public struct NameSet: Sendable {
         bytes.withUnsafeBufferPointer { bytes in
           guard let bytesBase = bytes.baseAddress else { return }
           for hash in hashes {
-            let value = slots[Int(truncatingIfNeeded: hash) & mask]
-            guard value != 0, value & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 else { continue }
-            let entry = Int(value & 0xFFFF_FFFF) - 1
-            let start = entry == 0 ? 0 : Int(ends[entry - 1])
-            prefetch_for_read(bytesBase + start)
+            if let entry = Self.homeEntry(of: hash, in: slots, mask: mask) {
+              prefetch_for_read(bytesBase + (entry == 0 ? 0 : Int(ends[entry - 1])))
+            }
           }
         }
       }
     }
+  }
+
+  /// The entry in a hash's home slot when the slot's fingerprint is the hash's, else nil.
+  @inline(__always)
+  private static func homeEntry(of hash: UInt64, in slots: UnsafeBufferPointer<UInt64>, mask: Int) -> Int? {
+    let value = slots[Int(truncatingIfNeeded: hash) & mask]
+    guard value != 0, value & 0xFFFF_FFFF_0000_0000 == hash & 0xFFFF_FFFF_0000_0000 else { return nil }
+    return Int(value & 0xFFFF_FFFF) - 1
   }
 
   /// Adds a name given as text (already normalised).
