@@ -20,6 +20,9 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
   nonisolated let logger: Logger
   nonisolated let httpClient: HTTPClient
   private var transfers: [String: TransferControl] = [:]
+  /// Every transfer whose task has started and not yet ended, superseded ones included: `shutdown()`
+  /// waits for them, so their temporary files are gone before it returns.
+  private var running: [ObjectIdentifier: TransferControl] = [:]
 
   /// Creates a manager with its own HTTP client; call `shutdown()` when done, or use `withManager`.
   public init(
@@ -59,10 +62,19 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
     return result
   }
 
-  /// Cancels every transfer and closes the HTTP client's connections.
+  /// Cancels every transfer, closes the HTTP client's connections, and waits until every transfer's
+  /// task has ended and removed what it wrote.
+  ///
+  /// A command that exits on Ctrl-C right after this leaves nothing behind: before it waited, a
+  /// transfer's task could still be removing its `.part` file when the process ended (seen under load).
   public func shutdown() async {
     cancelAll()
+    for control in running.values { control.cancel(.requested) }
     try? await httpClient.shutdown()
+    while let control = running.values.first {
+      await control.wait()
+      running[ObjectIdentifier(control)] = nil
+    }
   }
 
   /// The URLs of the transfers in flight.
@@ -84,6 +96,7 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
         try? FileManager.default.removeItem(at: done.fileURL)
       }
       continuation.finish()
+      await self.ended(control)
     }
     return stream
   }
@@ -98,6 +111,7 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
   }
 
   private func register(_ key: String, _ control: TransferControl) {
+    running[ObjectIdentifier(control)] = control
     if let earlier = transfers[key] {
       logger.debug("superseding transfer", metadata: ["url": "\(key)"])
       earlier.cancel(.superseded)
@@ -107,6 +121,11 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
 
   private func unregister(_ key: String, _ control: TransferControl) {
     if transfers[key] === control { transfers[key] = nil }
+  }
+
+  /// The transfer's task is about to end, its files removed or handed over.
+  private func ended(_ control: TransferControl) {
+    running[ObjectIdentifier(control)] = nil
   }
 
   /// Runs one transfer to its end under the total time limit and returns the terminal event.

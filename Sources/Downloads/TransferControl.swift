@@ -21,13 +21,22 @@ final class TransferControl: Sendable {
   }
 
   private let state = Locked(State.created)
+  /// The transfer's task, kept after a cancel so that it can still be waited for.
+  private let task = Locked<Task<Void, Never>?>(nil)
 
   /// Starts the transfer's task unless the transfer was cancelled before it could start.
   func start(_ operation: @escaping @Sendable () async -> Void) {
     state.withLock { state in
       guard case .created = state else { return }
-      state = .running(Task(operation: operation))
+      let started = Task(operation: operation)
+      task.withLock { $0 = started }
+      state = .running(started)
     }
+  }
+
+  /// Returns once the transfer's task has ended (at once if it never started).
+  func wait() async {
+    await task.withLock { $0 }?.value
   }
 
   /// Cancels the transfer's task; the first reason given is kept.

@@ -60,6 +60,50 @@ struct DownloadCancellationTests {
     }
   }
 
+  @Test("Regression: shutdown returns only once every transfer has ended and removed its temporary file")
+  func shutdownWaits() async throws {
+    try await TemporaryDirectory.with { directory in
+      try await FixtureServer.with { server in
+        server.route("/stall", .stall(body: body, after: 50_000))
+        let manager = DownloadManager(configuration: testConfiguration(directory, attempts: 3))
+        let stream = manager.download(server.url("/stall"))
+        await withTaskGroup(of: Void.self) { group in
+          // A consumer that keeps the stream open: the transfer ends because of the shutdown alone.
+          group.addTask { for await _ in stream {} }
+          #expect(await eventually { directory.contents().contains { $0.hasSuffix(".part") } })
+          await manager.shutdown()
+          // Checked at once, not eventually: `sanehosts fetch` exits right after this on Ctrl-C, and
+          // before the fix the transfer's task was often still removing its `.part` file here.
+          #expect(directory.contents().isEmpty, "\(directory.contents())")
+          #expect(await manager.activeURLs.isEmpty)
+          await group.waitForAll()
+        }
+      }
+    }
+  }
+
+  @Test("Regression: shutdown during a local file's copy returns only after the copy's temporary file is gone")
+  func shutdownWaitsForFileCopy() async throws {
+    try await TemporaryDirectory.with { sources in
+      try await TemporaryDirectory.with { directory in
+        // Large enough that the copy is still under way when the shutdown comes.
+        let source = sources.file("big.txt")
+        try Data(repeating: 0x61, count: 256 << 20).write(to: source)
+        let manager = DownloadManager(configuration: testConfiguration(directory, attempts: 1))
+        let stream = manager.download(source)
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { for await _ in stream {} }
+          #expect(await eventually { directory.contents().contains { $0.hasSuffix(".part") } })
+          await manager.shutdown()
+          // Before the fix, shutdown returned at once (no HTTP request was in flight) while the copy went
+          // on, and its `.part` file was still there.
+          #expect(directory.contents().isEmpty, "\(directory.contents())")
+          await group.waitForAll()
+        }
+      }
+    }
+  }
+
   @Test("Dropping the stream after the first event stops the transfer")
   func dropStream() async throws {
     try await withFixture { server, manager, directory in
