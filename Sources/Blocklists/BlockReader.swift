@@ -90,34 +90,23 @@ struct BlockReader: ~Copyable {
       let descriptor = descriptor
       let blockSize = blockSize
       let needed = carried.count + blockSize
-      if var reused = spares.popLast(), reused.capacity >= needed {
-        // Only the difference in length is filled: the bytes are overwritten by the read.
-        if reused.count < needed {
-          reused.append(contentsOf: repeatElement(0, count: needed - reused.count))
-        } else {
-          reused.removeLast(reused.count - needed)
-        }
-        reused.withUnsafeMutableBufferPointer { buffer in
-          _ = UnsafeMutableBufferPointer(rebasing: buffer[..<carried.count]).initialize(from: carried)
-          while true {
-            count = read(descriptor, buffer.baseAddress! + carried.count, blockSize)
-            if count < 0 && errno == EINTR { continue }
-            break
-          }
-        }
-        reused.removeLast(needed - (carried.count + max(0, count)))
-        data = reused
+      // Read into a spare block's memory (only a difference in length is filled first: the read
+      // overwrites the bytes), or into a new array the first times.
+      data = spares.popLast() ?? []
+      if data.count < needed {
+        data.append(contentsOf: repeatElement(0, count: needed - data.count))
       } else {
-        data = [UInt8](unsafeUninitializedCapacity: needed) { buffer, initialized in
-          _ = buffer.initialize(from: carried)
-          while true {
-            count = read(descriptor, buffer.baseAddress! + carried.count, blockSize)
-            if count < 0 && errno == EINTR { continue }
-            break
-          }
-          initialized = carried.count + max(0, count)
+        data.removeLast(data.count - needed)
+      }
+      data.withUnsafeMutableBufferPointer { buffer in
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[..<carried.count]).initialize(from: carried)
+        while true {
+          count = read(descriptor, buffer.baseAddress! + carried.count, blockSize)
+          if count < 0 && errno == EINTR { continue }
+          break
         }
       }
+      data.removeLast(needed - (carried.count + max(0, count)))
       guard count >= 0 else { throw .unreadable(path: path, detail: String(cString: strerror(errno))) }
       bytesRead += count
       if count == 0 { return finish() }

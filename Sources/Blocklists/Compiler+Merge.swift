@@ -72,19 +72,13 @@ extension Compiler {
                   UnsafeBufferPointer(rebasing: bytes[start..<stop]))
                 start = stop
               }
-              set.prefetchSlots(hashes(number))
             }
-            hash(0)
-            hash(1)
-            hash(2)
-            set.prefetchEntries(hashes(0))
-            set.prefetchEntries(hashes(1))
-            set.prefetchNames(hashes(0))
+            for number in 0..<3 { hash(number) }
+            for number in -3..<0 { set.prefetch(ahead: number, hashes) }
             var number = 0
             while number * size < count {
               hash(number + 3)
-              set.prefetchEntries(hashes(number + 2))
-              set.prefetchNames(hashes(number + 1))
+              set.prefetch(ahead: number, hashes)
               let entries = range(number)
               let batch = hashes(number)
               var start = entries.lowerBound == 0 ? 0 : Int(ends[entries.lowerBound - 1])

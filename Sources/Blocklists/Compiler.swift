@@ -147,18 +147,11 @@ public struct Compiler: Sendable {
               let start = min(number * Self.batchSize, count)
               return UnsafeBufferPointer(rebasing: hashes[start..<min(start + Self.batchSize, count)])
             }
-            set.prefetchSlots(batch(0))
-            set.prefetchSlots(batch(1))
-            set.prefetchSlots(batch(2))
-            set.prefetchEntries(batch(0))
-            set.prefetchEntries(batch(1))
-            set.prefetchNames(batch(0))
+            for number in -3..<0 { set.prefetch(ahead: number, batch) }
             var start = 0
             var number = 0
             while number * Self.batchSize < count {
-              set.prefetchSlots(batch(number + 3))
-              set.prefetchEntries(batch(number + 2))
-              set.prefetchNames(batch(number + 1))
+              set.prefetch(ahead: number, batch)
               let first = number * Self.batchSize
               for index in first..<min(first + Self.batchSize, count) {
                 let end = Int(ends[index])

@@ -145,6 +145,16 @@ public struct NameSet: Sendable {
     }
   }
 
+  /// Runs the prefetch stages ahead of inserting batch `number` (of `batch(n)`'s hashes): the slots of
+  /// batch `number + 3`, the entries of `number + 2`, the names of `number + 1`. Called with -3, -2 and
+  /// -1 first, it fills the pipeline; batches before 0 are skipped.
+  @inline(__always)
+  public func prefetch(ahead number: Int, _ batch: (Int) -> UnsafeBufferPointer<UInt64>) {
+    if number + 3 >= 0 { prefetchSlots(batch(number + 3)) }
+    if number + 2 >= 0 { prefetchEntries(batch(number + 2)) }
+    if number + 1 >= 0 { prefetchNames(batch(number + 1)) }
+  }
+
   /// The entry in a hash's home slot when the slot's fingerprint is the hash's, else nil.
   @inline(__always)
   private static func homeEntry(of hash: UInt64, in slots: UnsafeBufferPointer<UInt64>, mask: Int) -> Int? {
