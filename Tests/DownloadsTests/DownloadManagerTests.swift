@@ -88,7 +88,7 @@ struct DownloadCancellationTests {
       try await TemporaryDirectory.with { directory in
         // Large enough that the copy is still under way when the shutdown comes.
         let source = sources.file("big.txt")
-        try Data(repeating: 0x61, count: 256 << 20).write(to: source)
+        try Data(repeating: 0x61, count: 64 << 20).write(to: source)
         let manager = DownloadManager(configuration: testConfiguration(directory, attempts: 1))
         let stream = manager.download(source)
         await withTaskGroup(of: Void.self) { group in
