@@ -70,7 +70,7 @@ struct DownloadCancellationTests {
         await withTaskGroup(of: Void.self) { group in
           // A consumer that keeps the stream open: the transfer ends because of the shutdown alone.
           group.addTask { for await _ in stream {} }
-          #expect(await eventually { directory.contents().contains { $0.hasSuffix(".part") } })
+          #expect(await eventually(within: 30) { directory.contents().contains { $0.hasSuffix(".part") } })
           await manager.shutdown()
           // Checked at once, not eventually: `sanehosts fetch` exits right after this on Ctrl-C, and
           // before the fix the transfer's task was often still removing its `.part` file here.
@@ -93,7 +93,7 @@ struct DownloadCancellationTests {
         let stream = manager.download(source)
         await withTaskGroup(of: Void.self) { group in
           group.addTask { for await _ in stream {} }
-          #expect(await eventually { directory.contents().contains { $0.hasSuffix(".part") } })
+          #expect(await eventually(within: 30) { directory.contents().contains { $0.hasSuffix(".part") } })
           await manager.shutdown()
           // Before the fix, shutdown returned at once (no HTTP request was in flight) while the copy went
           // on, and its `.part` file was still there.
