@@ -68,7 +68,8 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
   /// A command that exits on Ctrl-C right after this leaves nothing behind: before it waited, a
   /// transfer's task could still be removing its `.part` file when the process ended (seen under load).
   public func shutdown() async {
-    // Every registered transfer is in `running` (superseded ones too), so this cancels them all.
+    cancelAll()
+    // Superseded transfers too: every registered transfer is in `running`.
     for control in running.values { control.cancel(.requested) }
     try? await httpClient.shutdown()
     while let control = running.values.first {
