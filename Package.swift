@@ -259,7 +259,7 @@ let package = Package(
     .testTarget(
       name: "DownloadsTests",
       dependencies: [
-        "Downloads", "TestSupport",
+        "Downloads", "Files", "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"),

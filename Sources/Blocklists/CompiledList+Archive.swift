@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// A compiled block set as a file: the names in first-seen order with their lookup table, which sources
@@ -33,8 +34,11 @@ extension CompiledList {
   }
 
   /// Writes the list to `path` atomically, under `fingerprint`; lean (no lookup table, no source bits)
-  /// when asked and the list has one source.
-  public func writeArchive(to path: String, fingerprint: String, withLookupTable: Bool = true) throws(CompileError) {
+  /// when asked and the list has one source. With `.deferred` durability the caller flushes the file.
+  public func writeArchive(
+    to path: String, fingerprint: String, withLookupTable: Bool = true,
+    durability: StagedFile.Durability = .immediate
+  ) throws(CompileError) {
     // Source bits are left out only when every name comes from source 0: a denied name's bit (the rule
     // source) must survive, or a one-source profile read back would say its list lists the denied name.
     let lean = !withLookupTable && names.onlySourceZero && names.wordsPerEntry == 1
@@ -53,7 +57,7 @@ extension CompiledList {
     } catch {
       throw .unwritable(path: path, detail: "the block set's metadata could not be encoded: \(error)")
     }
-    try OutputFile.write(path, mode: 0o644) { (sink) throws(CompileError) in
+    try OutputFile.write(path, mode: 0o644, durability: durability) { (sink) throws(CompileError) in
       var header = Self.archiveMagic
       Self.append(Self.archiveVersion, to: &header)
       Self.append(UInt32(0), to: &header)

@@ -22,9 +22,11 @@ public enum OutputFile {
   /// Writes `path` through `body`, replacing any file there only when `body` succeeds.
   ///
   /// With `directAfter` above 0, a file growing past that many bytes gets the rest written past the
-  /// page cache (see `ByteSink`): for large outputs that nothing reads back at once.
+  /// page cache (see `ByteSink`): for large outputs that nothing reads back at once. With `.deferred`
+  /// durability the caller flushes the file later (`StagedFile.flush(_:)`).
   public static func write<R>(
-    _ path: String, mode: mode_t = 0o644, directAfter: Int = 0, _ body: (inout ByteSink) throws(CompileError) -> R
+    _ path: String, mode: mode_t = 0o644, directAfter: Int = 0, durability: StagedFile.Durability = .immediate,
+    _ body: (inout ByteSink) throws(CompileError) -> R
   ) throws(CompileError) -> R {
     let target = try Target(path, mode: mode)
     var sink = ByteSink(
@@ -32,7 +34,7 @@ public enum OutputFile {
       directAfter: target.isStaged ? directAfter : 0)
     do {
       let result = try body(&sink)
-      try target.commit(&sink)
+      try target.commit(&sink, durability: durability)
       return result
     } catch {
       target.abandon()
@@ -42,7 +44,7 @@ public enum OutputFile {
 
   /// Writes `path` through an asynchronous `body`, replacing any file there only when `body` succeeds.
   public static func write<R>(
-    _ path: String, mode: mode_t = 0o644, directAfter: Int = 0,
+    _ path: String, mode: mode_t = 0o644, directAfter: Int = 0, durability: StagedFile.Durability = .immediate,
     _ body: (inout ByteSink) async throws(CompileError) -> R
   ) async throws(CompileError) -> R {
     let target = try Target(path, mode: mode)
@@ -51,7 +53,7 @@ public enum OutputFile {
       directAfter: target.isStaged ? directAfter : 0)
     do {
       let result = try await body(&sink)
-      try target.commit(&sink)
+      try target.commit(&sink, durability: durability)
       return result
     } catch {
       target.abandon()
@@ -92,12 +94,12 @@ public enum OutputFile {
     }
 
     /// Flushes the sink, then renames the staged file into place (or closes the device).
-    func commit(_ sink: inout ByteSink) throws(CompileError) {
+    func commit(_ sink: inout ByteSink, durability: StagedFile.Durability) throws(CompileError) {
       try sink.finish()
       switch self {
       case .staged(let file):
         do {
-          try file.commit()
+          try file.commit(durability: durability)
         } catch {
           throw .unwritable(path: file.path, detail: error.detail)
         }

@@ -12,18 +12,21 @@ import Foundation
 extension CompletedDownload {
   /// Moves the downloaded file to `destination`, replacing any file there atomically.
   ///
-  /// Readers of `destination` see either the old file or the new one, never a mix. Across file
-  /// systems the document is first copied next to the destination, flushed, then renamed over it.
-  /// A destination that exists and is not a regular file (`/dev/null`, a FIFO) is written to in place:
-  /// renaming over it would replace the device itself.
-  public func install(at destination: URL) throws(DownloadError) {
+  /// Readers of `destination` see either the old file or the new one, never a mix. The document is
+  /// flushed to disk before it is renamed into place, and the directory after, unless `durability` is
+  /// `.deferred` (the caller then flushes it with `StagedFile.flush(_:)`). Across file systems the
+  /// document is first copied next to the destination, then renamed over it. A destination that exists
+  /// and is not a regular file (`/dev/null`, a FIFO) is written to in place: renaming over it would
+  /// replace the device itself.
+  public func install(at destination: URL, durability: StagedFile.Durability = .immediate) throws(DownloadError) {
     let target = destination.path
     var status = stat()
     if stat(target, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
       return try writeInPlace(target)
     }
+    try prepare(durability)
     if rename(fileURL.path, target) == 0 {
-      StagedFile.syncDirectory(destination.deletingLastPathComponent().path)
+      if durability == .immediate { StagedFile.syncDirectory(destination.deletingLastPathComponent().path) }
       return
     }
     guard errno == EXDEV else { throw .fileSystem(path: target, detail: String(cString: strerror(errno))) }
@@ -50,7 +53,7 @@ extension CompletedDownload {
         }
         try staged.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       }
-      try staged.commit()
+      try staged.commit(durability: durability)
     } catch let error as DownloadError {
       staged.abandon()
       throw error
@@ -62,6 +65,22 @@ extension CompletedDownload {
       throw .fileSystem(path: target, detail: String(describing: error))
     }
     unlink(fileURL.path)
+  }
+
+  /// Flushes the document to disk (`immediate`), or starts its writeback (`deferred`), before it is
+  /// renamed into place: a rename that reached the disk before the bytes would leave an empty file.
+  private func prepare(_ durability: StagedFile.Durability) throws(DownloadError) {
+    let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .fileSystem(path: fileURL.path, detail: String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    switch durability {
+    case .immediate:
+      guard fsync(descriptor) == 0 else {
+        throw .fileSystem(path: fileURL.path, detail: "flushing: \(String(cString: strerror(errno)))")
+      }
+    case .deferred:
+      StagedFile.startWriteback(descriptor)
+    }
   }
 
   /// Copies the document into a device or pipe, then removes the temporary file.

@@ -75,11 +75,15 @@ final class PartialFile {
     byteCount = 0
   }
 
-  /// Flushes and closes the file, hands it to the caller, and returns its SHA-256 in hex.
+  /// Closes the file, hands it to the caller, and returns its SHA-256 in hex.
+  ///
+  /// Not flushed to disk: a temporary file needs no flush, and the caller that keeps it does that
+  /// (`CompletedDownload.install(at:durability:)`).
   func finish() throws(DownloadError) -> String {
-    guard fsync(descriptor) == 0 else { throw .fileSystem(path: url.path, detail: Self.lastError()) }
-    close(descriptor)
+    // Closed even when close fails (Linux frees the descriptor either way): never closed twice.
+    let closed = close(descriptor) == 0
     descriptor = -1
+    guard closed else { throw .fileSystem(path: url.path, detail: Self.lastError()) }
     kept = true
     return hasher.finalize().hexString
   }

@@ -13,6 +13,11 @@ extension StagedFile {
 }
 
 extension StagedFile {
+  /// Starts writing the whole of an open file to disk, without waiting for it.
+  public static func startWriteback(_ descriptor: Int32) {
+    _ = start_writeback(descriptor, 0, 0)
+  }
+
   /// Turns direct I/O on or off for an open file; false when the file system refuses it.
   public static func setDirectIO(_ descriptor: Int32, _ on: Bool) -> Bool {
     set_direct_io(descriptor, on ? 1 : 0) == 0

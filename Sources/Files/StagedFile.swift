@@ -41,7 +41,7 @@ public struct StagedFile: Sendable {
   public let path: String
   /// The temporary file's descriptor, open for writing.
   public let descriptor: Int32
-  private let temporary: String
+  let temporary: String
   private let directory: String
 
   /// Whether `path` exists and is something other than a regular file or a directory (a device such
@@ -55,9 +55,8 @@ public struct StagedFile: Sendable {
 
   /// Creates the temporary file beside `path`. A directory or special file at `path` is refused.
   public init(replacing path: String, mode: mode_t = 0o644) throws(Failure) {
-    let slash = path.lastIndex(of: "/")
-    directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
-    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    directory = Self.directory(of: path)
+    let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     var existing = stat()
     let exists = stat(path, &existing) == 0
     if exists && (existing.st_mode & S_IFMT) != S_IFREG {
@@ -173,9 +172,8 @@ public struct StagedFile: Sendable {
   /// Removes temporary files a killed writer left beside `path`. Call it only while holding a lock that
   /// every writer of `path` takes, or a live writer's file could go.
   public static func removeLeftovers(of path: String) {
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
-    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let directory = Self.directory(of: path)
+    let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     let prefix = ".\(base).sanehosts-"
     guard let stream = opendir(directory) else { return }
     defer { closedir(stream) }
@@ -198,7 +196,7 @@ public struct StagedFile: Sendable {
   }
 
   /// A failure naming what was being done, with the system's reason.
-  private func failure(_ what: String) -> Failure {
+  func failure(_ what: String) -> Failure {
     Failure(path: path, detail: "\(what): \(String(cString: strerror(errno)))", code: errno)
   }
 }

@@ -17,6 +17,9 @@ struct SourceWork: Sendable {
   var copy: SourceUpdate.Copy?
   /// Files this run wrote into the list cache (relative paths).
   var createdFiles: [String]
+  /// Files this fetch wrote with deferred durability (relative paths; new ones and a rewritten block set
+  /// file): the run flushes them before its commit refers to them.
+  var unflushedFiles: [String] = []
 }
 
 /// Runs one source through connect → download → parse → validate → save.
@@ -79,7 +82,8 @@ struct SourceFetcher: Sendable {
     var downloaded: Int64 = 0
     func emit(_ phase: SourcePhase) { events(.source(key: source.key, phase)) }
     func finish(
-      _ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = []
+      _ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = [],
+      written: [String] = []
     )
       -> SourceWork
     {
@@ -103,7 +107,7 @@ struct SourceFetcher: Sendable {
         result: UpdateRun.SourceResult(
           key: source.key, status: status, message: message, names: copy?.unique ?? source.unique,
           bytesDownloaded: downloaded, seconds: seconds),
-        copy: copy, createdFiles: created)
+        copy: copy, createdFiles: created, unflushedFiles: written)
     }
     func fail(_ kind: SourceFailure.Kind, _ message: String, _ suggestion: String?) -> SourceWork {
       let failure = SourceFailure(kind: kind, message: message, suggestion: suggestion)
@@ -206,16 +210,21 @@ struct SourceFetcher: Sendable {
     let cacheURL = store.directory.file(cacheFile)
     let listFile = Store.listFile(forCopy: cacheFile)
     var created: [String] = []
+    var written: [String] = []
     do {
+      // Flushed to disk by the run, all at once, before its commit refers to them.
       if !FileManager.default.fileExists(atPath: cacheURL.path) {
-        try completed.install(at: cacheURL)
+        try completed.install(at: cacheURL, durability: .deferred)
         created.append(cacheFile)
+        written.append(cacheFile)
       }
       let existed = FileManager.default.fileExists(atPath: store.directory.file(listFile).path)
       try list.writeArchive(
         to: store.directory.file(listFile).path,
-        fingerprint: Store.copyFingerprint(sha256: completed.sha256, format: source.format), withLookupTable: false)
+        fingerprint: Store.copyFingerprint(sha256: completed.sha256, format: source.format), withLookupTable: false,
+        durability: .deferred)
       if !existed { created.append(listFile) }
+      written.append(listFile)
     } catch {
       store.removeFiles(created)
       return fail(
@@ -234,7 +243,7 @@ struct SourceFetcher: Sendable {
       findings: findings)
     return finish(
       .updated(names: list.count, rejected: findings.totalRejected, bytes: completed.byteCount),
-      change: .updated(copy), copy: copy, created: created)
+      change: .updated(copy), copy: copy, created: created, written: written)
   }
 
   /// The SHA-256 of a file, in lowercase hex.

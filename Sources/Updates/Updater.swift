@@ -1,6 +1,7 @@
 import Blocklists
 import Crypto
 import Downloads
+import Files
 import Foundation
 import Store
 
@@ -79,6 +80,7 @@ public struct Updater: Sendable {
 
     var works: [Int64: SourceWork] = [:]
     var created: [String] = []  // copies written by this run, removed unless the commit succeeds
+    var unflushed: [String] = []  // files written by this run, flushed to disk all at once before the commit
     var committed = false
     defer { if !committed { store.removeFiles(created) } }
 
@@ -140,6 +142,7 @@ public struct Updater: Sendable {
       while let work = try await group.next() {
         works[work.sourceID] = work
         created += work.createdFiles
+        unflushed += work.unflushedFiles
         startNext()
         try await mergeReady()
       }
@@ -166,13 +169,19 @@ public struct Updater: Sendable {
       }
       let result = try await finish(merging.take()!, rules: rules, profile: profile, fingerprint: fingerprint)
       created.append(result.file)
+      unflushed.append(result.file)
       compiled = result
       recompiled = true
     }
     try Task.checkCancellation()
 
-    // Save everything in one transaction.
+    // Save everything in one transaction, once every file it refers to is on disk.
     events(.saving)
+    do {
+      try StagedFile.flush(unflushed.map { store.directory.file($0).path })
+    } catch {
+      throw UpdateError.unsaved(path: error.path, detail: error.detail)
+    }
     let results = sources.map { source in works[source.id]!.result }
     let run = UpdateRun(
       profileID: profile.id, profileName: profile.name, startedAt: startedAt, finishedAt: Date(),
@@ -241,8 +250,9 @@ public struct Updater: Sendable {
     do {
       let list = merging.finish(rules: rules)
       try Task.checkCancellation()
-      // Without its lookup table (half the file): the readers that need one rebuild it.
-      try list.writeArchive(to: path, fingerprint: fingerprint, withLookupTable: false)
+      // Without its lookup table (half the file): the readers that need one rebuild it. Flushed with the
+      // copies before the commit.
+      try list.writeArchive(to: path, fingerprint: fingerprint, withLookupTable: false, durability: .deferred)
       var counts: [String: Int] = [:]
       for report in list.ruleReports { counts[(report.allows ? "allow " : "deny ") + report.rule.text] = report.count }
       return CompiledProfile(

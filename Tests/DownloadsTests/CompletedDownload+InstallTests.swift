@@ -1,4 +1,5 @@
 import Downloads
+import Files
 import Foundation
 import TestSupport
 import Testing
@@ -15,6 +16,19 @@ struct CompletedDownloadInstallTests {
       try done.install(at: destination)
       #expect(try String(contentsOf: destination, encoding: .utf8) == "0.0.0.0 new.example\n")
       #expect(directory.contents() == ["cached.txt"])
+    }
+  }
+
+  @Test("A deferred install puts the document in place the same way; the caller's flush then succeeds")
+  func deferred() async throws {
+    try await withFixture { server, manager, directory in
+      server.route("/list", .resource(.init("0.0.0.0 new.example\n")))
+      let destination = directory.file("copy.list")
+      let done = try #require(await collectEvents(manager.download(server.url("/list"))).completed)
+      try done.install(at: destination, durability: .deferred)
+      #expect(try String(contentsOf: destination, encoding: .utf8) == "0.0.0.0 new.example\n")
+      #expect(directory.contents() == ["copy.list"])
+      try StagedFile.flush([destination.path])
     }
   }
 
