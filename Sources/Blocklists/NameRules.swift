@@ -55,7 +55,6 @@ public enum NameRules {
     var labels = 1
     var underscoreLabel = 0
     var seen: UInt8 = 0
-    let classes = ByteClass.table
     /// Closes the label ending at the dot at `position`: it must be 1–63 bytes and not end with `-`.
     @inline(__always)
     func endLabel(at position: Int) -> RejectReason? {
@@ -118,7 +117,9 @@ public enum NameRules {
           continue
         }
       }
-      // Otherwise byte by byte, up to and including the first byte that is not a letter or digit.
+      // Otherwise byte by byte, up to and including the first byte that is not a letter or digit. (The
+      // table is fetched here, not for every name: a lazy global costs a call each time, 1 % of a compile.)
+      let classes = ByteClass.table
       while index < count {
         let byte = source[index]
         let kind = classes[Int(byte)]

@@ -114,6 +114,7 @@ public struct Renderer: Sendable {
     if format == .hosts && namesPerLine > 1 { return try render(list, to: &sink) }
     try writeHeader(list, to: &sink)
     let count = list.names.entryCount
+    sink.expect(count == 0 ? 0 : bound(of: list, 0..<count))
     let chunks = stride(from: 0, to: count, by: Self.chunkSize).map { $0..<min($0 + Self.chunkSize, count) }
     var report = Report()
     var failure: CompileError?
@@ -162,16 +163,7 @@ public struct Renderer: Sendable {
     let addresses = hostsAddress.addresses.map { Array("\($0) ".utf8) }
     let isHosts = format == .hosts
     let isRPZ = format == .rpz
-    // An upper bound of the bytes: every name written with all its affixes.
-    let nameBytes = range.isEmpty ? 0 : set.byteRange(range).count
-    let bound: Int
-    if isHosts {
-      bound = addresses.count * (nameBytes + range.count) + range.count * addresses.reduce(0) { $0 + $1.count }
-    } else {
-      let copies = isRPZ ? 2 : 1
-      bound =
-        copies * (nameBytes + range.count * (prefix.count + suffix.count)) + range.count * Self.wildcardPrefix.count
-    }
+    let bound = range.isEmpty ? 0 : bound(of: list, range)
     // Written through a pointer, not appended piece by piece; only a difference in length is filled first.
     var out = spare.take() ?? []
     if out.count < bound {
@@ -251,6 +243,19 @@ public struct Renderer: Sendable {
     }
     out.removeLast(bound - written)
     return (out, report)
+  }
+
+  /// An upper bound of the bytes a range of entries renders to (a non-empty range): every name written
+  /// with all its affixes.
+  func bound(of list: CompiledList, _ range: Range<Int>) -> Int {
+    let nameBytes = list.names.byteRange(range).count
+    if format == .hosts {
+      let addresses = hostsAddress.addresses.map { $0.utf8.count + 1 }
+      return addresses.count * (nameBytes + range.count) + range.count * addresses.reduce(0, +)
+    }
+    let (prefix, suffix) = affixes
+    let copies = format == .rpz ? 2 : 1
+    return copies * (nameBytes + range.count * (prefix.count + suffix.count)) + range.count * Self.wildcardPrefix.count
   }
 
   /// Hosts output with several names per line.

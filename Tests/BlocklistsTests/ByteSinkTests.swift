@@ -124,6 +124,28 @@ struct ByteSinkDirectTests {
     }
   }
 
+  @Test("Told that enough bytes are coming, a sink writes past the page cache from the start, not after the threshold")
+  func expected() throws {
+    for (coming, switches) in [(2 << 20, true), (100_000, false)] {
+      let (path, descriptor) = try ByteSinkTests.scratchFile()
+      defer { unlink(path) }
+      var sink = ByteSink(
+        descriptor: descriptor, path: path, capacity: 1000, startsWriteback: false, directAfter: 1 << 20,
+        directBuffer: 16 << 10)
+      let header = Self.pattern(300, seed: 1)
+      try sink.write(header)
+      sink.expect(coming)
+      let body = Self.pattern(50_000, seed: 2)
+      try sink.write(body)
+      // Past the head up to the first block boundary, the file is in direct mode (O_DIRECT, 0o40000 on
+      // x86-64 Linux) only when told early.
+      #expect((fcntl(descriptor, F_GETFL) & 0o40000 != 0) == switches, "told of \(coming) bytes")
+      try sink.finish()
+      close(descriptor)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(header + body))
+    }
+  }
+
   @Test("An output file past the threshold is complete and replaces the old one only at commit")
   func outputFile() throws {
     let path = FileManager.default.temporaryDirectory.appending(path: "direct-\(UUID().uuidString)").path
