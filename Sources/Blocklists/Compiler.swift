@@ -117,8 +117,9 @@ public struct Compiler: Sendable {
     var set: NameSet { storage ?? NameSet(sourceCount: sourceCount) }
     var reports: [SourceReport]
     var lineOffsets: [Int]
-    /// Names a merge stage handles at a time.
-    static let batchSize = 16
+    /// Names a merge stage handles at a time (8 rather than 16: 5M lines 0.65 → 0.64 s, CPU 1.05 → 1.03 s,
+    /// median of 21 alternating runs; fewer loads in flight at once).
+    static let batchSize = 8
 
     init(sources: [ListSource], capacity: Int, bytes: Int) {
       sourceCount = sources.count + 1

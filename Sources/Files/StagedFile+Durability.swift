@@ -33,6 +33,7 @@ extension StagedFile {
       Self.startWriteback(descriptor)
       guard rename(temporary, path) == 0 else { throw failure("replacing") }
       close(descriptor)
+      releaseReplaced()
     }
   }
 

@@ -43,6 +43,10 @@ public struct StagedFile: Sendable {
   public let descriptor: Int32
   let temporary: String
   private let directory: String
+  /// The target as it was, held open when it is large (-1 otherwise): see `releaseReplaced()`.
+  let replaced: Int32
+  /// Targets from this size on are held open until replaced (16 MiB).
+  static let largeTarget = 16 << 20
 
   /// Whether `path` exists and is something other than a regular file or a directory (a device such
   /// as `/dev/null`, a FIFO, a socket): renaming over it would replace the device itself.
@@ -62,9 +66,15 @@ public struct StagedFile: Sendable {
     if exists && (existing.st_mode & S_IFMT) != S_IFREG {
       throw Failure(path: path, detail: "is not a regular file (a device, pipe or directory is never replaced)")
     }
+    replaced =
+      exists && Int(existing.st_size) >= Self.largeTarget ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1
     var template = Array("\(directory)/.\(base).sanehosts-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw Failure(path: path, detail: String(cString: strerror(errno)), code: errno) }
+    guard descriptor >= 0 else {
+      let failure = Failure(path: path, detail: String(cString: strerror(errno)), code: errno)
+      if replaced >= 0 { close(replaced) }
+      throw failure
+    }
     self.path = path
     self.descriptor = descriptor
     temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -106,6 +116,7 @@ public struct StagedFile: Sendable {
     guard fsync(descriptor) == 0 else { throw failure("flushing") }
     guard rename(temporary, path) == 0 else { throw failure("replacing") }
     close(descriptor)
+    releaseReplaced()
     Self.syncDirectory(directory)
   }
 
@@ -113,6 +124,15 @@ public struct StagedFile: Sendable {
   public func abandon() {
     close(descriptor)
     unlink(temporary)
+    if replaced >= 0 { close(replaced) }
+  }
+
+  /// Lets go of the replaced target, once renamed over: its last descriptor is closed on a thread of
+  /// its own, since that close is when the file system frees its blocks. Renaming over a 161 MB file
+  /// spent 22–26 ms in `rename` freeing them (ext4 mounted with `discard`); held open, the rename takes
+  /// 0.1 ms and the freeing overlaps what the caller does next.
+  func releaseReplaced() {
+    if replaced >= 0 { close_in_background(replaced) }
   }
 
   /// Replaces `path` with `bytes` in one step.

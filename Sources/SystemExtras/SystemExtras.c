@@ -2,6 +2,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -37,4 +40,19 @@ int set_direct_io(int descriptor, int on) {
   (void)on;
   return -1;
 #endif
+}
+
+static void *close_descriptor(void *argument) {
+  close((int)(intptr_t)argument);
+  return NULL;
+}
+
+int close_in_background(int descriptor) {
+  pthread_attr_t attributes;
+  pthread_t thread;
+  if (pthread_attr_init(&attributes) != 0) return close(descriptor);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  int failed = pthread_create(&thread, &attributes, close_descriptor, (void *)(intptr_t)descriptor);
+  pthread_attr_destroy(&attributes);
+  return failed ? close(descriptor) : 0;
 }

@@ -24,3 +24,9 @@ static inline void prefetch_for_write(const void *address) { __builtin_prefetch(
 
 /// Asks the processor to bring the cache line holding `address` close, for reading, without waiting.
 static inline void prefetch_for_read(const void *address) { __builtin_prefetch(address, 0, 3); }
+
+/// Closes a descriptor on a thread of its own, without waiting: for the last descriptor of a large
+/// file that was just replaced, whose blocks the file system frees on that close (22–26 ms for 161 MB
+/// here). The process still waits for that thread before it ends. Returns 0, or the result of closing
+/// it at once when no thread could be started.
+int close_in_background(int descriptor);
