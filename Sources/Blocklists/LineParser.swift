@@ -133,9 +133,10 @@ public struct LineParser: ~Copyable {
   /// Validates a token and appends it, or counts why not; returns whether it was a valid name.
   @discardableResult
   private mutating func emit(_ token: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
-    switch NameRules.normalize(token, into: scratch) {
+    var hash: UInt64?
+    switch NameRules.normalize(token, into: scratch, hash: &hash) {
     case .valid(let length):
-      result.append(UnsafeBufferPointer(rebasing: scratch[0..<length]))
+      result.append(UnsafeBufferPointer(rebasing: scratch[0..<length]), hash: hash)
       result.findings.names += 1
       return true
     case .rejected(let reason):
@@ -173,9 +174,10 @@ public struct LineParser: ~Copyable {
       let comment = end < line.count && line[end] == UInt8(ascii: "#")
       let token = UnsafeBufferPointer(rebasing: line[index..<end])
       if names == 0 {
-        switch NameRules.normalize(token, into: scratch) {
+        var hash: UInt64?
+        switch NameRules.normalize(token, into: scratch, hash: &hash) {
         case .valid(let length):
-          result.append(UnsafeBufferPointer(rebasing: scratch[0..<length]))
+          result.append(UnsafeBufferPointer(rebasing: scratch[0..<length]), hash: hash)
           result.findings.names += 1
           accepted = true
         case .rejected(let reason):

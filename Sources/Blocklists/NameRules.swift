@@ -43,6 +43,19 @@ public enum NameRules {
   public static func normalize(_ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
     -> Outcome
   {
+    var hash: UInt64?
+    return normalize(token, into: output, hash: &hash)
+  }
+
+  /// Checks a token and writes its normalised form to `output`, like `normalize(_:into:)`; sets `hash` to
+  /// the name's `NameHash` when every byte took the eight-byte path (most names), else to nil.
+  ///
+  /// The hash's steps are the eight-byte words just written, still in cache: hashing each name again
+  /// afterwards was 4 % of a compile.
+  static func normalize(
+    _ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, hash: inout UInt64?
+  ) -> Outcome {
+    hash = nil
     guard let source = token.baseAddress, let target = output.baseAddress else { return .rejected(.emptyLabel) }
     var count = token.count
     if count > 0 && source[count - 1] == UInt8(ascii: ".") { count -= 1 }
@@ -100,25 +113,35 @@ public enum NameRules {
       return (true, nil)
     }
     var index = 0
+    // The name's hash, step by step over the words written, while only whole words were (see `NameHash`).
+    var state = NameHash.start(count)
+    var hashing = true
     while index < count {
       if index + 8 <= count {
         let (taken, reason) = wordStep(at: index, fresh: SWAR.high)
         if let reason { return .rejected(reason) }
         if taken {
+          if hashing { state = NameHash.step(state, UnsafeRawPointer(target + index).loadUnaligned(as: UInt64.self)) }
           index += 8
           continue
         }
       } else if count >= 8 {
         // The last bytes, as the last eight of the name: those already done are left out of the checks.
-        let (taken, reason) = wordStep(at: count - 8, fresh: SWAR.high << UInt64(8 * (8 - (count - index))))
+        let remaining = count - index
+        let (taken, reason) = wordStep(at: count - 8, fresh: SWAR.high << UInt64(8 * (8 - remaining)))
         if let reason { return .rejected(reason) }
         if taken {
+          if hashing {
+            let last = UnsafeRawPointer(target + count - 8).loadUnaligned(as: UInt64.self)
+            state = NameHash.step(state, last >> UInt64(8 * (8 - remaining)))
+          }
           index = count
           continue
         }
       }
       // Otherwise byte by byte, up to and including the first byte that is not a letter or digit. (The
       // table is fetched here, not for every name: a lazy global costs a call each time, 1 % of a compile.)
+      hashing = false
       let classes = ByteClass.table
       while index < count {
         let byte = source[index]
@@ -168,6 +191,7 @@ public enum NameRules {
       return .rejected(.gluedAddress)
     }
     if isLocalName(name) { return .rejected(.localName) }
+    if hashing { hash = NameHash.mix(state) }
     return .valid(count)
   }
 

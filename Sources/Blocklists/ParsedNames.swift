@@ -32,10 +32,10 @@ public struct ParsedNames: Sendable {
     hashes.reserveCapacity(bytes / 24)
   }
 
-  mutating func append(_ name: UnsafeBufferPointer<UInt8>) {
+  mutating func append(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) {
     bytes.append(contentsOf: name)
     ends.append(UInt32(bytes.count))
-    hashes.append(NameHash.hash(name))
+    hashes.append(hash ?? NameHash.hash(name))
   }
 
   /// The names as strings, for tests and small lists.
@@ -58,7 +58,7 @@ public enum NameHash {
   /// The hash of some bytes.
   public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     let count = bytes.count
-    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+    var h = start(count)
     guard let base = bytes.baseAddress else { return mix(h) }
     let raw = UnsafeRawPointer(base)
     var offset = 0
@@ -83,6 +83,10 @@ public enum NameHash {
     }
     return mix(step(h, tail))
   }
+
+  /// The state before the first step, for `count` bytes.
+  @inline(__always)
+  static func start(_ count: Int) -> UInt64 { 0x9E37_79B9_7F4A_7C15 ^ UInt64(count) }
 
   /// One step: the word mixed into the state by a multiplication, whose high bits the rotation brings
   /// down for the next step.

@@ -91,4 +91,43 @@ struct NameRulesTests {
     #expect(NameRules.normalize("straße.de") == .success("xn--strae-oqa.de"), "ß goes through the full mapping")
     #expect(NameRules.normalize("München.de") == .success("xn--mnchen-3ya.de"))
   }
+
+  @Test("The hash computed while checking is the name's NameHash, for every length and on every path")
+  func hashWhileChecking() {
+    // A seeded generator over an alphabet of capitals, hyphens, dots, digits, underscores and é, so
+    // names take the word path, the byte path, both, the tail step and the IDN path.
+    var state: UInt64 = 0x5EED
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCXYZ0123456789-._".utf8)
+    let output = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+    defer { output.deallocate() }
+    var hashed = 0
+    var valid = 0
+    for round in 0..<20_000 {
+      var token: [UInt8] = []
+      let labels = 2 + next(3)
+      for label in 0..<labels {
+        if label > 0 { token.append(UInt8(ascii: ".")) }
+        for _ in 0..<(1 + next(round % 3 == 0 ? 20 : 7)) { token.append(alphabet[next(alphabet.count)]) }
+      }
+      if next(50) == 0 { token += Array("é".utf8) }
+      if next(10) == 0 { token.append(UInt8(ascii: ".")) }
+      var hash: UInt64?
+      let outcome = token.withUnsafeBufferPointer { NameRules.normalize($0, into: output, hash: &hash) }
+      guard case .valid(let count) = outcome else {
+        #expect(outcome == token.withUnsafeBufferPointer { NameRules.normalize($0, into: output) })
+        continue
+      }
+      valid += 1
+      if let hash {
+        hashed += 1
+        #expect(hash == NameHash.hash(UnsafeBufferPointer(rebasing: output[0..<count])), "\(token)")
+      }
+    }
+    #expect(valid > 5_000)
+    #expect(hashed > valid / 2, "most names are hashed on the way")
+  }
 }
