@@ -126,12 +126,16 @@ public struct ProcessRunner: ProcessRunning {
   }
 
   /// Reads a descriptor to its end on a thread of its own (the read blocks), then closes it.
+  ///
+  /// A thread of its own, not `DispatchQueue.global()`: on Linux that queue's workers are the ones
+  /// Swift's tasks run on, about one a core, and a read held there for the child's whole run (a checker,
+  /// a reload) would hold a worker the dashboard's other requests need.
   private static func readAll(_ descriptor: Int32) async -> Data {
     await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
+      Thread {
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         continuation.resume(returning: (try? handle.readToEnd()) ?? Data())
-      }
+      }.start()
     }
   }
 }

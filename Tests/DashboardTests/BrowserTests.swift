@@ -106,10 +106,6 @@ struct BrowserTests {
   }
 
   private static func readAll(_ handle: FileHandle) async -> Data {
-    await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(returning: (try? handle.readToEnd()) ?? Data())
-      }
-    }
+    await onOwnThread { (try? handle.readToEnd()) ?? Data() }
   }
 }

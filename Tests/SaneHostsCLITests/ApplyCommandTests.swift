@@ -134,12 +134,10 @@ struct ApplyCommandTests {
     process.standardError = error
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    let message = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        continuation.resume(returning: text)
-      }
+    let message = await onOwnThread {
+      let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return text
     }
     #expect(process.terminationStatus == 1)
     #expect(message.contains("Cannot write \(fixture.hosts.path)"), "\(message)")

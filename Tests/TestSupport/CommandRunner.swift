@@ -63,17 +63,13 @@ public struct CommandRunner: Sendable {
     async let errData = Self.readAll(error.fileHandleForReading)
     try await whileRunning(process)
     let (out, err) = await (outData, errData)
-    process.waitUntilExit()
+    await onOwnThread { process.waitUntilExit() }
     return Result(
       status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
       standardError: String(decoding: err, as: UTF8.self))
   }
 
   private static func readAll(_ handle: FileHandle) async -> Data {
-    await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(returning: (try? handle.readToEnd()) ?? Data())
-      }
-    }
+    await onOwnThread { (try? handle.readToEnd()) ?? Data() }
   }
 }

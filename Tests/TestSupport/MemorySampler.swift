@@ -31,8 +31,8 @@ public enum MemorySampler {
     try process.run()
     let pid = process.processIdentifier
     // Threads of their own: reading, sampling and waiting must not hold workers of Swift's shared pool.
-    async let output = onThread { pipe.fileHandleForReading.readDataToEndOfFile() }
-    let peak = await onThread {
+    async let output = onOwnThread { pipe.fileHandleForReading.readDataToEndOfFile() }
+    let peak = await onOwnThread {
       var peak = 0
       while process.isRunning {
         peak = max(peak, highWaterMark(of: pid) ?? 0)
@@ -43,12 +43,6 @@ public enum MemorySampler {
     }
     return Result(
       status: process.terminationStatus, output: String(decoding: await output, as: UTF8.self), peakBytes: peak)
-  }
-
-  private static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: body()) }.start()
-    }
   }
 
   /// `VmHWM` of a running process, in bytes.

@@ -25,12 +25,10 @@ public enum MountNamespace {
     process.standardError = output
     try process.run()
     // Wait off Swift's cooperative pool: blocking it would stall every other test.
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-      }
+    return await onOwnThread {
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
   }
 }
