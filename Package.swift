@@ -269,7 +269,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BlocklistsTests",
-      dependencies: ["Blocklists", "TestSupport"],
+      dependencies: ["Blocklists", "Files", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Testing
 
@@ -38,6 +39,27 @@ struct DirectWriterTests {
     for index in 0..<4 {
       #expect(data[(index * size)..<((index + 1) * size)].allSatisfy { $0 == UInt8(0x41 + index) })
     }
+  }
+
+  @Test("A write that direct I/O refuses (EINVAL) goes through the page cache instead, and direct I/O stays off")
+  func refusedWriteFallsBack() throws {
+    let (path, descriptor) = try ByteSinkTests.scratchFile()
+    defer {
+      close(descriptor)
+      unlink(path)
+    }
+    // Where the file system takes no direct I/O at all, the sink never starts a writer: nothing to test.
+    guard StagedFile.setDirectIO(descriptor, true) else { return }
+    // 100 bytes is not a whole number of blocks: a direct write of it fails with EINVAL.
+    let buffer = Self.buffer(4096, 0x5A)
+    defer { buffer.deallocate() }
+    let writer = DirectWriter(descriptor: descriptor)
+    #expect(writer.submit(buffer, count: 100, offset: 0) == 0)
+    #expect(writer.wait() == 0)
+    #expect(writer.fellBack)
+    writer.stop()
+    #expect(fcntl(descriptor, F_GETFL) & 0o40000 == 0, "O_DIRECT off")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x5A, count: 100))
   }
 
   @Test("A failed write is reported by the next hand-over and by wait, and nothing more is written")
