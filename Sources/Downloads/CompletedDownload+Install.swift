@@ -68,18 +68,15 @@ extension CompletedDownload {
   }
 
   /// Flushes the document to disk (`immediate`), or starts its writeback (`deferred`), before it is
-  /// renamed into place: a rename that reached the disk before the bytes would leave an empty file.
+  /// renamed into place (`StagedFile.settle`).
   private func prepare(_ durability: StagedFile.Durability) throws(DownloadError) {
     let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .fileSystem(path: fileURL.path, detail: String(cString: strerror(errno))) }
     defer { close(descriptor) }
-    switch durability {
-    case .immediate:
-      guard fsync(descriptor) == 0 else {
-        throw .fileSystem(path: fileURL.path, detail: "flushing: \(String(cString: strerror(errno)))")
-      }
-    case .deferred:
-      StagedFile.startWriteback(descriptor)
+    do {
+      try StagedFile.settle(descriptor, durability)
+    } catch {
+      throw .fileSystem(path: fileURL.path, detail: error.detail)
     }
   }
 

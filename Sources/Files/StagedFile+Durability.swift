@@ -23,17 +23,17 @@ extension StagedFile {
     case deferred
   }
 
-  /// Flushes the temporary file (or only starts its writeback, when `deferred`), renames it over the
-  /// target and, when `immediate`, flushes the directory.
-  public func commit(durability: Durability) throws(Failure) {
+  /// Readies an open file's bytes for a rename: flushes them (`immediate`), or starts their writeback
+  /// (`deferred`). A rename that reached the disk before the bytes would leave an empty file.
+  public static func settle(_ descriptor: Int32, _ durability: Durability) throws(Failure) {
     switch durability {
     case .immediate:
-      try commit()
+      while fsync(descriptor) != 0 {
+        if errno == EINTR { continue }
+        throw Failure(path: "", detail: "flushing: \(String(cString: strerror(errno)))", code: errno)
+      }
     case .deferred:
-      Self.startWriteback(descriptor)
-      guard rename(temporary, path) == 0 else { throw failure("replacing") }
-      close(descriptor)
-      releaseReplaced()
+      startWriteback(descriptor)
     }
   }
 
@@ -52,15 +52,16 @@ extension StagedFile {
   }
 
   /// Opens `path` and flushes it with `fsync`.
-  private static func flushOne(_ path: String, opening flags: Int32) throws(Failure) {
+  static func flushOne(_ path: String, opening flags: Int32) throws(Failure) {
     let descriptor = open(path, flags)
     guard descriptor >= 0 else {
       throw Failure(path: path, detail: "opening to flush: \(String(cString: strerror(errno)))", code: errno)
     }
     defer { close(descriptor) }
-    while fsync(descriptor) != 0 {
-      if errno == EINTR { continue }
-      throw Failure(path: path, detail: "flushing: \(String(cString: strerror(errno)))", code: errno)
+    do {
+      try settle(descriptor, .immediate)
+    } catch {
+      throw Failure(path: path, detail: error.detail, code: error.code)
     }
   }
 

@@ -111,13 +111,18 @@ public struct StagedFile: Sendable {
     }
   }
 
-  /// Flushes the temporary file, renames it over the target and flushes the directory.
-  public func commit() throws(Failure) {
-    guard fsync(descriptor) == 0 else { throw failure("flushing") }
+  /// Flushes the temporary file (or only starts its writeback, when `deferred`), renames it over the
+  /// target and, when `immediate`, flushes the directory.
+  public func commit(durability: Durability = .immediate) throws(Failure) {
+    do {
+      try Self.settle(descriptor, durability)
+    } catch {
+      throw Failure(path: path, detail: error.detail, code: error.code)
+    }
     guard rename(temporary, path) == 0 else { throw failure("replacing") }
     close(descriptor)
     releaseReplaced()
-    Self.syncDirectory(directory)
+    if durability == .immediate { Self.syncDirectory(directory) }
   }
 
   /// Closes and removes the temporary file; the target is untouched.
@@ -209,10 +214,7 @@ public struct StagedFile: Sendable {
 
   /// Flushes a directory, so a rename in it survives a crash.
   public static func syncDirectory(_ path: String) {
-    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
+    try? flushOne(path, opening: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
   }
 
   /// A failure naming what was being done, with the system's reason.
