@@ -8,6 +8,7 @@ import Store
 /// `sanehosts compile`: merges lists into one deduplicated block set in the format a blocker needs.
 struct Compile: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "compile",
     abstract: "Merge blocklists into one deduplicated list in the format a DNS blocker needs.",
     discussion: """
       Each INPUT is a file, - for standard input, or an https:// URL (http:// on this machine), in any supported format (hosts, plain domains, \

@@ -5,6 +5,7 @@ import Foundation
 /// `sanehosts fetch`: downloads one list with live progress, conditionally and checksummed.
 struct Fetch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "fetch",
     abstract: "Download one blocklist (URL or local file) with live progress.",
     discussion: """
       The list is streamed to a temporary file and only then written to --output, replacing it \

@@ -12,7 +12,7 @@ struct HistoryCommand: ParsableCommand {
     defaultSubcommand: List.self)
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The saved runs, newest first.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The saved runs, newest first.")
     @OptionGroup var store: StoreOptions
     @Option(help: "How many runs to list.") var limit = 20
     @Flag(help: "Print JSON on standard output.") var json = false
@@ -52,7 +52,8 @@ struct HistoryCommand: ParsableCommand {
   }
 
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "One saved run's report (default: the newest).")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "One saved run's report (default: the newest).")
     @OptionGroup var store: StoreOptions
     @Argument(help: "The run's id.") var id: Int64?
     @Flag(help: "Print the report as JSON.") var json = false
@@ -66,6 +67,7 @@ struct HistoryCommand: ParsableCommand {
 
   struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "diff",
       abstract: "What changed between two runs: newly blocked, newly reachable (default: the two newest).")
     @OptionGroup var store: StoreOptions
     @Argument(help: "The older run's id, then the newer one's.") var ids: [Int64] = []

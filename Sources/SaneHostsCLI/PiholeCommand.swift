@@ -31,7 +31,8 @@ struct PiholeCommand: AsyncParsableCommand {
   static let marker = PiholeSync.marker
 
   struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Version, gravity size and the adlists' state.")
+    static let configuration = CommandConfiguration(
+      commandName: "status", abstract: "Version, gravity size and the adlists' state.")
     @OptionGroup var pihole: PiholeOptions
     @OptionGroup var store: StoreOptions
     @Flag(help: "Print JSON on standard output.") var json = false
@@ -72,7 +73,8 @@ struct PiholeCommand: AsyncParsableCommand {
   }
 
   struct Lists: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The Pi-hole's adlists with their counts and status.")
+    static let configuration = CommandConfiguration(
+      commandName: "lists", abstract: "The Pi-hole's adlists with their counts and status.")
     @OptionGroup var pihole: PiholeOptions
     @OptionGroup var store: StoreOptions
     @Flag(help: "Print JSON on standard output.") var json = false
@@ -89,6 +91,7 @@ struct PiholeCommand: AsyncParsableCommand {
 
   struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "sync",
       abstract: "Make the Pi-hole's block lists match a profile's sources, then rebuild gravity.",
       discussion: """
         Adds the profile's URL sources the Pi-hole does not have (marked with the comment "\(PiholeCommand.marker) \
@@ -180,12 +183,13 @@ struct PiholeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "allow", abstract: "Add or remove the Pi-hole's allow rules.", subcommands: [Add.self, Remove.self])
     struct Add: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Never block these domains (or expressions).")
+      static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Never block these domains (or expressions).")
       @OptionGroup var rule: RuleArguments
       func run() async throws { try await rule.add(type: "allow") }
     }
     struct Remove: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Remove allow rules.")
+      static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove allow rules.")
       @OptionGroup var rule: RuleArguments
       func run() async throws { try await rule.remove(type: "allow") }
     }
@@ -195,12 +199,13 @@ struct PiholeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "deny", abstract: "Add or remove the Pi-hole's deny rules.", subcommands: [Add.self, Remove.self])
     struct Add: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Always block these domains (or expressions).")
+      static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Always block these domains (or expressions).")
       @OptionGroup var rule: RuleArguments
       func run() async throws { try await rule.add(type: "deny") }
     }
     struct Remove: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Remove deny rules.")
+      static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove deny rules.")
       @OptionGroup var rule: RuleArguments
       func run() async throws { try await rule.remove(type: "deny") }
     }

@@ -17,7 +17,8 @@ struct ProfileCommand: ParsableCommand {
     defaultSubcommand: List.self)
 
   struct Create: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create a profile, empty or from a preset.")
+    static let configuration = CommandConfiguration(
+      commandName: "create", abstract: "Create a profile, empty or from a preset.")
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The new profile's name.") var name: String
@@ -46,7 +47,7 @@ struct ProfileCommand: ParsableCommand {
   }
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the profiles.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the profiles.")
 
     @OptionGroup var store: StoreOptions
     @Flag(help: "Print JSON on standard output.") var json = false
@@ -70,7 +71,8 @@ struct ProfileCommand: ParsableCommand {
   }
 
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a profile: sources, rules, compiled list.")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show a profile: sources, rules, compiled list.")
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The profile (default: the active one).") var name: String?
@@ -102,7 +104,8 @@ struct ProfileCommand: ParsableCommand {
   }
 
   struct Duplicate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Copy a profile's sources and rules under a new name.")
+    static let configuration = CommandConfiguration(
+      commandName: "duplicate", abstract: "Copy a profile's sources and rules under a new name.")
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The profile to copy.") var name: String
@@ -117,6 +120,7 @@ struct ProfileCommand: ParsableCommand {
 
   struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "merge",
       abstract: "Add one profile's sources and rules to another.",
       discussion: "What the target already has stays as it is; FROM is left unchanged.")
 
@@ -132,7 +136,7 @@ struct ProfileCommand: ParsableCommand {
   }
 
   struct Use: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Make a profile the active one.")
+    static let configuration = CommandConfiguration(commandName: "use", abstract: "Make a profile the active one.")
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The profile.") var name: String
@@ -146,6 +150,7 @@ struct ProfileCommand: ParsableCommand {
 
   struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "delete",
       abstract: "Delete a profile that is not active.",
       discussion: "Sources that no other profile uses are deleted with their saved copies.")
 

@@ -12,7 +12,8 @@ struct RegistryCommand: ParsableCommand {
     defaultSubcommand: List.self)
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Every test domain with its category and provider.")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "Every test domain with its category and provider.")
     @OptionGroup var store: StoreOptions
     @Option(help: "Only this category.") var category: String?
     @Flag(help: "Print JSON on standard output.") var json = false
@@ -31,7 +32,7 @@ struct RegistryCommand: ParsableCommand {
   }
 
   struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add your own test domains.")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add your own test domains.")
     @OptionGroup var store: StoreOptions
     @Argument(help: "Hostnames to add.") var hostnames: [String]
     @Option(help: "Their category (an existing one, or a new one such as Local).") var category: String
@@ -59,7 +60,7 @@ struct RegistryCommand: ParsableCommand {
   }
 
   struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove test domains you added.")
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove test domains you added.")
     @OptionGroup var store: StoreOptions
     @Argument(help: "Hostnames to remove.") var hostnames: [String]
 

@@ -18,19 +18,20 @@ struct AllowCommand: ParsableCommand {
     subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add allow rules.")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add allow rules.")
     @OptionGroup var rules: RuleArguments
     func run() throws { try rules.add(.allow) }
   }
 
   struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove allow rules (as written, or by number).")
+    static let configuration = CommandConfiguration(
+      commandName: "remove", abstract: "Remove allow rules (as written, or by number).")
     @OptionGroup var rules: RuleArguments
     func run() throws { try rules.remove(.allow) }
   }
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List allow rules.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List allow rules.")
     @OptionGroup var options: RuleListOptions
     func run() throws { try options.list(.allow) }
   }
@@ -43,19 +44,20 @@ struct DenyCommand: ParsableCommand {
     subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add deny rules.")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add deny rules.")
     @OptionGroup var rules: RuleArguments
     func run() throws { try rules.add(.deny) }
   }
 
   struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove deny rules (as written, or by number).")
+    static let configuration = CommandConfiguration(
+      commandName: "remove", abstract: "Remove deny rules (as written, or by number).")
     @OptionGroup var rules: RuleArguments
     func run() throws { try rules.remove(.deny) }
   }
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List deny rules.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List deny rules.")
     @OptionGroup var options: RuleListOptions
     func run() throws { try options.list(.deny) }
   }

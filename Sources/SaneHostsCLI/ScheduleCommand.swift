@@ -70,6 +70,7 @@ struct ScheduleCommand: AsyncParsableCommand {
 
   struct Install: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "install",
       abstract: "Write the service and timer units, then enable and start the timer.",
       discussion: """
         The service runs `sanehosts update --quiet`, then (only if the update succeeded) `sanehosts apply \
@@ -117,7 +118,8 @@ struct ScheduleCommand: AsyncParsableCommand {
   }
 
   struct Remove: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Stop and disable the timer, and delete both units.")
+    static let configuration = CommandConfiguration(
+      commandName: "remove", abstract: "Stop and disable the timer, and delete both units.")
     @OptionGroup var scope: ScopeOptions
     @Flag(help: "Only delete the units; do not run systemctl.") var noDisable = false
 
@@ -135,7 +137,8 @@ struct ScheduleCommand: AsyncParsableCommand {
   }
 
   struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the units `install` would write, write nothing.")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Print the units `install` would write, write nothing.")
     @OptionGroup var options: ScheduleOptions
 
     func run() throws {

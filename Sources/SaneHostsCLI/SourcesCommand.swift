@@ -20,7 +20,7 @@ struct SourcesCommand: ParsableCommand {
     defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add sources to a profile.")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add sources to a profile.")
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The profile (default: the active one).") var profile: String?
@@ -60,6 +60,7 @@ struct SourcesCommand: ParsableCommand {
 
   struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "remove",
       abstract: "Remove sources from a profile (a source no profile uses is deleted with its copy).")
 
     @OptionGroup var target: SourceReferences
@@ -72,7 +73,7 @@ struct SourcesCommand: ParsableCommand {
   }
 
   struct Enable: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Use sources again in a profile.")
+    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Use sources again in a profile.")
 
     @OptionGroup var target: SourceReferences
 
@@ -85,6 +86,7 @@ struct SourcesCommand: ParsableCommand {
 
   struct Disable: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "disable",
       abstract: "Stop using sources in a profile without removing them.")
 
     @OptionGroup var target: SourceReferences
@@ -97,7 +99,8 @@ struct SourcesCommand: ParsableCommand {
   }
 
   struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List a profile's sources with freshness and counts.")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List a profile's sources with freshness and counts.")
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The profile (default: the active one).") var profile: String?

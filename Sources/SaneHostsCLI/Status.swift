@@ -9,6 +9,7 @@ import UseCases
 /// `sanehosts status`: what is active, how fresh it is, and what needs attention.
 struct Status: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "status",
     abstract: "Show the active profile, its sources' freshness and counts, the last update and warnings.")
 
   @OptionGroup var store: StoreOptions

@@ -8,6 +8,7 @@ import Updates
 /// `sanehosts update`: fetch a profile's sources and recompile it.
 struct Update: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "update",
     abstract: "Download a profile's sources (in parallel) and compile the profile.",
     discussion: """
       Each enabled source goes through connect → download → parse → validate → save. An unchanged source \
