@@ -228,7 +228,11 @@ public struct ManagedFile: Sendable {
       path: path, before: before, after: after, drift: drift(before), addedLines: added, removedLines: removed)
   }
 
-  /// The byte ranges of our lines in some content (comments, blank lines and a CR before LF left out).
+  /// The byte ranges of our entries in some content: its lines, comments, blank lines and a CR before LF
+  /// left out; a dnsmasq line with several names (`address=/a/b/…/#`) is one entry per name.
+  ///
+  /// So a diff and its counts are in names, whether the drop-in was written one name a line (before
+  /// lines were packed) or many: a name added moves the others to new lines, but changes one entry.
   private func ours(_ bytes: [UInt8]) -> [Range<Int>] {
     var region = 0..<bytes.count
     if ownership == .section {
@@ -247,13 +251,32 @@ public struct ManagedFile: Sendable {
         var first = start
         while first < last && (buffer[first] == 0x20 || buffer[first] == 0x09) { first += 1 }
         if first < last && buffer[first] != UInt8(ascii: "#") && buffer[first] != UInt8(ascii: ";") {
-          lines.append(start..<last)
+          if !Self.appendNames(buffer, first..<last, to: &lines) { lines.append(start..<last) }
         }
         start = end + 1
       }
       return lines
     }
   }
+
+  /// Appends the range of each name of a dnsmasq `address=/a/b/…/TARGET` line; false, appending nothing,
+  /// for any other line.
+  static func appendNames(_ buffer: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, to entries: inout [Range<Int>])
+    -> Bool
+  {
+    let key = addressKey
+    guard line.count > key.count + 1, buffer[line.lowerBound..<(line.lowerBound + key.count)].elementsEqual(key),
+      let lastSlash = buffer[line].lastIndex(of: UInt8(ascii: "/")), lastSlash > line.lowerBound + key.count
+    else { return false }
+    var start = line.lowerBound + key.count
+    for index in start...lastSlash where buffer[index] == UInt8(ascii: "/") {
+      if index > start { entries.append(start..<index) }
+      start = index + 1
+    }
+    return true
+  }
+
+  private static let addressKey = Array("address=/".utf8)
 
   /// Lines only in the new content (added) and only in the old (removed), each in its file's order, as
   /// byte ranges. Lines are compared by a 64-bit hash of their bytes, read eight at a time.
@@ -338,7 +361,8 @@ public struct ManagedFile: Sendable {
   /// `Ledger.Entry.content`).
   @discardableResult
   public func commit(
-    _ change: Change, profile: String?, names: Int, target: String, force: Bool = false, content: String? = nil
+    _ change: Change, profile: String?, names: Int, target: String, force: Bool = false, content: String? = nil,
+    digests known: Digests? = nil
   ) throws(ApplyError) -> Outcome {
     if case .insideSection(let since) = change.drift, !force {
       throw .sectionEdited(path: path, since: since)
@@ -359,7 +383,7 @@ public struct ManagedFile: Sendable {
     defer { lock.release() }
     StagedFile.removeLeftovers(of: path)
     guard try read() == change.before else { throw .changedMeanwhile(path: path) }
-    let newDigests = change.after.map(digests)
+    let newDigests = known ?? change.after.map(digests)
     // Recorded first, so a process killed after the rename does not mistake its own write for someone else's.
     try record(change.before, profile: profile, names: names, target: target, pending: change.after, known: newDigests)
     var backup: Backups.Backup?
@@ -442,13 +466,18 @@ public struct ManagedFile: Sendable {
   }
 
   /// The SHA-256 of some content and of our part of it.
-  private struct Digests {
-    var whole: String
-    var section: String
+  public struct Digests: Sendable, Hashable {
+    /// Of the whole file.
+    public var whole: String
+    /// Of our part (the section, or the whole file when the file is ours).
+    public var section: String
   }
 
-  private func digests(_ bytes: [UInt8]) -> Digests {
-    Digests(whole: Self.sha256(bytes), section: Self.sha256(ourBytes(bytes)))
+  /// The digests a commit records for `bytes`; a caller that waits for something else (a server's
+  /// checker) takes them meanwhile and hands them to `commit`. A file that is ours whole is hashed once.
+  public func digests(_ bytes: [UInt8]) -> Digests {
+    let whole = Self.sha256(bytes)
+    return Digests(whole: whole, section: ownership == .whole ? whole : Self.sha256(ourBytes(bytes)))
   }
 
   private func record(

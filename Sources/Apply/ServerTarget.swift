@@ -91,12 +91,13 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   private static let soaPrefix = Array("@ IN SOA ".utf8)
 
   /// The name of the response-policy zone the BIND target writes.
-  public static let rpzZone = "sanehosts.rpz"
+  public static let rpzZone = Renderer.rpzOrigin
 
   /// The renderer that writes this target's file.
   public func renderer(title: String, date: Date) -> Renderer {
     switch self {
-    case .dnsmasq: Renderer(format: .dnsmasq, title: title, date: date)
+    // Many names an `address=` line: dnsmasq reads the file about three times faster.
+    case .dnsmasq: Renderer(format: .dnsmasq, namesPerLine: .max, title: title, date: date)
     case .dnsmasqHosts: Renderer(format: .hosts, hostsAddress: .both, title: title, date: date)
     case .unbound: Renderer(format: .unbound, title: title, date: date)
     case .bind, .pdnsRecursor, .knotResolver: Renderer(format: .rpz, title: title, date: date)

@@ -202,6 +202,37 @@ public struct NameSet: Sendable {
     entry(of: name).map { !isRemoved($0) } ?? false
   }
 
+  /// A bit per value of the hashes' top bits, set for every entry's hash (removed ones too), made from
+  /// the table in one pass: a name whose bit is clear is not in the set, known without a miss in the
+  /// table. About 16 bits a name, so it stays in cache where the table does not.
+  public func presence() -> Presence {
+    var log2 = 16
+    while (1 << log2) < ends.count * 16 && log2 < 32 { log2 += 1 }
+    var bits = [UInt64](repeating: 0, count: (1 << log2) / 64)
+    let shift = UInt64(64 - log2)
+    bits.withUnsafeMutableBufferPointer { bits in
+      for value in slots where value != 0 {
+        // A slot keeps the hash's top 32 bits: enough for up to 2^32 bits.
+        let index = Int(truncatingIfNeeded: value >> shift)
+        bits[index >> 6] |= 1 << UInt64(index & 63)
+      }
+    }
+    return Presence(bits: bits, shift: shift)
+  }
+
+  /// The bits `presence()` makes.
+  public struct Presence: Sendable {
+    let bits: [UInt64]
+    let shift: UInt64
+
+    /// False when no entry has this hash; true when one may.
+    @inline(__always)
+    public func mayContain(_ hash: UInt64) -> Bool {
+      let index = Int(truncatingIfNeeded: hash >> shift)
+      return bits[index >> 6] & (1 << UInt64(index & 63)) != 0
+    }
+  }
+
   /// Calls `body` with the bytes of an entry's name.
   @inline(__always)
   public func withName<R, E: Error>(_ entry: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {

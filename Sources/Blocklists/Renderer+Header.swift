@@ -45,6 +45,7 @@ extension Renderer {
     var line = "\(format.commentPrefix) Entries written: \(report.written) for \(list.count) names"
     line += " (\(report.compressed) covered by a listed parent"
     if report.publicSuffixesLeftOut > 0 { line += ", \(report.publicSuffixesLeftOut) public suffixes left out" }
+    if report.tooLongForZone > 0 { line += ", \(report.tooLongForZone) too long for the zone left out" }
     try sink.write(line + ")\n")
   }
 }

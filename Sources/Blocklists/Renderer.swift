@@ -42,15 +42,22 @@ public struct Renderer: Sendable {
     public var publicSuffixesLeftOut = 0
     /// Up to five of them.
     public var publicSuffixSamples: [String] = []
+    /// Names left out of an RPZ zone because, with the zone's name after them, they would pass the
+    /// 253-character limit of a DNS name (one such line makes the server refuse the whole zone).
+    public var tooLongForZone = 0
+    /// Up to five of them.
+    public var tooLongSamples: [String] = []
 
-    /// Creates a report.
     mutating func add(_ other: Report) {
       written += other.written
       compressed += other.compressed
       publicSuffixesLeftOut += other.publicSuffixesLeftOut
       publicSuffixSamples += other.publicSuffixSamples.prefix(Findings.samplesPerReason - publicSuffixSamples.count)
+      tooLongForZone += other.tooLongForZone
+      tooLongSamples += other.tooLongSamples.prefix(Findings.samplesPerReason - tooLongSamples.count)
     }
 
+    /// Creates a report.
     public init(
       written: Int = 0, compressed: Int = 0, publicSuffixesLeftOut: Int = 0, publicSuffixSamples: [String] = []
     ) {
@@ -63,7 +70,10 @@ public struct Renderer: Sendable {
 
   public var format: ListFormat
   public var hostsAddress: HostsAddress
-  /// Names per hosts line (Windows' resolver copes better with several per line); 1 by default.
+  /// Names per line, 1 by default: in hosts output, names after one address (Windows' resolver copes
+  /// better with several per line); in dnsmasq output, names in one `address=/a/b/…/#` option, whose
+  /// line is also kept within `dnsmasqLineLimit` bytes (dnsmasq parses such a file three times faster:
+  /// 0.06 instead of 0.16 s for 271,570 names).
   public var namesPerLine: Int
   /// Whether covering formats leave out names whose parent is blocked.
   public var compresses: Bool
@@ -87,17 +97,31 @@ public struct Renderer: Sendable {
     self.publicSuffixes = publicSuffixes
   }
 
-  /// Names per chunk of output rendered as one unit (and, concurrently, on one core).
-  static let chunkSize = 1 << 17
+  /// Names per chunk of output rendered as one unit (and, concurrently, on one core): small enough
+  /// that both cores stay busy to the end of a 400,000-name drop-in.
+  static let chunkSize = 1 << 15
+
+  /// The longest dnsmasq line written with several names, newline included: dnsmasq reads a
+  /// configuration line into a buffer of 1,025 bytes and parses a longer one wrongly, without an error.
+  public static let dnsmasqLineLimit = 1000
+
+  /// The origin the RPZ targets load the zone under (`sanehosts.rpz`): a name is written only when
+  /// `*.name.` with it stays within 253 characters.
+  public static let rpzOrigin = "sanehosts.rpz"
+
+  /// The longest name an RPZ zone can hold as `*.name` under `rpzOrigin`: 237 characters.
+  public static let rpzNameLimit = NameRules.maximumLength - rpzOrigin.utf8.count - 3
 
   /// Writes the list to a sink.
   @discardableResult
   public func render(_ list: CompiledList, to sink: inout ByteSink) throws(CompileError) -> Report {
     try writeHeader(list, to: &sink)
     if format == .hosts && namesPerLine > 1 { return try renderGrouped(list, to: &sink) }
+    let presence = presence(for: list)
     var report = Report()
     for start in stride(from: 0, to: list.names.entryCount, by: Self.chunkSize) {
-      let (bytes, part) = renderChunk(list, start..<min(start + Self.chunkSize, list.names.entryCount))
+      let (bytes, part) = renderChunk(
+        list, start..<min(start + Self.chunkSize, list.names.entryCount), presence: presence)
       try sink.write(bytes)
       report.add(part)
     }
@@ -116,6 +140,7 @@ public struct Renderer: Sendable {
     let count = list.names.entryCount
     sink.expect(count == 0 ? 0 : bound(of: list, 0..<count))
     let chunks = stride(from: 0, to: count, by: Self.chunkSize).map { $0..<min($0 + Self.chunkSize, count) }
+    let presence = presence(for: list)
     var report = Report()
     var failure: CompileError?
     await withTaskGroup(of: (Int, [UInt8], Report).self) { group in
@@ -129,7 +154,7 @@ public struct Renderer: Sendable {
           let index = submitted
           let spare = Handoff(spares.popLast())
           group.addTask {
-            let (bytes, part) = self.renderChunk(list, chunks[index], reusing: spare.take())
+            let (bytes, part) = self.renderChunk(list, chunks[index], presence: presence, reusing: spare.take())
             return (index, bytes, part)
           }
           submitted += 1
@@ -152,8 +177,16 @@ public struct Renderer: Sendable {
     return report
   }
 
+  /// The set's presence bits, when names are checked for a listed parent (compression).
+  private func presence(for list: CompiledList) -> NameSet.Presence? {
+    format.coversSubdomains && compresses && list.names.entryCount > 0 ? list.names.presence() : nil
+  }
+
   /// Renders the names of a range of entries into bytes.
-  func renderChunk(_ list: CompiledList, _ range: Range<Int>, reusing spare: consuming [UInt8]? = nil) -> (
+  func renderChunk(
+    _ list: CompiledList, _ range: Range<Int>, presence: NameSet.Presence? = nil,
+    reusing spare: consuming [UInt8]? = nil
+  ) -> (
     [UInt8], Report
   ) {
     var report = Report()
@@ -163,6 +196,7 @@ public struct Renderer: Sendable {
     let addresses = hostsAddress.addresses.map { Array("\($0) ".utf8) }
     let isHosts = format == .hosts
     let isRPZ = format == .rpz
+    let packs = format == .dnsmasq && namesPerLine > 1
     let bound = range.isEmpty ? 0 : bound(of: list, range)
     // Written through a pointer, not appended piece by piece; only a difference in length is filled first.
     var out = spare.take() ?? []
@@ -189,6 +223,10 @@ public struct Renderer: Sendable {
         let suffix = UnsafeBufferPointer(rebasing: affixes[prefix.count..<(prefix.count + suffix.count)])
         let wildcardEnd = prefix.count + suffix.count + Self.wildcardPrefix.count
         let wildcard = UnsafeBufferPointer(rebasing: affixes[(prefix.count + suffix.count)..<wildcardEnd])
+        // Packed dnsmasq lines end with the suffix's `#\n` (its `/` follows each name).
+        let closing = UnsafeBufferPointer(rebasing: suffix[1...])
+        var onLine = 0
+        var lineLength = 0
         var addressParts: [UnsafeBufferPointer<UInt8>] = []
         var offset = wildcardEnd
         for address in addresses {
@@ -200,6 +238,13 @@ public struct Renderer: Sendable {
             let name = UnsafeBufferPointer(
               rebasing: names[(entry == 0 ? 0 : Int(ends[entry - 1]))..<Int(ends[entry])])
             if covering {
+              if isRPZ && name.count > Self.rpzNameLimit {
+                report.tooLongForZone += 1
+                if report.tooLongSamples.count < Findings.samplesPerReason {
+                  report.tooLongSamples.append(String(decoding: name, as: UTF8.self))
+                }
+                continue
+              }
               if publicSuffixes.isPublicSuffix(name, hash: NameHash.hash(name)) {
                 report.publicSuffixesLeftOut += 1
                 if report.publicSuffixSamples.count < Findings.samplesPerReason {
@@ -207,7 +252,7 @@ public struct Renderer: Sendable {
                 }
                 continue
               }
-              if compresses && hasBlockedParent(name, in: set) {
+              if compresses && hasBlockedParent(name, in: set, presence: presence) {
                 report.compressed += 1
                 continue
               }
@@ -226,6 +271,21 @@ public struct Renderer: Sendable {
                 cursor.pointee = 0x0A
                 cursor += 1
               }
+            } else if packs {
+              // `address=/a/b/…/#`: the open line is closed first when this name would not fit.
+              if onLine > 0 && (onLine == namesPerLine || lineLength + name.count + 3 > Self.dnsmasqLineLimit) {
+                put(closing)
+                onLine = 0
+              }
+              if onLine == 0 {
+                put(prefix)
+                lineLength = prefix.count
+              }
+              put(name)
+              cursor.pointee = UInt8(ascii: "/")
+              cursor += 1
+              lineLength += name.count + 1
+              onLine += 1
             } else {
               put(prefix)
               put(name)
@@ -237,6 +297,7 @@ public struct Renderer: Sendable {
               }
             }
           }
+          if onLine > 0 { put(closing) }
         }
       }
       return cursor - start
@@ -307,13 +368,17 @@ public struct Renderer: Sendable {
     group.removeAll(keepingCapacity: true)
   }
 
-  private func hasBlockedParent(_ name: UnsafeBufferPointer<UInt8>, in set: NameSet) -> Bool {
+  private func hasBlockedParent(
+    _ name: UnsafeBufferPointer<UInt8>, in set: NameSet, presence: NameSet.Presence?
+  ) -> Bool {
     var index = 0
     while index < name.count {
       if name[index] == UInt8(ascii: ".") {
         let parent = UnsafeBufferPointer(rebasing: name[(index + 1)...])
         let hash = NameHash.hash(parent)
-        if let entry = set.entry(of: parent, hash: hash), !set.isRemoved(entry),
+        // Most parents are not listed: the presence bits say so from cache (a table miss each was 40 %
+        // of a drop-in's rendering).
+        if presence?.mayContain(hash) ?? true, let entry = set.entry(of: parent, hash: hash), !set.isRemoved(entry),
           !publicSuffixes.isPublicSuffix(parent, hash: hash)
         {
           return true

@@ -22,7 +22,7 @@ struct ApplyCommand: AsyncParsableCommand {
       is written unless --force is given. Above \(HostsSection.adviceThreshold) names every lookup scans \
       a long file: a DNS server target answers faster.
 
-      DNS servers (--target): dnsmasq (address=/name/# lines, blocking subdomains too), dnsmasq-hosts \
+      DNS servers (--target): dnsmasq (address=/name/…/# lines of up to 1,000 bytes, blocking subdomains too), dnsmasq-hosts \
       (an addn-hosts file with 0.0.0.0 and :: per name, exact names only), unbound (local-zone \
       always_null), bind (a response-policy zone), pdns-recursor and knot-resolver (the same zone, plus a \
       Lua file beside it, NAME.lua, that loads it: rpzFile for PowerDNS Recursor, policy.rpz for Knot \

@@ -54,7 +54,8 @@ struct Compile: AsyncParsableCommand {
   @Option(help: "Address for hosts output: ipv4 (0.0.0.0), ipv6 (::), both, or an IP address.")
   var address: String = "ipv4"
 
-  @Option(help: "Names per hosts line.")
+  @Option(
+    help: "Names per line: after one address (hosts), or in one address=/…/# line of up to 1,000 bytes (dnsmasq).")
   var namesPerLine: Int = 1
 
   @Flag(help: "Keep names whose parent is also blocked, in formats that block subdomains.")

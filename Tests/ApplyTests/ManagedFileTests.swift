@@ -187,13 +187,54 @@ struct ManagedFileTests {
       try fixture.file.prepare(contents: Array("address=/a.example/#\n".utf8)), profile: "p", names: 1,
       target: "dnsmasq")
     let change = try fixture.file.prepare(contents: Array("address=/b.example/#\n".utf8))
-    #expect(change.added == ["address=/b.example/#"] && change.removed == ["address=/a.example/#"])
+    // dnsmasq lines are compared name by name.
+    #expect(change.added == ["b.example"] && change.removed == ["a.example"])
     try fixture.file.commit(change, profile: "p", names: 1, target: "dnsmasq")
     let removal = try fixture.file.prepareRemoval()
     #expect(removal.after == nil)
     try fixture.file.commit(removal, profile: nil, names: 0, target: "dnsmasq")
     #expect(!FileManager.default.fileExists(atPath: fixture.file.path))
     #expect(fixture.file.backups.list().count == 2)
+  }
+
+  @Test("Digests taken beforehand (while a checker runs) are what the commit records; a whole file is hashed once")
+  func digestsHandedIn() throws {
+    let whole = try Fixture(ownership: .whole)
+    defer { whole.directory.remove() }
+    let bytes = Array("address=/a.example/#\n".utf8)
+    let digests = whole.file.digests(bytes)
+    #expect(digests.whole == ManagedFile.sha256(bytes) && digests.section == digests.whole)
+    try whole.file.commit(
+      try whole.file.prepare(contents: bytes), profile: "p", names: 1, target: "dnsmasq", digests: digests)
+    let entry = try #require(whole.file.ledger.entry(for: whole.file.path))
+    #expect(entry.sha256 == digests.whole && entry.sectionSHA256 == digests.section)
+    // The next prepare sees no drift: the recorded digests match the file.
+    #expect(try whole.file.prepare(contents: bytes).drift == nil)
+
+    let section = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { section.directory.remove() }
+    let change = try section.file.prepare(lines: ["0.0.0.0 ads.example"])
+    let after = try #require(change.after)
+    let sectionDigests = section.file.digests(after)
+    #expect(sectionDigests.whole == ManagedFile.sha256(after) && sectionDigests.section != sectionDigests.whole)
+  }
+
+  @Test("A dnsmasq drop-in differs name by name, however its names are packed into lines")
+  func packedNames() throws {
+    let fixture = try Fixture(ownership: .whole)
+    defer { fixture.directory.remove() }
+    let oneALine = Array("address=/a.example/#\naddress=/b.example/#\naddress=/c.example/#\n".utf8)
+    try fixture.file.commit(try fixture.file.prepare(contents: oneALine), profile: "p", names: 3, target: "dnsmasq")
+    let packed = try fixture.file.prepare(contents: Array("address=/a.example/b.example/c.example/#\n".utf8))
+    #expect(!packed.isNoOp && packed.added.isEmpty && packed.removed.isEmpty)
+    let moved = try fixture.file.prepare(
+      contents: Array("address=/a.example/new.example/\naddress=/c.example/#\n".utf8))
+    #expect(moved.added == ["new.example"] && moved.removed == ["b.example"])
+    // Other lines, and an address= line without a name, stay whole lines (dnsmasq's `#`, every domain,
+    // counts as a name).
+    let other = try fixture.file.prepare(
+      contents: Array("address=/#/0.0.0.0\naddress=/0.0.0.0\nserver=/x.example/1.1.1.1\n".utf8))
+    #expect(other.added == ["#", "address=/0.0.0.0", "server=/x.example/1.1.1.1"])
   }
 
   @Test("Backup names come from the whole path, so two files called hosts never share backups")
@@ -235,7 +276,7 @@ struct ManagedFileTests {
     let lines = Array("address=/a.example/#\n# a comment\naddress=/b.example/#\n".utf8)
     let first = try fixture.file.prepare(contents: lines)
     #expect(first.drift == nil)
-    #expect(first.added == ["address=/a.example/#", "address=/b.example/#"] && first.removed.isEmpty)
+    #expect(first.added == ["a.example", "b.example"] && first.removed.isEmpty)
     try fixture.file.commit(first, profile: "p", names: 2, target: "dnsmasq")
     try FileManager.default.removeItem(atPath: fixture.file.path)
     let again = try fixture.file.prepare(contents: lines)

@@ -17,6 +17,23 @@ struct NameSetTests {
     #expect(NameSet(sourceCount: 1).sources(of: 0) == [])
   }
 
+  @Test("Presence bits: every entry (removed ones too) may be there; most absent names are surely not")
+  func presence() {
+    var set = NameSet(sourceCount: 1)
+    for index in 0..<20_000 { set.insert("name-\(index).example", source: 0) }
+    set.remove(7)
+    let presence = set.presence()
+    func hash(_ name: String) -> UInt64 {
+      var bytes = Array(name.utf8)
+      return bytes.withUnsafeMutableBufferPointer { NameHash.hash(UnsafeBufferPointer($0)) }
+    }
+    #expect((0..<20_000).allSatisfy { presence.mayContain(hash("name-\($0).example")) })
+    let falsePositives = (0..<20_000).filter { presence.mayContain(hash("other-\($0).example")) }.count
+    // About one bit in sixteen is set.
+    #expect(falsePositives < 2_000, "\(falsePositives) of 20,000 absent names may be there")
+    #expect(!NameSet(sourceCount: 1).presence().mayContain(hash("a.example")))
+  }
+
   @Test("Prefetching slots, entries and names of present, absent and empty batches changes nothing")
   func prefetch() {
     var set = NameSet(sourceCount: 1)

@@ -83,6 +83,59 @@ struct RendererTests {
     #expect(bodyLines(String(decoding: custom.memory, as: UTF8.self), .hosts).first == "192.0.2.1 a.example.com")
   }
 
+  @Test("dnsmasq lines with several names: up to the count asked, never past 1,000 bytes, in order")
+  func dnsmasqPacked() async throws {
+    let names = (0..<400).map { "n\($0).\(String(repeating: "x", count: 1 + $0 % 60)).example.com" }
+    let list = try await compile([names.joined(separator: "\n")])
+    func lines(_ perLine: Int) throws -> [String] {
+      var sink = ByteSink()
+      try Renderer(format: .dnsmasq, namesPerLine: perLine).render(list, to: &sink)
+      return bodyLines(String(decoding: sink.memory, as: UTF8.self), .dnsmasq)
+    }
+    let three = try lines(3)
+    #expect(three.first == "address=/\(names[0])/\(names[1])/\(names[2])/#")
+    #expect(three.count == 134)
+    let packed = try lines(.max)
+    #expect(packed.allSatisfy { $0.utf8.count + 1 <= Renderer.dnsmasqLineLimit && $0.hasSuffix("/#") })
+    #expect(packed.count < 40)
+    // A line is closed only when the next name would not fit.
+    for (line, next) in zip(packed, packed.dropFirst()) {
+      let following = next.dropFirst("address=/".count).split(separator: "/")[0]
+      #expect(line.utf8.count + 1 + following.utf8.count + 1 > Renderer.dnsmasqLineLimit)
+    }
+    let written = packed.flatMap { $0.dropFirst("address=/".count).dropLast(2).split(separator: "/").map(String.init) }
+    #expect(written == names)
+    #expect(try lines(1).count == 400)
+    // Concurrently, the same bytes.
+    var sequential = ByteSink()
+    var concurrent = ByteSink()
+    let renderer = Renderer(format: .dnsmasq, namesPerLine: .max)
+    try renderer.render(list, to: &sequential)
+    try await renderer.renderConcurrently(list, to: &concurrent)
+    #expect(sequential.memory == concurrent.memory)
+  }
+
+  @Test("RPZ leaves out names too long for the zone: `*.name.sanehosts.rpz` must stay within 253 characters")
+  func rpzTooLong() async throws {
+    func name(length: Int) -> String {
+      let label = String(repeating: "k", count: 63)
+      return "\(label).\(label).\(label).\(String(repeating: "t", count: length - 196)).com"
+    }
+    let kept = name(length: Renderer.rpzNameLimit)
+    let dropped = name(length: Renderer.rpzNameLimit + 1)
+    #expect(kept.count == Renderer.rpzNameLimit && dropped.count == Renderer.rpzNameLimit + 1)
+    let list = try await compile(["\(kept)\n\(dropped)\nads.example.com"])
+    var sink = ByteSink()
+    let report = try Renderer(format: .rpz).render(list, to: &sink)
+    let text = String(decoding: sink.memory, as: UTF8.self)
+    #expect(text.contains("*.\(kept) CNAME .\n"))
+    #expect(!text.contains(dropped))
+    #expect(report.tooLongForZone == 1 && report.tooLongSamples == [dropped] && report.written == 2)
+    #expect(text.hasSuffix("(0 covered by a listed parent, 1 too long for the zone left out)\n"))
+    // Other formats keep it.
+    #expect(try render(list, .dnsmasq).contains(dropped))
+  }
+
   @Test("The same input gives the same bytes, apart from the header's date")
   func deterministic() async throws {
     let first = try render(
