@@ -46,6 +46,11 @@ struct CompileSummary {
         "\(report.publicSuffixesLeftOut.grouped) public suffixes left out (they would block whole registries): "
         + report.publicSuffixSamples.joined(separator: ", ") + "\n"
     }
+    if report.tooLongForZone > 0 {
+      out +=
+        "\(report.tooLongForZone.grouped) names too long for the zone left out (with .\(Renderer.rpzOrigin) after "
+        + "them they pass 253 characters): " + report.tooLongSamples.joined(separator: ", ") + "\n"
+    }
     out += "\(report.written.grouped) names written as \(format.rawValue) in \(String(format: "%.2f", seconds)) s\n"
     return out
   }
@@ -69,7 +74,8 @@ struct CompileSummary {
     }
     let object: [String: Any] = [
       "format": format.rawValue, "written": report.written, "compressed": report.compressed,
-      "publicSuffixesLeftOut": report.publicSuffixesLeftOut, "uniqueNames": list.count, "sources": sources,
+      "publicSuffixesLeftOut": report.publicSuffixesLeftOut, "tooLongForZone": report.tooLongForZone,
+      "uniqueNames": list.count, "sources": sources,
       "rules": rules, "seconds": seconds,
     ]
     let data =

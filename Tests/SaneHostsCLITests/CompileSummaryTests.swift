@@ -20,6 +20,21 @@ struct CompileSummaryTests {
     #expect(object["written"] as? Int == 1)
   }
 
+  @Test("Names too long for the RPZ zone are counted with samples, in text and JSON")
+  func tooLongForZone() async throws {
+    let list = try await Compiler().compile([.text("a.example.com\n", name: "mine")])
+    var report = Renderer.Report(written: 1)
+    report.tooLongForZone = 1
+    report.tooLongSamples = ["long.example"]
+    let summary = CompileSummary(list: list, report: report, format: .rpz, elapsed: .zero)
+    #expect(
+      summary.text().contains(
+        "1 names too long for the zone left out (with .sanehosts.rpz after them they pass 253 characters): long.example\n"
+      ))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+    #expect(object["tooLongForZone"] as? Int == 1)
+  }
+
   @Test("An input without names is flagged: empty, or not a blocklist")
   func warnings() async throws {
     let list = try await Compiler().compile([.text("", name: "empty"), .text("<html></html>", name: "page")])
