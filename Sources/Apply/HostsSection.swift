@@ -65,16 +65,23 @@ public enum HostsSection {
   /// The first line of a body (see `body(for:…)`) that would not parse as a hosts entry, 1-based, with
   /// its text.
   public static func firstInvalidLine(body: [UInt8]) -> (line: Int, text: String)? {
-    var number = 0
-    var start = 0
-    while start < body.count {
-      number += 1
-      let end = body[start...].firstIndex(of: 10) ?? body.count
-      let valid = body.withUnsafeBufferPointer { isValid(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-      if !valid { return (number, String(decoding: body[start..<end], as: UTF8.self)) }
-      start = end + 1
+    // One pass over the bytes, lines found with `memchr` (searched element by element and entered
+    // line by line, the check of a 415,768-line section took 45 ms).
+    body.withUnsafeBufferPointer { buffer -> (line: Int, text: String)? in
+      guard let base = buffer.baseAddress else { return nil }
+      var number = 0
+      var start = 0
+      while start < buffer.count {
+        number += 1
+        let end =
+          memchr(base + start, 10, buffer.count - start).map { UnsafeRawPointer(base).distance(to: $0) }
+          ?? buffer.count
+        let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
+        if !isValid(line) { return (number, String(decoding: line, as: UTF8.self)) }
+        start = end + 1
+      }
+      return nil
     }
-    return nil
   }
 
   /// Checks that every line would parse as a hosts entry: a comment, or an address and valid names.
@@ -113,9 +120,11 @@ public enum HostsSection {
 
   private static func isHostname(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
     guard !name.isEmpty, name.count <= 253, name.first != 0x2E, name.first != 0x2D else { return false }
-    return name.allSatisfy { byte in
-      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D
-        || byte == 0x5F
+    for byte in name {
+      let lower = byte &- 0x61 < 26
+      let digit = byte &- 0x30 < 10
+      if !(lower || digit || byte == 0x2E || byte == 0x2D || byte == 0x5F) { return false }
     }
+    return true
   }
 }

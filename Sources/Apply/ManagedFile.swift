@@ -2,6 +2,11 @@ import Blocklists
 import Crypto
 import Files
 import Foundation
+import Locking
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A file SaneHosts changes safely: validated first, backed up, replaced atomically, recorded.
 ///
@@ -42,6 +47,10 @@ public struct ManagedFile: Sendable {
     public var removedLines: [Range<Int>]
     /// Whether writing would change nothing.
     public var isNoOp: Bool { before == after }
+    /// The digests of `before` when preparing learnt them: it hashes the file to look for drift, and
+    /// a file that hashes as recorded has the recorded section digest too (so a commit need not hash
+    /// the old file twice more).
+    var beforeDigests: Digests?
 
     /// How many added lines are entries: `volatile` lines (a zone's SOA serial) left out, without
     /// making a string of each line (a first drop-in adds every line: 415,768 strings took 40 ms).
@@ -152,14 +161,31 @@ public struct ManagedFile: Sendable {
     guard Int(status.st_size) <= maximumSize else {
       throw .invalidContent(path: path, reason: "it is \(status.st_size) bytes, more than the \(maximumSize) allowed")
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw .unreadable(path: path, detail: String(cString: strerror(errno)))
-    }
-    defer { try? handle.close() }
-    do {
-      return Array(try handle.readToEnd() ?? Data())
-    } catch {
-      throw .unreadable(path: path, detail: error.localizedDescription)
+    // Read straight into the array (through `Data` it was copied twice: 25 ms for a 12 MB hosts file).
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .unreadable(path: path, detail: String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = max(64 * 1024, Int(status.st_size) + 1)
+    while true {
+      let start = bytes.count
+      var failure: Int32 = 0
+      var count = 0
+      bytes.append(contentsOf: repeatElement(0, count: chunk))
+      bytes.withUnsafeMutableBufferPointer { buffer in
+        repeat {
+          count = Glibc.read(descriptor, buffer.baseAddress! + start, chunk)
+        } while count < 0 && errno == EINTR
+        if count < 0 { failure = errno }
+      }
+      bytes.removeLast(chunk - max(0, count))
+      if count < 0 { throw .unreadable(path: path, detail: String(cString: strerror(failure))) }
+      if count == 0 { return bytes }
+      // A file that grew while it was read: its size is checked again below.
+      guard bytes.count <= maximumSize else {
+        throw .invalidContent(path: path, reason: "it is more than the \(maximumSize) bytes allowed")
+      }
+      chunk = 64 * 1024
     }
   }
 
@@ -224,8 +250,11 @@ public struct ManagedFile: Sendable {
       }
     }
     let (added, removed) = Self.difference(before.map { ($0, ours($0)) }, after.map { ($0, ours($0)) })
-    return Change(
-      path: path, before: before, after: after, drift: drift(before), addedLines: added, removedLines: removed)
+    let (drift, beforeDigests) = driftAndDigests(before)
+    var change = Change(
+      path: path, before: before, after: after, drift: drift, addedLines: added, removedLines: removed)
+    change.beforeDigests = beforeDigests
+    return change
   }
 
   /// The byte ranges of our entries in some content: its lines, comments, blank lines and a CR before LF
@@ -284,20 +313,45 @@ public struct ManagedFile: Sendable {
     _ old: ([UInt8], [Range<Int>])?, _ new: ([UInt8], [Range<Int>])?
   ) -> (added: [Range<Int>], removed: [Range<Int>]) {
     // A new file, or one going away: every line is added, or removed, with nothing to compare.
-    guard let oldLines = old?.1, !oldLines.isEmpty else { return (new?.1 ?? [], []) }
-    guard let newLines = new?.1, !newLines.isEmpty else { return ([], oldLines) }
-    func hashes(_ side: ([UInt8], [Range<Int>])?) -> [UInt64] {
-      guard let (bytes, lines) = side else { return [] }
-      return bytes.withUnsafeBufferPointer { buffer in lines.map { lineHash(buffer, $0) } }
+    guard let (oldBytes, oldLines) = old, !oldLines.isEmpty else { return (new?.1 ?? [], []) }
+    guard let (newBytes, newLines) = new, !newLines.isEmpty else { return ([], oldLines) }
+    // The lines both sides share at the start and at the end are skipped first, compared in place: a
+    // rule more or less, or a few names, leaves most of a section where it was (415,768 lines hashed
+    // into sets took 90 ms of such an apply). The result is the same as comparing whole sets while no
+    // line of our part appears twice, which SaneHosts never writes (every name once); a repeated line
+    // then counts where its copies differ in number, in the middle.
+    var prefix = 0
+    var suffix = 0
+    oldBytes.withUnsafeBufferPointer { oldBuffer in
+      newBytes.withUnsafeBufferPointer { newBuffer in
+        func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+          a.count == b.count
+            && memcmp(oldBuffer.baseAddress! + a.lowerBound, newBuffer.baseAddress! + b.lowerBound, a.count) == 0
+        }
+        let shorter = min(oldLines.count, newLines.count)
+        while prefix < shorter && same(oldLines[prefix], newLines[prefix]) { prefix += 1 }
+        while suffix < shorter - prefix
+          && same(oldLines[oldLines.count - 1 - suffix], newLines[newLines.count - 1 - suffix])
+        {
+          suffix += 1
+        }
+      }
     }
-    let oldHashes = hashes(old)
-    let newHashes = hashes(new)
+    let oldMiddle = oldLines[prefix..<(oldLines.count - suffix)]
+    let newMiddle = newLines[prefix..<(newLines.count - suffix)]
+    guard !oldMiddle.isEmpty else { return (Array(newMiddle), []) }
+    guard !newMiddle.isEmpty else { return ([], Array(oldMiddle)) }
+    func hashes(_ bytes: [UInt8], _ lines: ArraySlice<Range<Int>>) -> [UInt64] {
+      bytes.withUnsafeBufferPointer { buffer in lines.map { lineHash(buffer, $0) } }
+    }
+    let oldHashes = hashes(oldBytes, oldMiddle)
+    let newHashes = hashes(newBytes, newMiddle)
     var oldSet = Set<UInt64>(minimumCapacity: oldHashes.count)
     for hash in oldHashes { oldSet.insert(hash) }
     var newSet = Set<UInt64>(minimumCapacity: newHashes.count)
     for hash in newHashes { newSet.insert(hash) }
-    let added = zip(new?.1 ?? [], newHashes).filter { !oldSet.contains($0.1) }.map(\.0)
-    let removed = zip(old?.1 ?? [], oldHashes).filter { !newSet.contains($0.1) }.map(\.0)
+    let added = zip(newMiddle, newHashes).filter { !oldSet.contains($0.1) }.map(\.0)
+    let removed = zip(oldMiddle, oldHashes).filter { !newSet.contains($0.1) }.map(\.0)
     return (added, removed)
   }
 
@@ -306,15 +360,22 @@ public struct ManagedFile: Sendable {
     NameHash.hash(UnsafeBufferPointer(rebasing: buffer[range]))
   }
 
-  /// How the file differs from what we last wrote, if it does.
-  private func drift(_ bytes: [UInt8]?) -> Drift? {
+  /// How the file differs from what we last wrote, if it does; and the file's digests when that told
+  /// them (it hashes as recorded, or its section was hashed).
+  private func driftAndDigests(_ bytes: [UInt8]?) -> (Drift?, Digests?) {
     // A file removed since (a drop-in deleted by hand) holds nothing to lose: it is written anew.
-    guard let entry = ledger.entry(for: path), let current = bytes else { return nil }
+    guard let entry = ledger.entry(for: path), let current = bytes else { return (nil, nil) }
     let whole = Self.sha256(current)
-    guard whole != entry.sha256 && whole != entry.pendingSHA256 else { return nil }
-    let section = Self.sha256(ourBytes(current))
-    return section == entry.sectionSHA256 || section == entry.pendingSectionSHA256
+    if whole == entry.sha256 { return (nil, Digests(whole: whole, section: entry.sectionSHA256)) }
+    if whole == entry.pendingSHA256, let section = entry.pendingSectionSHA256 {
+      return (nil, Digests(whole: whole, section: section))
+    }
+    if whole == entry.pendingSHA256 { return (nil, nil) }
+    let section = ownership == .whole ? whole : Self.sha256(ourBytes(current))
+    let drift: Drift =
+      section == entry.sectionSHA256 || section == entry.pendingSectionSHA256
       ? .outsideSection(since: entry.date) : .insideSection(since: entry.date)
+    return (drift, Digests(whole: whole, section: section))
   }
 
   /// The bytes that are ours in some content: the section's range, or everything.
@@ -385,7 +446,9 @@ public struct ManagedFile: Sendable {
     guard try read() == change.before else { throw .changedMeanwhile(path: path) }
     let newDigests = known ?? change.after.map(digests)
     // Recorded first, so a process killed after the rename does not mistake its own write for someone else's.
-    try record(change.before, profile: profile, names: names, target: target, pending: change.after, known: newDigests)
+    try record(
+      change.before, profile: profile, names: names, target: target, pending: change.after, known: newDigests,
+      knownBefore: change.beforeDigests)
     var backup: Backups.Backup?
     if let before = change.before {
       do {
@@ -476,17 +539,30 @@ public struct ManagedFile: Sendable {
   /// The digests a commit records for `bytes`; a caller that waits for something else (a server's
   /// checker) takes them meanwhile and hands them to `commit`. A file that is ours whole is hashed once.
   public func digests(_ bytes: [UInt8]) -> Digests {
-    let whole = Self.sha256(bytes)
-    return Digests(whole: whole, section: ownership == .whole ? whole : Self.sha256(ourBytes(bytes)))
+    guard ownership == .section else {
+      let whole = Self.sha256(bytes)
+      return Digests(whole: whole, section: whole)
+    }
+    // The whole file and the section on two cores (12 MB each: 10 ms apiece).
+    let section = ourBytes(bytes)
+    let results = Locked<[String]>(["", ""])
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      let digest = Self.sha256(index == 0 ? bytes : section)
+      results.withLock { $0[index] = digest }
+    }
+    let (whole, part) = results.withLock { ($0[0], $0[1]) }
+    return Digests(whole: whole, section: part)
   }
 
   private func record(
     _ after: [UInt8]?, profile: String?, names: Int, target: String, pending: [UInt8]? = nil,
-    content: String? = nil, known: Digests? = nil
+    content: String? = nil, known: Digests? = nil, knownBefore: Digests? = nil
   ) throws(ApplyError) {
-    // `known`: the digests of the new content, taken once by a commit for both of its records.
+    // `known`: the digests of the new content, taken once by a commit for both of its records;
+    // `knownBefore`: those of the current content (`after` when `pending` is given), when preparing
+    // learnt them.
     var entry = after.map { bytes in
-      let digests = pending == nil ? (known ?? digests(bytes)) : digests(bytes)
+      let digests = pending == nil ? (known ?? digests(bytes)) : (knownBefore ?? digests(bytes))
       var entry = Ledger.Entry(
         sha256: digests.whole, sectionSHA256: digests.section, date: Date(), profile: profile, names: names,
         target: target)

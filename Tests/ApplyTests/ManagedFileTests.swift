@@ -1,7 +1,8 @@
-import Apply
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Apply
 
 @Suite("A managed file: prepare, back up, replace, record")
 struct ManagedFileTests {
@@ -217,6 +218,55 @@ struct ManagedFileTests {
     let after = try #require(change.after)
     let sectionDigests = section.file.digests(after)
     #expect(sectionDigests.whole == ManagedFile.sha256(after) && sectionDigests.section != sectionDigests.whole)
+  }
+
+  @Test("The diff skips what both sides share at the start and end, and finds the same lines as whole sets")
+  func differenceMatchesSets() {
+    var generator = SystemRandomNumberGenerator()
+    for round in 0..<200 {
+      let old = (0..<Int.random(in: 0...40, using: &generator)).map { "0.0.0.0 n\($0).example" }
+      var new = old
+      for _ in 0..<Int.random(in: 0...4, using: &generator) {
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0 where !new.isEmpty: new.remove(at: Int.random(in: 0..<new.count, using: &generator))
+        case 1:
+          new.insert("0.0.0.0 new\(round)-\(new.count).example", at: Int.random(in: 0...new.count, using: &generator))
+        default: if new.count > 1 { new.swapAt(0, new.count - 1) }
+        }
+      }
+      func side(_ lines: [String]) -> ([UInt8], [Range<Int>]) {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for line in lines {
+          ranges.append(bytes.count..<(bytes.count + line.utf8.count))
+          bytes += Array(line.utf8) + [10]
+        }
+        return (bytes, ranges)
+      }
+      let (oldSide, newSide) = (side(old), side(new))
+      let (added, removed) = ManagedFile.difference(oldSide, newSide)
+      let text = { (bytes: [UInt8], ranges: [Range<Int>]) in ranges.map { String(decoding: bytes[$0], as: UTF8.self) } }
+      #expect(text(newSide.0, added) == new.filter { !Set(old).contains($0) }, "round \(round)")
+      #expect(text(oldSide.0, removed) == old.filter { !Set(new).contains($0) }, "round \(round)")
+    }
+  }
+
+  @Test("A commit hashes the old file no more than preparing did, and records what a full hash would")
+  func beforeDigestsFromPreparing() throws {
+    let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
+    defer { fixture.directory.remove() }
+    try fixture.file.commit(
+      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 a.example", "0.0.0.0 b.example"])
+    #expect(change.added == ["0.0.0.0 b.example"] && change.removed.isEmpty)
+    try fixture.file.commit(change, profile: "p", names: 2, target: "hosts")
+    let entry = try #require(fixture.file.ledger.entry(for: fixture.file.path))
+    let now = try fixture.contents()
+    #expect(entry.sha256 == ManagedFile.sha256(now) && entry.pendingSHA256 == nil)
+    #expect(entry.sectionSHA256 == ManagedFile.sha256(fixture.file.ourBytes(now)))
+    // A hand edit outside the section is drift, still seen.
+    try fixture.write(Array("# mine\n".utf8) + now)
+    #expect(try fixture.file.prepare(lines: ["0.0.0.0 a.example"]).drift != nil)
   }
 
   @Test("A dnsmasq drop-in differs name by name, however its names are packed into lines")
