@@ -34,6 +34,16 @@ struct HostsSectionTests {
     #expect(HostsSection.firstInvalidLine(["nonsense ok.example"])?.line == 1)
     #expect(HostsSection.firstInvalidLine(["0.0.0.0 bad name!"])?.line == 1)
     #expect(HostsSection.firstInvalidLine([":: a.example b_c.example"]) == nil)
+    // The same over bytes: line numbers, the last line without a newline, an empty body, a capital.
+    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+    #expect(HostsSection.firstInvalidLine(body: bytes("# c\n0.0.0.0 ok.example\n0.0.0.0\n"))! == (3, "0.0.0.0"))
+    #expect(
+      HostsSection.firstInvalidLine(body: bytes("0.0.0.0 a.example\n0.0.0.0 Bad.example"))! == (
+        2, "0.0.0.0 Bad.example"
+      ))
+    #expect(HostsSection.firstInvalidLine(body: bytes("0.0.0.0 -a.example\n"))?.line == 1)
+    #expect(HostsSection.firstInvalidLine(body: []) == nil)
+    #expect(HostsSection.firstInvalidLine(body: bytes("0.0.0.0 a.example\n:: a.example\n")) == nil)
   }
 
   @Test("The body is the lines as bytes, each ending in a newline; its last name and first bad line are found")
