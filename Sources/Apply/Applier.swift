@@ -3,6 +3,10 @@ import Files
 import Foundation
 import Store
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Applies a profile to a hosts file or a DNS server drop-in: compile, render, validate, check, back up, write, reload.
 ///
 /// The one place both the command line (`sanehosts apply`) and the dashboard apply a profile, so they
@@ -337,7 +341,20 @@ public struct Applier: Sendable {
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let path = scratch.appendingPathComponent(server.isRPZ ? "db.sanehosts.rpz" : "sanehosts.conf").path
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    // A scratch copy, deleted after the check: written without the flush to disk `Data.write` does
+    // (5 ms and more for a 6 MB drop-in, on the way of every checked apply).
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw ApplyError.writeFailed(path: path, detail: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { throw ApplyError.writeFailed(path: path, detail: String(cString: strerror(errno))) }
+      written += count
+    }
     return await server.check(path, runner: runner)
   }
 
