@@ -139,12 +139,23 @@ public struct Updater: Sendable {
         group.addTask { try await fetcher.fetch(source, cancellation: cancellation) }
       }
       for _ in 0..<options.concurrentSources { startNext() }
-      while let work = try await group.next() {
-        works[work.sourceID] = work
-        created += work.createdFiles
-        unflushed += work.unflushedFiles
-        startNext()
-        try await mergeReady()
+      do {
+        while let work = try await group.next() {
+          works[work.sourceID] = work
+          created += work.createdFiles
+          unflushed += work.unflushedFiles
+          startNext()
+          try await mergeReady()
+        }
+      } catch {
+        // The run ends here (cancelled, or a merge failed): a fetch that had already passed its last
+        // check still returns its work, with the files it saved. Left in the group, that work was dropped
+        // and its files stayed behind (seen once in a loaded full run); they go with the run's own.
+        group.cancelAll()
+        while let result = await group.nextResult() {
+          if case .success(let work) = result { created += work.createdFiles }
+        }
+        throw error
       }
     }
     try Task.checkCancellation()
