@@ -348,13 +348,8 @@ public struct Applier: Sendable {
       throw ApplyError.writeFailed(path: path, detail: String(cString: strerror(errno)))
     }
     defer { close(descriptor) }
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { throw ApplyError.writeFailed(path: path, detail: String(cString: strerror(errno))) }
-      written += count
-    }
+    let failure = bytes.withUnsafeBytes { StagedFile.writeAll($0, to: descriptor) }
+    guard failure == 0 else { throw ApplyError.writeFailed(path: path, detail: String(cString: strerror(failure))) }
     return await server.check(path, runner: runner)
   }
 

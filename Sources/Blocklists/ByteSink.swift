@@ -186,7 +186,7 @@ public struct ByteSink: ~Copyable {
       let boundary = (emitted + Self.directBlock - 1) / Self.directBlock * Self.directBlock
       let head = min(rest.count, boundary - emitted)
       if head > 0 {
-        let failure = Self.writeAll(UnsafeRawBufferPointer(rebasing: rest[..<head]), to: descriptor)
+        let failure = StagedFile.writeAll(UnsafeRawBufferPointer(rebasing: rest[..<head]), to: descriptor)
         if failure != 0 { return failure }
         emitted += head
         rest = UnsafeRawBufferPointer(rebasing: rest[head...])
@@ -194,7 +194,7 @@ public struct ByteSink: ~Copyable {
       if !rest.isEmpty { startDirect() }
     }
     guard direct != nil else {
-      let failure = Self.writeAll(rest, to: descriptor)
+      let failure = StagedFile.writeAll(rest, to: descriptor)
       if failure == 0 { emitted += rest.count }
       return failure
     }
@@ -258,17 +258,4 @@ public struct ByteSink: ~Copyable {
     }
   }
 
-  /// Writes every byte to `descriptor` at its position; returns 0, or the `errno` of the failure.
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += written
-    }
-    return 0
-  }
 }

@@ -102,7 +102,7 @@ public struct Renderer: Sendable {
   static let chunkSize = 1 << 15
 
   /// The longest dnsmasq line written with several names, newline included: dnsmasq reads a
-  /// configuration line into a buffer of 1,025 bytes and parses a longer one wrongly, without an error.
+  /// configuration line into a buffer of 1,025 bytes and refuses a longer one ("Bad address").
   public static let dnsmasqLineLimit = 1000
 
   /// The origin the RPZ targets load the zone under (`sanehosts.rpz`): a name is written only when

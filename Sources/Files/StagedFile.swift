@@ -100,15 +100,26 @@ public struct StagedFile: Sendable {
 
   /// Writes all of `bytes` to the temporary file.
   public func append(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
-    var written = 0
-    while written < bytes.count {
-      let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw failure("writing")
-      }
-      written += count
+    let code = Self.writeAll(bytes, to: descriptor)
+    if code != 0 {
+      errno = code
+      throw failure("writing")
     }
+  }
+
+  /// Writes every byte to `descriptor` at its position, again after an interruption; returns 0, or the
+  /// `errno` of the failure.
+  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += written
+    }
+    return 0
   }
 
   /// Flushes the temporary file (or only starts its writeback, when `deferred`), renames it over the
