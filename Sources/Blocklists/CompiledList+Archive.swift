@@ -48,12 +48,20 @@ extension CompiledList {
       parts.slots = []
       if lean { parts.sourceBits = [] }
     }
-    let metadata: [UInt8]
+    try Self.writeArchive(
+      parts, metadata: Metadata(fingerprint: fingerprint, sources: sources, ruleReports: ruleReports), to: path,
+      durability: durability)
+  }
+
+  /// Writes a set's parts and metadata to `path` atomically, in the layout above.
+  static func writeArchive(
+    _ parts: NameSet.Parts, metadata: Metadata, to path: String, durability: StagedFile.Durability
+  ) throws(CompileError) {
+    let encoded: [UInt8]
     do {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      metadata = Array(
-        try encoder.encode(Metadata(fingerprint: fingerprint, sources: sources, ruleReports: ruleReports)))
+      encoded = Array(try encoder.encode(metadata))
     } catch {
       throw .unwritable(path: path, detail: "the block set's metadata could not be encoded: \(error)")
     }
@@ -61,10 +69,10 @@ extension CompiledList {
       var header = Self.archiveMagic
       Self.append(Self.archiveVersion, to: &header)
       Self.append(UInt32(0), to: &header)
-      Self.append(UInt64(metadata.count), to: &header)
+      Self.append(UInt64(encoded.count), to: &header)
       try sink.write(header)
-      try sink.write(metadata)
-      try Self.pad(metadata.count, in: &sink)
+      try sink.write(encoded)
+      try Self.pad(encoded.count, in: &sink)
       var counts: [UInt8] = []
       for count in [
         parts.bytes.count, parts.ends.count, parts.slots.count, parts.sourceBits.count, parts.removedBits.count,

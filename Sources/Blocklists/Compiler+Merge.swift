@@ -36,6 +36,65 @@ extension Compiler {
       return true
     }
 
+    /// Adds the next source's names as parsed (repeats included), inserting each once; returns the
+    /// source's own distinct names, as compiling it alone gives them, for its lean block set file.
+    ///
+    /// The profile's report of the source counts as unique the names no source before it had; the
+    /// returned one, the source's distinct names.
+    public mutating func add(_ parsed: consuming ParsedList, name: String) -> LeanList {
+      precondition(reports.count < sourceCount, "more lists than the merge was prepared for")
+      let index = reports.count
+      var own = LeanList(report: parsed.report)
+      own.report.name = name
+      own.bytes.reserveCapacity(parsed.nameBytes)
+      own.ends.reserveCapacity(parsed.names)
+      var unique = 0
+      for block in parsed.blocks {
+        block.bytes.withUnsafeBufferPointer { bytes in
+          block.hashes.withUnsafeBufferPointer { hashes in
+            block.ends.withUnsafeBufferPointer { ends in
+              // Prefetched in stages a batch apart, as `Compiler.Merger` does.
+              let size = Compiler.Merger.batchSize
+              let count = ends.count
+              func batch(_ number: Int) -> UnsafeBufferPointer<UInt64> {
+                let start = min(number * size, count)
+                return UnsafeBufferPointer(rebasing: hashes[start..<min(start + size, count)])
+              }
+              for number in -3..<0 { set.prefetch(ahead: number, batch) }
+              var start = 0
+              var number = 0
+              while number * size < count {
+                set.prefetch(ahead: number, batch)
+                let first = number * size
+                for entry in first..<min(first + size, count) {
+                  let end = Int(ends[entry])
+                  let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                  switch set.insert(name, hash: hashes[entry], sighting: index) {
+                  case .new:
+                    unique += 1
+                    own.append(name)
+                  case .newToSource:
+                    own.append(name)
+                  case .repeated:
+                    break
+                  }
+                  start = end
+                }
+                number += 1
+              }
+            }
+          }
+        }
+      }
+      own.report.unique = own.count
+      own.report.duplicates = own.report.findings.names - own.count
+      var report = own.report
+      report.unique = unique
+      report.duplicates = report.findings.names - unique
+      reports.append(report)
+      return own
+    }
+
     private mutating func add(_ part: NameSet.Parts, report first: SourceReport?, name: String) {
       precondition(reports.count < sourceCount, "more lists than the merge was prepared for")
       let index = reports.count

@@ -40,13 +40,31 @@ public struct Compiler: Sendable {
   public func compile(
     _ sources: [ListSource], rules: RuleSet = RuleSet(), progress: (Progress) -> Void = { _ in }
   ) async throws(CompileError) -> CompiledList {
+    let inputBytes = Self.inputBytes(sources)
+    var merger = Merger(sources: sources, capacity: min(max(1 << 12, inputBytes / 40), 1 << 25), bytes: inputBytes)
+    try await parseBlocks(of: sources) { index, bytesRead in
+      merger.reports[index].bytes = bytesRead
+    } consume: { parsed, index in
+      merger.merge(parsed, source: index, progress: progress)
+      return parsed
+    }
+    var list = CompiledList(names: merger.set, sources: merger.reports, rules: rules)
+    list.applyRules()
+    return list
+  }
+
+  /// Parses the sources' blocks on every core and hands them to `consume` in source and line order.
+  ///
+  /// `read` gets a source's bytes read so far as each block is read; `consume` may hand a block's names
+  /// back for their room to be reused. Throws `.cancelled` when the task is cancelled.
+  func parseBlocks(
+    of sources: [ListSource], read: (_ source: Int, _ bytesRead: Int) -> Void,
+    consume: (ParsedNames, _ source: Int) -> ParsedNames?
+  ) async throws(CompileError) {
     let blockSize = blockSize
     let parallelism = parallelism
-    let merger: Merger
     do {
-      merger = try await withThrowingTaskGroup(of: (Int, ParsedNames, BlockReader.Block).self) { group in
-        let inputBytes = Self.inputBytes(sources)
-        var merger = Merger(sources: sources, capacity: min(max(1 << 12, inputBytes / 40), 1 << 25), bytes: inputBytes)
+      try await withThrowingTaskGroup(of: (Int, ParsedNames, BlockReader.Block).self) { group in
         var ready: [Int: ParsedNames] = [:]
         var owners: [Int: Int] = [:]  // block sequence number -> source index
         var sequence = 0
@@ -59,8 +77,8 @@ public struct Compiler: Sendable {
           ready[done] = parsed
           if case .lines(let bytes) = block, spareBlocks.count <= parallelism * 2 { spareBlocks.append(bytes) }
           while let next = ready.removeValue(forKey: nextToMerge) {
-            merger.merge(next, source: owners.removeValue(forKey: nextToMerge)!, progress: progress)
-            if spareNames.count <= parallelism * 2 { spareNames.append(next) }
+            let spare = consume(next, owners.removeValue(forKey: nextToMerge)!)
+            if let spare, spareNames.count <= parallelism * 2 { spareNames.append(spare) }
             nextToMerge += 1
           }
         }
@@ -81,7 +99,7 @@ public struct Compiler: Sendable {
               let (block, spare) = work.take()!
               return (number, Self.parse(block, format: format, isFirstBlock: isFirst, reusing: spare), block)
             }
-            merger.reports[index].bytes = reader.bytesRead
+            read(index, reader.bytesRead)
             // Keep every core busy, and at most a few parsed blocks waiting in memory.
             let window = nextToMerge == 0 ? parallelism * Self.startWindow : parallelism * 2
             while sequence - nextToMerge > window, let (done, parsed, block) = try await group.next() {
@@ -92,7 +110,6 @@ public struct Compiler: Sendable {
         while nextToMerge < sequence, let (done, parsed, block) = try await group.next() {
           collect(done, parsed, block)
         }
-        return merger
       }
     } catch let error as CompileError {
       throw error
@@ -100,10 +117,6 @@ public struct Compiler: Sendable {
       throw .cancelled
     }
     try Task.checkCancellation(or: .cancelled)
-
-    var list = CompiledList(names: merger.set, sources: merger.reports, rules: rules)
-    list.applyRules()
-    return list
   }
 
   /// Merges parsed blocks into the set, in order, and keeps each source's report.

@@ -69,7 +69,24 @@ public struct NameSet: Sendable {
 
   /// Adds a name for a source; returns whether the name is new to the set.
   @discardableResult
+  @inline(__always)
   public mutating func insert(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64, source: Int) -> Bool {
+    insert(name, hash: hash, sighting: source) == .new
+  }
+
+  /// What `insert(_:hash:sighting:)` found.
+  public enum Sighting: Sendable {
+    /// The name is new to the set.
+    case new
+    /// The set had the name, but not from this source.
+    case newToSource
+    /// The source had already given the name.
+    case repeated
+  }
+
+  /// Adds a name for a source; tells whether it is new to the set, new to that source, or a repeat of it.
+  @inline(__always)
+  public mutating func insert(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64, sighting source: Int) -> Sighting {
     if ends.count * 10 >= slots.count * 7 { grow() }
     if !keepsSourceBits, let soleSource, soleSource != source { keepSourceBits() }
     let fingerprint = hash & 0xFFFF_FFFF_0000_0000
@@ -77,27 +94,38 @@ public struct NameSet: Sendable {
     while true {
       let value = slots[slot]
       if value == 0 {
-        slots[slot] = fingerprint | UInt64(ends.count + 1)
-        bytes.append(contentsOf: name)
-        ends.append(UInt32(bytes.count))
-        if !keepsSourceBits {
-          soleSource = source
-        } else if wordsPerEntry == 1 {
-          sourceBits.append(1 << UInt64(source & 63))
-        } else {
-          sourceBits.append(contentsOf: repeatElement(0, count: wordsPerEntry))
-          setSource(source, of: ends.count - 1)
-        }
-        return true
+        insertNew(name, at: slot, fingerprint: fingerprint, source: source)
+        return .new
       }
       if value & 0xFFFF_FFFF_0000_0000 == fingerprint {
         let entry = Int(value & 0xFFFF_FFFF) - 1
         if equals(entry, name) {
-          if keepsSourceBits { setSource(source, of: entry) }
-          return false
+          // Without source bits every entry is this source's (another source would have made them).
+          guard keepsSourceBits else { return .repeated }
+          let index = entry * wordsPerEntry + (source >> 6)
+          let bit: UInt64 = 1 << UInt64(source & 63)
+          if sourceBits[index] & bit != 0 { return .repeated }
+          sourceBits[index] |= bit
+          return .newToSource
         }
       }
       slot = (slot + 1) & mask
+    }
+  }
+
+  /// Fills an empty slot with a new entry for a name.
+  @inline(__always)
+  private mutating func insertNew(_ name: UnsafeBufferPointer<UInt8>, at slot: Int, fingerprint: UInt64, source: Int) {
+    slots[slot] = fingerprint | UInt64(ends.count + 1)
+    bytes.append(contentsOf: name)
+    ends.append(UInt32(bytes.count))
+    if !keepsSourceBits {
+      soleSource = source
+    } else if wordsPerEntry == 1 {
+      sourceBits.append(1 << UInt64(source & 63))
+    } else {
+      sourceBits.append(contentsOf: repeatElement(0, count: wordsPerEntry))
+      setSource(source, of: ends.count - 1)
     }
   }
 

@@ -123,6 +123,6 @@ struct RuleListOptions: ParsableArguments {
     Terminal.writeOutput(
       Text.table(
         [["#", "RULE", "KIND", "NOTE"]]
-          + rules.map { [String($0.id ?? 0), $0.text, $0.kind.rawValue, $0.comment ?? ""] }))
+          + rules.map { [String($0.id), $0.text, $0.kind.rawValue, $0.comment ?? ""] }))
   }
 }

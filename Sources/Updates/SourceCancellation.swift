@@ -5,8 +5,9 @@ import Locking
 ///
 /// Each source of a run is fetched by a `TaskLoader`; cancelling the source cancels that loader, and the
 /// source ends as failed with kind `cancelled`, keeping its previous copy, as on any failure. A source
-/// cancelled while it still waits for a slot never starts. Make one per run and pass it to
-/// `Updater.update(profile:options:cancellation:events:)`.
+/// cancelled while it still waits for a slot never starts, and one whose new copy waits for its turn to
+/// be merged into the profile can still be cancelled until the run takes it. Make one per run and pass
+/// it to `Updater.update(profile:options:cancellation:events:)`.
 public final class SourceCancellation: Sendable {
   private struct State {
     /// The loaders of the sources being fetched, by key.
@@ -41,20 +42,35 @@ public final class SourceCancellation: Sendable {
   }
 
   /// Loads `loader` as source `key`'s fetch; false (without loading) when the source was cancelled first.
-  func load(_ loader: some Loadable, as key: String) async -> Bool {
+  ///
+  /// When `staysOpen` says so once the fetch has ended (its new copy waits to be merged), the source can
+  /// still be cancelled until `close(_:)`.
+  func load(_ loader: some Loadable, as key: String, staysOpen: () -> Bool = { false }) async -> Bool {
     let start = state.withLock { state -> Bool in
       guard !state.cancelled.contains(key) else { return false }
       state.running[key] = loader
       return true
     }
-    defer {
-      state.withLock { state in
-        state.running[key] = nil
-        state.ended.insert(key)
-      }
+    guard start else {
+      state.withLock { _ = $0.ended.insert(key) }
+      return false
     }
-    guard start else { return false }
     await loader.load()
+    let open = staysOpen()
+    state.withLock { state in
+      state.running[key] = nil
+      if !open { state.ended.insert(key) }
+    }
     return true
+  }
+
+  /// Ends source `key` as the run takes its new copy; false when it was cancelled first (the copy is
+  /// then dropped).
+  func close(_ key: String) -> Bool {
+    state.withLock { state in
+      guard !state.cancelled.contains(key) else { return false }
+      state.ended.insert(key)
+      return true
+    }
   }
 }

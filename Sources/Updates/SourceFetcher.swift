@@ -15,6 +15,9 @@ struct SourceWork: Sendable {
   var result: UpdateRun.SourceResult
   /// The new copy, if the content changed.
   var copy: SourceUpdate.Copy?
+  /// The new copy's names as parsed, until the run merges them into the profile (which counts the
+  /// copy's distinct names, writes its block set file and finishes the source).
+  var parsed: ParsedList?
   /// Files this run wrote into the list cache (relative paths).
   var createdFiles: [String]
   /// Files this fetch wrote with deferred durability (relative paths; new ones and a rewritten block set
@@ -42,7 +45,10 @@ struct SourceFetcher: Sendable {
       finished.withLock { $0 = work }
       return work
     }
-    let started = await cancellation.load(loader, as: source.key)
+    // A new copy waits for its turn to be merged: it can be cancelled until the run takes it.
+    let started = await cancellation.load(loader, as: source.key) {
+      finished.withLock { $0?.parsed != nil }
+    }
     if started, case .success(let work) = loader.currentState { return work }
     if let late = finished.withLock({ $0 }) { store.removeFiles(late.createdFiles) }
     try Task.checkCancellation()
@@ -83,11 +89,11 @@ struct SourceFetcher: Sendable {
     func emit(_ phase: SourcePhase) { events(.source(key: source.key, phase)) }
     func finish(
       _ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = [],
-      written: [String] = []
+      written: [String] = [], announce: Bool = true
     )
       -> SourceWork
     {
-      emit(.done(outcome))
+      if announce { emit(.done(outcome)) }
       let message: String? =
         switch outcome {
         case .failed(let failure): failure.text
@@ -165,15 +171,15 @@ struct SourceFetcher: Sendable {
         .unchanged(.sameContent), change: .unchanged(etag: completed.etag, lastModified: completed.lastModified))
     }
 
-    // Parse.
+    // Parse, without a set: the run inserts the names once, into the profile's.
     emit(.parsing(lines: 0, names: 0))
-    let list: CompiledList
+    let list: ParsedList
     do {
       var listSource = ListSource.file(temporary.path, format: source.format)
       listSource.name = source.key
       let events = events
       let key = source.key
-      list = try await compiler.compile([listSource]) { progress in
+      list = try await compiler.parse(listSource) { progress in
         events(.source(key: key, .parsing(lines: progress.lines, names: progress.uniqueNames)))
       }
     } catch {
@@ -185,14 +191,14 @@ struct SourceFetcher: Sendable {
 
     // Validate.
     emit(.validating)
-    let report = list.sources[0]
+    let report = list.report
     if let content = report.findings.content {
       return fail(
         .notAList, "\(source.key): the download \(content.advice).",
         // The advice already says what to do (it was said twice).
         hasCopy ? "The previous copy is kept." : nil)
     }
-    guard list.count > 0 else {
+    guard list.names > 0 else {
       let findings = report.findings
       let reasons = findings.rejected.sorted { $0.value > $1.value }.prefix(3)
         .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
@@ -203,12 +209,12 @@ struct SourceFetcher: Sendable {
     }
     try Task.checkCancellation()
 
-    // Save: keep the copy under a name of its own, and its names compiled alone beside it (the profile's
-    // compile merges those instead of parsing the copy again).
+    // Save: keep the copy under a name of its own. Its names compiled alone are written beside it when
+    // the run merges them (`Updater.finish(_:)`), and the profile's compile merges that file next time
+    // instead of parsing the copy again.
     emit(.saving)
     let cacheFile = "lists/\(source.key)-\(completed.sha256.prefix(16)).list"
     let cacheURL = store.directory.file(cacheFile)
-    let listFile = Store.listFile(forCopy: cacheFile)
     var created: [String] = []
     var written: [String] = []
     do {
@@ -218,13 +224,6 @@ struct SourceFetcher: Sendable {
         created.append(cacheFile)
         written.append(cacheFile)
       }
-      let existed = FileManager.default.fileExists(atPath: store.directory.file(listFile).path)
-      try list.writeArchive(
-        to: store.directory.file(listFile).path,
-        fingerprint: Store.copyFingerprint(sha256: completed.sha256, format: source.format), withLookupTable: false,
-        durability: .deferred)
-      if !existed { created.append(listFile) }
-      written.append(listFile)
     } catch {
       store.removeFiles(created)
       return fail(
@@ -236,14 +235,39 @@ struct SourceFetcher: Sendable {
       throw CancellationError()
     }
     let findings = report.findings
+    // Its distinct names are counted when the run merges it.
     let copy = SourceUpdate.Copy(
       etag: completed.etag, lastModified: completed.lastModified, sha256: completed.sha256, cacheFile: cacheFile,
-      bytes: completed.byteCount, accepted: findings.names, unique: list.count,
-      duplicates: report.duplicates, rejected: findings.totalRejected, detectedFormat: report.format,
-      findings: findings)
-    return finish(
-      .updated(names: list.count, rejected: findings.totalRejected, bytes: completed.byteCount),
-      change: .updated(copy), copy: copy, created: created, written: written)
+      bytes: completed.byteCount, accepted: findings.names, unique: 0, duplicates: 0,
+      rejected: findings.totalRejected, detectedFormat: report.format, findings: findings)
+    var work = finish(
+      .updated(names: 0, rejected: findings.totalRejected, bytes: completed.byteCount), change: .updated(copy),
+      copy: copy, created: created, written: written, announce: false)
+    work.parsed = list
+    return work
+  }
+
+  /// Finishes a new copy's work once the run has merged its names (`own`, the copy's distinct names):
+  /// writes them as the copy's block set file, counts them, and reports the source done. Returns the
+  /// file written (relative, flushed by the run) and whether this wrote it first.
+  func finish(_ work: inout SourceWork, of source: Source, merged own: LeanList) throws(CompileError) -> (
+    file: String, isNew: Bool
+  )? {
+    guard var copy = work.copy else { return nil }
+    let listFile = Store.listFile(forCopy: copy.cacheFile)
+    let path = store.directory.file(listFile).path
+    let existed = FileManager.default.fileExists(atPath: path)
+    try own.writeArchive(
+      to: path, fingerprint: Store.copyFingerprint(sha256: copy.sha256, format: source.format), durability: .deferred)
+    copy.unique = own.count
+    copy.duplicates = own.report.duplicates
+    work.copy = copy
+    work.update.change = .updated(copy)
+    work.result.names = own.count
+    work.outcome = .updated(names: own.count, rejected: copy.rejected, bytes: copy.bytes)
+    work.parsed = nil
+    events(.source(key: source.key, .done(work.outcome)))
+    return (listFile, !existed)
   }
 
   /// The SHA-256 of a file, in lowercase hex.

@@ -12,11 +12,12 @@ public enum SourcePhase: Sendable, Hashable {
   case downloading(bytes: Int64, total: Int64?)
   /// A transient failure; attempt `attempt` (counted from 1) of `of` starts after `after`.
   case retrying(attempt: Int, of: Int, after: Duration, reason: String)
-  /// Parsing the download.
+  /// Parsing the download: lines read, and names read (repeats included).
   case parsing(lines: Int, names: Int)
   /// Checking what parsing found (a list, with names).
   case validating
-  /// Keeping the copy and its names for the commit.
+  /// Keeping the copy for the commit, then (a new copy) waiting for its turn to be merged into the
+  /// profile, which counts its distinct names and writes them beside it.
   case saving
   /// Finished.
   case done(SourceOutcome)

@@ -6,7 +6,8 @@ import Foundation
 import Store
 
 /// Updates a profile: fetches its enabled sources in parallel, each through connect → download → parse →
-/// validate → save, then compiles the profile and saves the whole run in one transaction.
+/// validate → save, merges each new copy's names once into the profile's set (in profile order, as soon as
+/// the sources before it are done), and saves the whole run in one transaction.
 ///
 /// - Unchanged sources cost a conditional request: a 304 (or the same SHA-256) is not parsed again.
 /// - A failing source keeps its previous good copy; the others are still saved.
@@ -110,28 +111,46 @@ public struct Updater: Sendable {
 
     // Each finished source is merged into the profile's set in the profile's order while the others are
     // still fetched, once a recompile is certain: no compile yet, or a source has a new copy.
+    let fetcher = SourceFetcher(
+      store: store, client: client, compiler: compiler, staging: staging, force: options.force, events: events)
     var merging: Compiler.Merging?
     var nextToMerge = 0
+    /// Takes a source's new copy for merging, unless the source was cancelled while the copy waited:
+    /// then the copy is dropped, and the previous one is used, as for any cancelled source.
+    func take(_ source: Source) {
+      guard let work = works[source.id], work.parsed != nil, !cancellation.close(source.key) else { return }
+      store.removeFiles(work.createdFiles)
+      unflushed.removeAll { work.createdFiles.contains($0) }
+      works[source.id] = fetcher.cancelled(source)
+    }
+    /// Merges an input, keeping the block set file a new copy's merge writes with the run's files.
+    func merge(_ input: Input) async throws {
+      if let written = try await add(input, to: &merging!, works: &works, fetcher: fetcher) {
+        if written.isNew { created.append(written.file) }
+        unflushed.append(written.file)
+      }
+    }
     func mergeReady() async throws {
       guard merging != nil || previous == nil || works.values.contains(where: { $0.copy != nil }) else { return }
       while nextToMerge < sources.count, works[sources[nextToMerge].id] != nil {
         let source = sources[nextToMerge]
         nextToMerge += 1
+        take(source)
         guard let input = input(of: source) else { continue }
         if merging == nil {
           // Sized from the names and bytes known so far, scaled to every source (the set grows if it must).
-          let known = sources.compactMap { works[$0.id]?.copy?.unique ?? $0.unique }
+          let known = sources.compactMap { source in
+            works[source.id]?.copy.map { $0.unique > 0 ? $0.unique : $0.accepted } ?? source.unique
+          }
           let estimate = known.reduce(0, +) * sources.count / max(1, known.count)
           let sizes = sources.compactMap { works[$0.id]?.copy.map { Int($0.bytes) } ?? $0.bytes.map(Int.init) }
           let bytes = sizes.reduce(0, +) * sources.count / max(1, sizes.count)
           merging = Compiler.Merging(sourceCount: sources.count, capacity: estimate, byteCapacity: bytes)
         }
-        try await add(input, to: &merging!)
+        try await merge(input)
       }
     }
 
-    let fetcher = SourceFetcher(
-      store: store, client: client, compiler: compiler, staging: staging, force: options.force, events: events)
     try await withThrowingTaskGroup(of: SourceWork.self) { group in
       var pending = sources[...]
       func startNext() {
@@ -176,7 +195,7 @@ public struct Updater: Sendable {
         merging = Compiler.Merging(
           sourceCount: sources.count, capacity: inputs.reduce(0) { $0 + $1.names },
           byteCapacity: inputs.reduce(0) { $0 + $1.bytes })
-        for input in inputs { try await add(input, to: &merging!) }
+        for input in inputs { try await merge(input) }
       }
       let result = try await finish(merging.take()!, rules: rules, profile: profile, fingerprint: fingerprint)
       created.append(result.file)
@@ -238,14 +257,24 @@ public struct Updater: Sendable {
     var bytes: Int
   }
 
-  /// Adds an input's names to the profile's merge (`Store.merge(copy:…)`: its block set file, or the
-  /// copy compiled now).
-  private func add(_ input: Input, to merging: inout Compiler.Merging) async throws {
+  /// Adds an input's names to the profile's merge: a new copy's names as parsed (then its work is
+  /// finished: the copy's block set file written, its names counted), else its block set file
+  /// (`Store.merge(copy:…)`, which compiles the copy now if the file is missing).
+  private func add(
+    _ input: Input, to merging: inout Compiler.Merging, works: inout [Int64: SourceWork], fetcher: SourceFetcher
+  ) async throws -> (file: String, isNew: Bool)? {
     try Task.checkCancellation()
     do {
+      if var work = works[input.source.id], let parsed = work.parsed.take() {
+        let own = merging.add(parsed, name: input.source.key)
+        let written = try fetcher.finish(&work, of: input.source, merged: own)
+        works[input.source.id] = work
+        return written
+      }
       try await store.merge(
         copy: input.file, sha256: input.sha256, format: input.source.format, name: input.source.key,
         into: &merging, compiler: compiler)
+      return nil
     } catch {
       if case .cancelled = error { throw CancellationError() }
       throw UpdateError.compile(error)

@@ -10,11 +10,17 @@ struct CompilerMergeTests {
     "*.wild.example\nkeep.example\nsub.keep.example\n",
   ]
 
-  @Test("Merged, lists compiled one source each give what compiling the sources together gives")
-  func sameAsTogether() async throws {
+  /// An allow rule and a deny rule, so that merges are compared with rules applied.
+  static func rules() throws -> RuleSet {
     var rules = RuleSet()
     rules.allow = try RuleSet.parse("keep.example\n", origin: "test")
     rules.deny = try RuleSet.parse("=extra.example\n", origin: "test", deny: true)
+    return rules
+  }
+
+  @Test("Merged, lists compiled one source each give what compiling the sources together gives")
+  func sameAsTogether() async throws {
+    let rules = try Self.rules()
     let together = try await compile(Self.texts, rules: rules)
     var merging = Compiler.Merging(sourceCount: Self.texts.count)
     for (index, text) in Self.texts.enumerated() {
@@ -30,6 +36,72 @@ struct CompilerMergeTests {
     }
   }
 
+  @Test(
+    "Merged as parsed, each name inserted once, the sources give what compiling them together gives; each source's own names are what compiling it alone gives"
+  )
+  func parsedSameAsTogether() async throws {
+    let rules = try Self.rules()
+    let together = try await compile(Self.texts, rules: rules)
+    var merging = Compiler.Merging(sourceCount: Self.texts.count)
+    for (index, text) in Self.texts.enumerated() {
+      // Small blocks: a source's names come in several, and repeats cross them.
+      let parsed = try await Compiler(blockSize: 16).parse(.text(text, name: "list\(index + 1)"))
+      let own = merging.add(parsed, name: "list\(index + 1)")
+      let alone = try await Compiler().compile([.text(text, name: "list\(index + 1)")])
+      #expect(own.names == alone.allNames)
+      #expect(own.report == alone.sources[0], "the source's own counts: \(index)")
+    }
+    let merged = merging.finish(rules: rules)
+    #expect(merged.allNames == together.allNames)
+    #expect(merged.sources == together.sources)
+    #expect(merged.ruleReports == together.ruleReports)
+    for name in ["ads.example", "keep.example", "tracker.example", "extra.example"] {
+      #expect(merged.sources(listing: name) == together.sources(listing: name), "\(name)")
+    }
+    for format in [ListFormat.hosts, .adblock, .rpz] {
+      #expect(try render(merged, format) == render(together, format))
+    }
+  }
+
+  @Test("Merged as parsed or from files, a mix of sources gives the same profile")
+  func parsedAndFilesMix() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let together = try await compile(Self.texts)
+    var merging = Compiler.Merging(sourceCount: Self.texts.count)
+    for (index, text) in Self.texts.enumerated() {
+      let name = "list\(index + 1)"
+      if index == 1 {
+        let path = folder.appendingPathComponent("\(index).blockset").path
+        try await compile([text]).writeArchive(to: path, fingerprint: "f", withLookupTable: false)
+        let added = merging.add(archiveAt: path, fingerprint: "f", name: name)
+        #expect(added)
+      } else {
+        _ = merging.add(try await Compiler().parse(.text(text, name: name)), name: name)
+      }
+    }
+    let merged = merging.finish()
+    #expect(merged.allNames == together.allNames)
+    #expect(merged.sources == together.sources)
+  }
+
+  @Test("More than 64 sources: each source's repeats are told from other sources' names by its own bit")
+  func manySources() async throws {
+    let texts = (0..<70).map { index in "shared.example\nown\(index).example\nshared.example\nown\(index).example\n" }
+    var merging = Compiler.Merging(sourceCount: texts.count)
+    for (index, text) in texts.enumerated() {
+      let own = merging.add(try await Compiler().parse(.text(text, name: "s\(index)")), name: "s\(index)")
+      #expect(own.names == ["shared.example", "own\(index).example"])
+      #expect(own.report.unique == 2)
+      #expect(own.report.duplicates == 2)
+    }
+    let merged = merging.finish()
+    #expect(merged.count == 71)
+    #expect(merged.sources(listing: "shared.example").count == 70)
+    #expect(merged.sources.map(\.unique) == [2] + Array(repeating: 1, count: 69))
+  }
+
   @Test("The real shared lists merge to the same profile as one compile", .enabled(if: sharedData != nil))
   func sharedLists() async throws {
     let folder = try #require(sharedData).appendingPathComponent("blocklists")
@@ -42,5 +114,14 @@ struct CompilerMergeTests {
     #expect(merged.count == together.count)
     #expect(merged.allNames == together.allNames)
     #expect(merged.sources.map(\.unique) == together.sources.map(\.unique))
+
+    var parsedMerging = Compiler.Merging(sourceCount: files.count)
+    for file in files {
+      let own = parsedMerging.add(try await Compiler().parse(.file(file)), name: file)
+      #expect(own.names == (try await Compiler().compile([.file(file)])).allNames, "\(file)")
+    }
+    let parsedMerged = parsedMerging.finish()
+    #expect(parsedMerged.allNames == together.allNames)
+    #expect(parsedMerged.sources.map(\.unique) == together.sources.map(\.unique))
   }
 }

@@ -11,10 +11,9 @@ import Testing
 
 @Suite("Cancelling one source of an update while the others go on", .serialized)
 struct SourceCancellationTests {
-  /// Where source `a` is cancelled: in each phase, and once its fetch has ended (`updated`: the cancel
-  /// arrives after its last check, and what it saved must go).
+  /// Where source `a` is cancelled: in each phase of its fetch.
   enum Point: String, CaseIterable, Sendable {
-    case connecting, downloading, parsing, validating, saving, updated
+    case connecting, downloading, parsing, validating, saving
   }
 
   static func reached(_ event: UpdateEvent, _ point: Point) -> Bool {
@@ -110,6 +109,63 @@ struct SourceCancellationTests {
       // The next update fetches it again.
       let next = try await harness.update()
       #expect(next.outcome("a")?.name == "updated")
+    }
+  }
+
+  @Test(
+    "A source whose new copy waits for its turn to be merged can still be cancelled: the copy is dropped, the previous one kept"
+  )
+  func cancelWhileWaitingToMerge() async throws {
+    try await FixtureServer.with { server in
+      let harness = try await UpdaterCancellationTests.prepared(server)
+      defer { harness.remove() }
+      let lists = Set(try FileManager.default.contentsOfDirectory(atPath: harness.store.directory.lists.path))
+      let cancellation = SourceCancellation()
+      let log = EventLog()
+      let accepted = Locked<Bool?>(nil)
+      // a (first in the profile) trickles in; b (second, a line) is fetched at once and waits for a to be
+      // merged. When a's download is complete and it starts parsing, b's fetch has long ended: b is
+      // cancelled while its copy waits (a cancel then came too late, and the copy was saved).
+      let summary = try await harness.update(cancellation: cancellation) { event in
+        log.append(event)
+        guard case .source("a", .parsing) = event, log.phases(of: "b").last == "saving" else { return }
+        accepted.withLock { accepted in
+          if accepted == nil { accepted = cancellation.cancel("b") }
+        }
+      }
+      #expect(accepted.withLock { $0 } == true, "b was cancelled while it waited: \(log.phases(of: "b"))")
+      #expect(
+        log.phases(of: "b") == ["waiting", "connecting", "downloading", "parsing", "validating", "saving", "failed"])
+      #expect(summary.outcome("b")?.failure?.kind == .cancelled)
+      #expect(summary.outcome("a")?.name == "updated")
+      let after = Set(try FileManager.default.contentsOfDirectory(atPath: harness.store.directory.lists.path))
+      #expect(
+        after.subtracting(lists).allSatisfy { $0.hasPrefix("a-") },
+        "nothing of b's new copy is kept: \(after.subtracting(lists).sorted())")
+      let compiled = try #require(summary.compiled)
+      let saved = try #require(
+        CompiledList.readArchive(
+          at: harness.store.directory.file(compiled.file).path, fingerprint: compiled.fingerprint, rules: RuleSet()))
+      #expect(saved.names.contains("b1.example"), "b's previous copy is compiled")
+      #expect(!saved.names.contains("b2.example"))
+      #expect(saved.names.contains("extra.example"), "a's new copy is compiled")
+    }
+  }
+
+  @Test("A cancel after a source is done is refused, and the source stays updated")
+  func cancelAfterDone() async throws {
+    try await FixtureServer.with { server in
+      let harness = try await UpdaterCancellationTests.prepared(server)
+      defer { harness.remove() }
+      let cancellation = SourceCancellation()
+      let accepted = Locked<Bool?>(nil)
+      let summary = try await harness.update(cancellation: cancellation) { event in
+        if case .source("a", .done) = event { accepted.withLock { $0 = cancellation.cancel("a") } }
+      }
+      #expect(accepted.withLock { $0 } == false)
+      #expect(summary.outcome("a")?.name == "updated")
+      let source = try harness.store.sources().map(\.source).first { $0.key == "a" }!
+      #expect(source.status == .updated)
     }
   }
 
