@@ -245,7 +245,7 @@ public struct ManagedFile: Sendable {
         throw .invalidContent(
           path: path, reason: "the new file would be \(after.count) bytes, more than \(maximumSize)")
       }
-      if let nul = after.firstIndex(of: 0) {
+      if let nul = Self.firstNUL(in: after) {
         throw .invalidContent(path: path, reason: "the new file would hold a NUL byte at offset \(nul)")
       }
     }
@@ -271,6 +271,7 @@ public struct ManagedFile: Sendable {
     return bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return [] }
       var lines: [Range<Int>] = []
+      lines.reserveCapacity(region.count / 24)
       var start = region.lowerBound
       while start < region.upperBound {
         let found = memchr(base + start, 10, region.upperBound - start)
@@ -294,15 +295,33 @@ public struct ManagedFile: Sendable {
     -> Bool
   {
     let key = addressKey
-    guard line.count > key.count + 1, buffer[line.lowerBound..<(line.lowerBound + key.count)].elementsEqual(key),
-      let lastSlash = buffer[line].lastIndex(of: UInt8(ascii: "/")), lastSlash > line.lowerBound + key.count
+    guard line.count > key.count + 1, let base = buffer.baseAddress,
+      memcmp(base + line.lowerBound, key, key.count) == 0
     else { return false }
+    // The last slash is a few bytes from the end (`/#`, `/0.0.0.0`).
+    var lastSlash = line.upperBound - 1
+    while lastSlash > line.lowerBound + key.count && buffer[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
+    guard lastSlash > line.lowerBound + key.count else { return false }
+    // The names between the slashes, found with `memchr` (a byte at a time, this was most of a first
+    // drop-in's comparison).
     var start = line.lowerBound + key.count
-    for index in start...lastSlash where buffer[index] == UInt8(ascii: "/") {
-      if index > start { entries.append(start..<index) }
-      start = index + 1
+    while start <= lastSlash {
+      let slash =
+        UnsafePointer(
+          memchr(base + start, Int32(UInt8(ascii: "/")), lastSlash + 1 - start)!.assumingMemoryBound(to: UInt8.self))
+        - base
+      if slash > start { entries.append(start..<slash) }
+      start = slash + 1
     }
     return true
+  }
+
+  /// The offset of the first NUL byte, if any (`memchr`: the generic search took 6 ms on a 6 MB drop-in).
+  static func firstNUL(in bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, let found = memchr(base, 0, buffer.count) else { return nil }
+      return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+    }
   }
 
   private static let addressKey = Array("address=/".utf8)
