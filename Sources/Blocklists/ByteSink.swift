@@ -27,7 +27,7 @@ public struct ByteSink: ~Copyable {
   private var directAfter: Int
   /// Bytes handed to the file so far (or, with direct I/O, to `direct`).
   private var emitted = 0
-  /// With direct I/O on: the aligned buffer being filled, whose whole 8 MiB are written past the page
+  /// With direct I/O on: the aligned buffer being filled, whose whole 2 MiB are written past the page
   /// cache by `writer` while the other buffer (`spareDirect`) is filled.
   private var direct: UnsafeMutableRawPointer?
   private var directCount = 0
@@ -37,7 +37,9 @@ public struct ByteSink: ~Copyable {
   private var writer: DirectWriter?
   /// Whether direct I/O was tried and refused (by the file system), so it is not tried again.
   private var directRefused = false
-  /// Room of the aligned buffer (8 MiB; less in tests), a whole number of blocks.
+  /// Room of the aligned buffer (2 MiB; less in tests), a whole number of blocks. Two of 2 MiB rather
+  /// than 8: the write of the last one, which `finish()` waits for, is a quarter as long, and the writing
+  /// thread starts sooner (5M lines 0.73 → 0.69 s, median of 13 alternating runs).
   private let directCapacity: Int
   /// The alignment direct I/O wants of offsets, lengths and memory.
   static let directBlock = 4096
@@ -56,7 +58,7 @@ public struct ByteSink: ~Copyable {
   ) {
     self.init(
       descriptor: descriptor, path: path, capacity: capacity, startsWriteback: startsWriteback,
-      directAfter: directAfter, directBuffer: 8 << 20)
+      directAfter: directAfter, directBuffer: 2 << 20)
   }
 
   /// A sink whose direct I/O buffer holds `directBuffer` bytes (rounded up to whole blocks).
