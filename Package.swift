@@ -2,10 +2,18 @@
 import PackageDescription
 
 /// One set of compiler settings for every target, so all modules are built the same way.
+/// The release binaries carry the Swift runtime and Foundation in themselves (as `swift build
+/// --static-swift-stdlib` does): none of their symbols is looked up and bound at each start (a one-line
+/// compile 20 → 14 ms, a first update 173 → 158 ms). Compiled so, a module's objects name the static
+/// libraries (and what Foundation's need: ICU, CoreFoundation) for the linker. Release only: the debug
+/// test runner links the same modules beside the shared runtime that Swift Testing uses.
+let staticStandardLibrary = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
+
 let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("MemberImportVisibility"),
   .enableUpcomingFeature("InferIsolatedConformances"),
+  .unsafeFlags(["-static-stdlib"], staticStandardLibrary),
 ]
 
 let package = Package(
@@ -216,14 +224,16 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: swiftSettings,
+      linkerSettings: [.unsafeFlags(["-static-stdlib"], staticStandardLibrary)]
     ),
 
     /// Compile speed and memory on real and synthetic lists: `swift run -c release sanehosts-bench`.
     .executableTarget(
       name: "Benchmarks",
       path: "Benchmarks",
-      swiftSettings: swiftSettings
+      swiftSettings: swiftSettings,
+      linkerSettings: [.unsafeFlags(["-static-stdlib"], staticStandardLibrary)]
     ),
 
     // MARK: Test support and tests
