@@ -345,11 +345,13 @@ struct UpdaterTests {
         try harness.add(server.url("/l\(index)"), key: "l\(index)")
       }
       let active = ActiveCounter()
+      // A fetch ends at `saving` (then its copy waits for its turn to be merged, and is done after), or at
+      // `done` when it ends without a new copy.
       let summary = try await harness.update(options: Updater.Options(concurrentSources: 2)) { event in
         if case .source(let key, let phase) = event {
           switch phase {
           case .connecting: active.start(key)
-          case .done: active.finish(key)
+          case .saving, .done: active.finish(key)
           default: break
           }
         }
