@@ -50,39 +50,15 @@ extension Compiler {
       own.ends.reserveCapacity(parsed.names)
       var unique = 0
       for block in parsed.blocks {
-        block.bytes.withUnsafeBufferPointer { bytes in
-          block.hashes.withUnsafeBufferPointer { hashes in
-            block.ends.withUnsafeBufferPointer { ends in
-              // Prefetched in stages a batch apart, as `Compiler.Merger` does.
-              let size = Compiler.Merger.batchSize
-              let count = ends.count
-              func batch(_ number: Int) -> UnsafeBufferPointer<UInt64> {
-                let start = min(number * size, count)
-                return UnsafeBufferPointer(rebasing: hashes[start..<min(start + size, count)])
-              }
-              for number in -3..<0 { set.prefetch(ahead: number, batch) }
-              var start = 0
-              var number = 0
-              while number * size < count {
-                set.prefetch(ahead: number, batch)
-                let first = number * size
-                for entry in first..<min(first + size, count) {
-                  let end = Int(ends[entry])
-                  let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                  switch set.insert(name, hash: hashes[entry], sighting: index) {
-                  case .new:
-                    unique += 1
-                    own.append(name)
-                  case .newToSource:
-                    own.append(name)
-                  case .repeated:
-                    break
-                  }
-                  start = end
-                }
-                number += 1
-              }
-            }
+        set.insert(block, source: index) { sighting, name in
+          switch sighting {
+          case .new:
+            unique += 1
+            own.append(name)
+          case .newToSource:
+            own.append(name)
+          case .repeated:
+            break
           }
         }
       }
@@ -107,7 +83,7 @@ extension Compiler {
       }
       part.bytes.withUnsafeBufferPointer { bytes in
         part.ends.withUnsafeBufferPointer { ends in
-          // In batches of 16 and four stages, as `Compiler.Merger` does: batch k + 3 is hashed and its
+          // In batches of 16 and four stages, as `NameSet.insert(_:source:_:)` does: batch k + 3 is hashed and its
           // slots prefetched, the entries of k + 2 and the names of k + 1 are prefetched, k is inserted.
           // The hashes of the four batches in flight are kept in a ring.
           let size = Compiler.Merger.batchSize

@@ -157,34 +157,8 @@ public struct Compiler: Sendable {
         storage.take()
         ?? NameSet(sourceCount: sourceCount, capacity: capacity(after: parsed), byteCapacity: byteCapacity)
       defer { storage = set }
-      parsed.bytes.withUnsafeBufferPointer { bytes in
-        parsed.hashes.withUnsafeBufferPointer { hashes in
-          parsed.ends.withUnsafeBufferPointer { ends in
-            // Four stages, a batch of 16 names apart: the slots of batch k + 3 are prefetched, the entries
-            // of k + 2 (their end offsets), the names of k + 1, and batch k is inserted. Each load has a
-            // batch's work to arrive, instead of the inserts waiting on misses in a table of millions.
-            let count = ends.count
-            func batch(_ number: Int) -> UnsafeBufferPointer<UInt64> {
-              let start = min(number * Self.batchSize, count)
-              return UnsafeBufferPointer(rebasing: hashes[start..<min(start + Self.batchSize, count)])
-            }
-            for number in -3..<0 { set.prefetch(ahead: number, batch) }
-            var start = 0
-            var number = 0
-            while number * Self.batchSize < count {
-              set.prefetch(ahead: number, batch)
-              let first = number * Self.batchSize
-              for index in first..<min(first + Self.batchSize, count) {
-                let end = Int(ends[index])
-                if set.insert(UnsafeBufferPointer(rebasing: bytes[start..<end]), hash: hashes[index], source: source) {
-                  unique += 1
-                }
-                start = end
-              }
-              number += 1
-            }
-          }
-        }
+      set.insert(parsed, source: source) { sighting, _ in
+        if sighting == .new { unique += 1 }
       }
       reports[source].unique += unique
       reports[source].duplicates += parsed.count - unique
