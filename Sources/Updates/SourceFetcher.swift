@@ -209,8 +209,8 @@ struct SourceFetcher: Sendable {
     }
     try Task.checkCancellation()
 
-    // Save: keep the copy under a name of its own. Its names compiled alone are written beside it when
-    // the run merges them (`Updater.finish(_:)`), and the profile's compile merges that file next time
+    // Save: keep the copy under a name of its own. Its own names are written beside it when the run
+    // merges them (`finish(_:of:merged:)`), and the profile's compile merges that file next time
     // instead of parsing the copy again.
     emit(.saving)
     let cacheFile = "lists/\(source.key)-\(completed.sha256.prefix(16)).list"

@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Merging lists compiled alone")
@@ -65,25 +66,24 @@ struct CompilerMergeTests {
 
   @Test("Merged as parsed or from files, a mix of sources gives the same profile")
   func parsedAndFilesMix() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let together = try await compile(Self.texts)
-    var merging = Compiler.Merging(sourceCount: Self.texts.count)
-    for (index, text) in Self.texts.enumerated() {
-      let name = "list\(index + 1)"
-      if index == 1 {
-        let path = folder.appendingPathComponent("\(index).blockset").path
-        try await compile([text]).writeArchive(to: path, fingerprint: "f", withLookupTable: false)
-        let added = merging.add(archiveAt: path, fingerprint: "f", name: name)
-        #expect(added)
-      } else {
-        _ = merging.add(try await Compiler().parse(.text(text, name: name)), name: name)
+    try await TemporaryDirectory.with { folder in
+      let together = try await compile(Self.texts)
+      var merging = Compiler.Merging(sourceCount: Self.texts.count)
+      for (index, text) in Self.texts.enumerated() {
+        let name = "list\(index + 1)"
+        if index == 1 {
+          let path = folder.file("\(index).blockset").path
+          try await compile([text]).writeArchive(to: path, fingerprint: "f", withLookupTable: false)
+          let added = merging.add(archiveAt: path, fingerprint: "f", name: name)
+          #expect(added)
+        } else {
+          _ = merging.add(try await Compiler().parse(.text(text, name: name)), name: name)
+        }
       }
+      let merged = merging.finish()
+      #expect(merged.allNames == together.allNames)
+      #expect(merged.sources == together.sources)
     }
-    let merged = merging.finish()
-    #expect(merged.allNames == together.allNames)
-    #expect(merged.sources == together.sources)
   }
 
   @Test("More than 64 sources: each source's repeats are told from other sources' names by its own bit")
