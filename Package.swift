@@ -330,7 +330,9 @@ let package = Package(
     ),
     .testTarget(
       name: "UseCasesTests",
-      dependencies: ["UseCases", "Apply", "BlockerTest", "Blocklists", "Pihole", "Store", "TestSupport"],
+      dependencies: [
+        "UseCases", "Apply", "BlockerTest", "Blocklists", "Pihole", "Store", "Updates", "Downloads", "TestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

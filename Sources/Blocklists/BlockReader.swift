@@ -30,6 +30,12 @@ struct BlockReader: ~Copyable {
   private var carry: [UInt8] = []
   private var skipping = false
   private var pending: [Block] = []
+  /// Where each pending block starts in the source, in bytes.
+  private var pendingOffsets: [Int] = []
+  /// Where `carry` (the bytes read but not yet handed out) starts in the source.
+  private var carryOffset = 0
+  /// Where the block `next` returned last starts in the source, in bytes.
+  private(set) var lastOffset = 0
   private var finished = false
   /// Bytes read so far.
   private(set) var bytesRead = 0
@@ -65,7 +71,9 @@ struct BlockReader: ~Copyable {
     while pending.isEmpty && !finished {
       try fill(reusing: &spares)
     }
-    return pending.isEmpty ? nil : pending.removeFirst()
+    guard !pending.isEmpty else { return nil }
+    lastOffset = pendingOffsets.removeFirst()
+    return pending.removeFirst()
   }
 
   /// The next block, or `nil` at the end of the source.
@@ -114,21 +122,34 @@ struct BlockReader: ~Copyable {
       return finish()
     }
     carry = []
+    // `data` starts where the carried bytes did.
+    var dataOffset = carryOffset
 
     if skipping {
-      guard let newline = data.firstIndex(of: 0x0A) else { return }
+      guard let newline = data.firstIndex(of: 0x0A) else {
+        carryOffset = dataOffset + data.count
+        return
+      }
       data.removeSubrange(...newline)
+      dataOffset += newline + 1
       skipping = false
     }
     if let newline = data.lastIndex(of: 0x0A) {
       carry = Array(data[(newline + 1)...])
+      carryOffset = dataOffset + newline + 1
       data.removeSubrange((newline + 1)...)
-      if !data.isEmpty { pending.append(.lines(data)) }
+      if !data.isEmpty {
+        pending.append(.lines(data))
+        pendingOffsets.append(dataOffset)
+      }
     } else {
       carry = data
+      carryOffset = dataOffset
     }
     if carry.count > Self.maximumLineLength {
       pending.append(.longLine(sample: Array(carry.prefix(160))))
+      pendingOffsets.append(carryOffset)
+      carryOffset += carry.count
       carry = []
       skipping = true
     }
@@ -136,7 +157,10 @@ struct BlockReader: ~Copyable {
 
   private mutating func finish() {
     finished = true
-    if !carry.isEmpty && !skipping { pending.append(.lines(carry)) }
+    if !carry.isEmpty && !skipping {
+      pending.append(.lines(carry))
+      pendingOffsets.append(carryOffset)
+    }
     carry = []
   }
 }

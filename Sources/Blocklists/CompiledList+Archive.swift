@@ -9,10 +9,11 @@ import Foundation
 /// Layout (little-endian, every section 8-byte aligned):
 /// - 8 bytes `SHBLKSET`, a `UInt32` format version, 4 bytes zero;
 /// - a `UInt64` length and that many bytes of JSON metadata (fingerprint, source and rule reports), padded;
-/// - seven `UInt64`s: name bytes, entries, table slots, source words, removed words, words per entry,
-///   removed count;
+/// - eight `UInt64`s: name bytes, entries, table slots, source words, removed words, words per entry,
+///   removed count, origins (0 or the entries);
 /// - the name bytes (padded), the entries' end offsets (`UInt32`, padded), the table, the source bits,
-///   the removed bits.
+///   the removed bits; then, when there are origins (a copy's own file), each entry's hash's top 32
+///   bits (`UInt32`), line number (`UInt32`) and line offset (`UInt64`): see `Origins`, `BlockSetFile`.
 ///
 /// A file of another version, a different fingerprint, or with parts that do not fit together reads
 /// as nil: the caller compiles again. Files are written atomically (`OutputFile`).
@@ -24,8 +25,8 @@ extension CompiledList {
   /// The first eight bytes of the file.
   static let archiveMagic = Array("SHBLKSET".utf8)
   /// The format's version: bump it when the layout or the meaning of a part changes (2: `NameHash`
-  /// changed, and with it the order of the lookup table).
-  public static let archiveVersion: UInt32 = 2
+  /// changed, and with it the order of the lookup table; 3: origins, for `why`).
+  public static let archiveVersion: UInt32 = 3
 
   struct Metadata: Codable {
     var fingerprint: String
@@ -49,14 +50,17 @@ extension CompiledList {
       if lean { parts.sourceBits = [] }
     }
     try Self.writeArchive(
-      parts, metadata: Metadata(fingerprint: fingerprint, sources: sources, ruleReports: ruleReports), to: path,
+      parts, origins: origins.count == parts.ends.count ? origins : Origins(),
+      metadata: Metadata(fingerprint: fingerprint, sources: sources, ruleReports: ruleReports), to: path,
       durability: durability)
   }
 
   /// Writes a set's parts and metadata to `path` atomically, in the layout above.
   static func writeArchive(
-    _ parts: NameSet.Parts, metadata: Metadata, to path: String, durability: StagedFile.Durability
+    _ parts: NameSet.Parts, origins: Origins = Origins(), metadata: Metadata, to path: String,
+    durability: StagedFile.Durability
   ) throws(CompileError) {
+    precondition(origins.count == 0 || origins.count == parts.ends.count, "origins for other entries")
     let encoded: [UInt8]
     do {
       let encoder = JSONEncoder()
@@ -76,7 +80,7 @@ extension CompiledList {
       var counts: [UInt8] = []
       for count in [
         parts.bytes.count, parts.ends.count, parts.slots.count, parts.sourceBits.count, parts.removedBits.count,
-        parts.wordsPerEntry, parts.removedCount,
+        parts.wordsPerEntry, parts.removedCount, origins.count,
       ] {
         Self.append(UInt64(count), to: &counts)
       }
@@ -86,6 +90,9 @@ extension CompiledList {
       try Self.write(parts.slots, to: &sink)
       try Self.write(parts.sourceBits, to: &sink)
       try Self.write(parts.removedBits, to: &sink)
+      try Self.write(origins.fingerprints, to: &sink)
+      try Self.write(origins.lines, to: &sink)
+      try Self.write(origins.offsets, to: &sink)
     }
   }
 
@@ -121,12 +128,15 @@ extension CompiledList {
     return data.withUnsafeBytes { raw -> (Metadata, NameSet.Parts)? in
       var reader = Reader(raw)
       guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
-        let counts = try? (0..<7).map({ _ in try reader.integer() }),
+        let counts = try? (0..<8).map({ _ in try reader.integer() }),
         let bytes: [UInt8] = try? reader.array(counts[0]),
         let ends: [UInt32] = try? reader.array(counts[1]),
         let slots: [UInt64] = try? reader.array(counts[2]),
         let sourceBits: [UInt64] = try? reader.array(counts[3]),
         let removedBits: [UInt64] = try? reader.array(counts[4]),
+        counts[7] == 0 || counts[7] == counts[1],
+        (try? reader.skip(counts[7], UInt32.self)) != nil, (try? reader.skip(counts[7], UInt32.self)) != nil,
+        (try? reader.skip(counts[7], UInt64.self)) != nil,
         reader.isAtEnd
       else { return nil }
       let parts = NameSet.Parts(
@@ -161,7 +171,7 @@ extension CompiledList {
   // MARK: Reading
 
   /// Reads a file's sections in order; every read checks the bounds.
-  private struct Reader {
+  struct Reader {
     struct Damaged: Error {}
 
     let raw: UnsafeRawBufferPointer
@@ -197,6 +207,17 @@ extension CompiledList {
       let value = raw.loadUnaligned(fromByteOffset: offset, as: T.self)
       offset += size
       return T(littleEndian: value)
+    }
+
+    /// Steps over `count` values, returning where they start.
+    @discardableResult
+    mutating func skip<T: FixedWidthInteger>(_ count: Int, _ type: T.Type) throws -> Int {
+      let size = count * MemoryLayout<T>.size
+      guard size <= raw.count - offset else { throw Damaged() }
+      let start = offset
+      offset += size + (8 - size % 8) % 8
+      guard offset <= raw.count else { throw Damaged() }
+      return start
     }
 
     mutating func array<T: FixedWidthInteger>(_ count: Int) throws -> [T] {

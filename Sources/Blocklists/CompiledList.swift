@@ -22,6 +22,8 @@ public struct CompiledList: Sendable {
   public let rules: RuleSet
   /// One report per rule: allow rules first, then deny rules.
   public internal(set) var ruleReports: [RuleReport] = []
+  /// Where each name came from, for a source compiled alone with `Compiler.recordsOrigins` (else empty).
+  public internal(set) var origins = Origins()
 
   init(names: NameSet, sources: [SourceReport], rules: RuleSet) {
     self.names = names

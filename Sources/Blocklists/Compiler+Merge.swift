@@ -48,17 +48,25 @@ extension Compiler {
       own.report.name = name
       own.bytes.reserveCapacity(parsed.nameBytes)
       own.ends.reserveCapacity(parsed.names)
+      let recordsOrigins = parsed.blocks.allSatisfy { $0.recordsOrigins && $0.lines.count == $0.count }
+      if recordsOrigins { own.origins.reserve(parsed.names) }
       var unique = 0
-      for block in parsed.blocks {
-        set.insert(block, source: index) { sighting, name in
+      for (number, block) in parsed.blocks.enumerated() {
+        let lineOffset = parsed.lineOffsets[number]
+        set.insert(block, source: index) { sighting, name, entry in
           switch sighting {
           case .new:
             unique += 1
-            own.append(name)
           case .newToSource:
-            own.append(name)
-          case .repeated:
             break
+          case .repeated:
+            return
+          }
+          own.append(name)
+          if recordsOrigins {
+            own.origins.append(
+              hash: block.hashes[entry], line: lineOffset + Int(block.lines[entry]),
+              offset: block.byteOffset + Int(block.lineStarts[entry]))
           }
         }
       }

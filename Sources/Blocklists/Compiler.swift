@@ -10,6 +10,10 @@ public struct Compiler: Sendable {
   public var blockSize: Int
   /// Blocks parsed at the same time.
   public var parallelism: Int
+  /// Whether each name's line and line offset are kept (`CompiledList.origins`, and the `Origins` of
+  /// `parse`'s blocks): on for a copy's own block set file, which `why` reads; off by default, so a
+  /// plain compile pays nothing for it. Recorded for the first source's names.
+  public var recordsOrigins = false
 
   /// Creates a compiler; by default 1 MiB blocks on every core (smaller blocks than the earlier 4 MiB
   /// shorten the serial start and end of a compile: 5M lines 0.74 -> 0.72 s, peak 274 -> 258 MiB).
@@ -42,6 +46,7 @@ public struct Compiler: Sendable {
   ) async throws(CompileError) -> CompiledList {
     let inputBytes = Self.inputBytes(sources)
     var merger = Merger(sources: sources, capacity: min(max(1 << 12, inputBytes / 40), 1 << 25), bytes: inputBytes)
+    merger.recordsOrigins = recordsOrigins
     try await parseBlocks(of: sources) { index, bytesRead in
       merger.reports[index].bytes = bytesRead
     } consume: { parsed, index in
@@ -49,6 +54,7 @@ public struct Compiler: Sendable {
       return parsed
     }
     var list = CompiledList(names: merger.set, sources: merger.reports, rules: rules)
+    if recordsOrigins { list.origins = merger.origins }
     list.applyRules()
     return list
   }
@@ -63,6 +69,7 @@ public struct Compiler: Sendable {
   ) async throws(CompileError) {
     let blockSize = blockSize
     let parallelism = parallelism
+    let recordsOrigins = recordsOrigins
     do {
       try await withThrowingTaskGroup(of: (Int, ParsedNames, BlockReader.Block).self) { group in
         var ready: [Int: ParsedNames] = [:]
@@ -94,10 +101,14 @@ public struct Compiler: Sendable {
             let format = source.format
             let isFirst = first
             first = false
+            let offset = reader.lastOffset
             let work = Handoff((block, spareNames.popLast()))
             group.addTask {
               let (block, spare) = work.take()!
-              return (number, Self.parse(block, format: format, isFirstBlock: isFirst, reusing: spare), block)
+              var parsed = Self.parse(
+                block, format: format, isFirstBlock: isFirst, reusing: spare, recordsOrigins: recordsOrigins)
+              parsed.byteOffset = offset
+              return (number, parsed, block)
             }
             read(index, reader.bytesRead)
             // Keep every core busy, and at most a few parsed blocks waiting in memory.
@@ -130,6 +141,10 @@ public struct Compiler: Sendable {
     var set: NameSet { storage ?? NameSet(sourceCount: sourceCount) }
     var reports: [SourceReport]
     var lineOffsets: [Int]
+    /// Whether to keep each new entry's origin (from blocks parsed with theirs).
+    var recordsOrigins = false
+    /// Each entry's origin, when `recordsOrigins`.
+    var origins = Origins()
     /// Names a merge stage handles at a time (8 rather than 16: 5M lines 0.65 → 0.64 s, CPU 1.05 → 1.03 s,
     /// median of 21 alternating runs; fewer loads in flight at once).
     static let batchSize = 8
@@ -157,8 +172,19 @@ public struct Compiler: Sendable {
         storage.take()
         ?? NameSet(sourceCount: sourceCount, capacity: capacity(after: parsed), byteCapacity: byteCapacity)
       defer { storage = set }
-      set.insert(parsed, source: source) { sighting, _ in
-        if sighting == .new { unique += 1 }
+      if recordsOrigins && parsed.lines.count == parsed.count {
+        let lineOffset = lineOffsets[source]
+        set.insert(parsed, source: source) { sighting, _, index in
+          guard sighting == .new else { return }
+          unique += 1
+          origins.append(
+            hash: parsed.hashes[index], line: lineOffset + Int(parsed.lines[index]),
+            offset: parsed.byteOffset + Int(parsed.lineStarts[index]))
+        }
+      } else {
+        set.insert(parsed, source: source) { sighting, _, _ in
+          if sighting == .new { unique += 1 }
+        }
       }
       reports[source].unique += unique
       reports[source].duplicates += parsed.count - unique
@@ -184,9 +210,10 @@ public struct Compiler: Sendable {
 
   /// Parses one block on whatever core runs the task.
   static func parse(
-    _ block: BlockReader.Block, format: ListFormat?, isFirstBlock: Bool, reusing spare: consuming ParsedNames? = nil
+    _ block: BlockReader.Block, format: ListFormat?, isFirstBlock: Bool, reusing spare: consuming ParsedNames? = nil,
+    recordsOrigins: Bool = false
   ) -> ParsedNames {
-    var parser = LineParser(format: format, reusing: spare)
+    var parser = LineParser(format: format, reusing: spare, recordsOrigins: recordsOrigins)
     parser.stripsByteOrderMark = isFirstBlock
     switch block {
     case .lines(let bytes):

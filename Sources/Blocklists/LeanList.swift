@@ -9,6 +9,8 @@ public struct LeanList: Sendable {
   var bytes: [UInt8] = []
   /// Where each name ends in `bytes`.
   var ends: [UInt32] = []
+  /// Where each name came from (empty when the source was parsed without them).
+  public internal(set) var origins = Origins()
   /// What the source gave, its unique and duplicate counts those of the source alone.
   public internal(set) var report: SourceReport
 
@@ -36,8 +38,9 @@ public struct LeanList: Sendable {
     let parts = NameSet.Parts(
       bytes: bytes, ends: ends, slots: [], sourceBits: [], removedBits: [], wordsPerEntry: 1, removedCount: 0)
     try CompiledList.writeArchive(
-      parts, metadata: CompiledList.Metadata(fingerprint: fingerprint, sources: [report], ruleReports: []), to: path,
-      durability: durability)
+      parts, origins: origins,
+      metadata: CompiledList.Metadata(fingerprint: fingerprint, sources: [report], ruleReports: []),
+      to: path, durability: durability)
   }
 }
 

@@ -34,13 +34,15 @@ public struct LineParser: ~Copyable {
     scratch = .allocate(capacity: 256)
   }
 
-  /// Creates a parser that collects into `spare`'s room (emptied first) instead of new arrays.
-  init(format: ListFormat?, reusing spare: consuming ParsedNames?) {
+  /// Creates a parser that collects into `spare`'s room (emptied first) instead of new arrays; with
+  /// `recordsOrigins`, each name's line number and line start are kept too.
+  init(format: ListFormat?, reusing spare: consuming ParsedNames?, recordsOrigins: Bool = false) {
     self.init(format: format)
     if var reused = spare.take() {
       reused.clear()
       result = consume reused
     }
+    result.recordsOrigins = recordsOrigins
   }
 
   deinit { scratch.deallocate() }
@@ -66,6 +68,7 @@ public struct LineParser: ~Copyable {
       } else {
         end = buffer.count
       }
+      result.currentLineStart = UInt32(truncatingIfNeeded: start)
       parse(line: UnsafeBufferPointer(rebasing: buffer[start..<end]), number: number)
       number += 1
       start = end + 1
@@ -76,6 +79,7 @@ public struct LineParser: ~Copyable {
   public mutating func parse(line raw: UnsafeBufferPointer<UInt8>, number: Int, tooLong: Bool = false) {
     result.findings.lines += 1
     result.lineCount += 1
+    result.currentLine = UInt32(truncatingIfNeeded: number)
     if tooLong || raw.count > BlockReader.maximumLineLength {
       result.findings.reject(.lineTooLong, line: number, text: UnsafeBufferPointer(rebasing: raw.prefix(160)))
       return

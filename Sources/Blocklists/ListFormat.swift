@@ -45,3 +45,15 @@ public enum ListFormat: String, Sendable, Hashable, CaseIterable, Codable {
     }
   }
 }
+
+extension ListFormat {
+  /// The format one line is written in, as the parser recognises it (`||x^` adblock, `0.0.0.0 x` hosts,
+  /// …); nil for comments, blank and unsupported lines. For showing where a name came from in a mixed list.
+  public static func of(line text: String) -> ListFormat? {
+    var bytes = Array(text.utf8)
+    while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0D { bytes.removeLast() }
+    while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+    guard !bytes.isEmpty else { return nil }
+    return bytes.withUnsafeBufferPointer { LineKind.of($0).format }
+  }
+}

@@ -208,6 +208,22 @@ public enum NameRules {
     }
   }
 
+  /// A normalised name with each `xn--` label shown in Unicode (`xn--bcher-kva.example` → `bücher.example`);
+  /// a label that does not decode stays as it is.
+  public static func unicode(_ name: String) -> String {
+    name.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
+      guard label.hasPrefix("xn--"), let scalars = Punycode.decode(Array(label.utf8.dropFirst(4))) else {
+        return String(label)
+      }
+      var text = ""
+      for value in scalars {
+        guard let scalar = Unicode.Scalar(value) else { return String(label) }
+        text.unicodeScalars.append(scalar)
+      }
+      return text
+    }.joined(separator: ".")
+  }
+
   /// The local names as bytes, indexed by length, for a check without building a string.
   private static let localNamesByLength: [[[UInt8]]] = {
     var table = [[[UInt8]]](repeating: [], count: 32)

@@ -122,7 +122,7 @@ public struct NameSet: Sendable {
   /// millions. The one loop of a compile's merge and of an update's (`Compiler.Merging.add(_:name:)`).
   @inline(__always)
   mutating func insert(
-    _ parsed: ParsedNames, source: Int, _ each: (Sighting, UnsafeBufferPointer<UInt8>) -> Void
+    _ parsed: ParsedNames, source: Int, _ each: (Sighting, UnsafeBufferPointer<UInt8>, Int) -> Void
   ) {
     parsed.bytes.withUnsafeBufferPointer { bytes in
       parsed.hashes.withUnsafeBufferPointer { hashes in
@@ -142,7 +142,7 @@ public struct NameSet: Sendable {
             for index in first..<min(first + size, count) {
               let end = Int(ends[index])
               let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-              each(insert(name, hash: hashes[index], sighting: source), name)
+              each(insert(name, hash: hashes[index], sighting: source), name, index)
               start = end
             }
             number += 1

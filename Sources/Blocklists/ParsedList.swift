@@ -7,6 +7,8 @@
 public struct ParsedList: Sendable {
   /// The parsed blocks, in line order.
   var blocks: [ParsedNames] = []
+  /// The lines before each block.
+  var lineOffsets: [Int] = []
   /// What the source's lines held; `unique` and `duplicates` stay zero until the list is merged.
   public internal(set) var report: SourceReport
   /// Lines read.
@@ -26,6 +28,7 @@ public struct ParsedList: Sendable {
   /// Adds the next block.
   mutating func append(_ block: ParsedNames) {
     report.findings.append(block.findings, lineOffset: lines)
+    lineOffsets.append(lines)
     lines += block.lineCount
     blocks.append(block)
   }

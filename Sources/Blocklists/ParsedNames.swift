@@ -12,6 +12,18 @@ public struct ParsedNames: Sendable {
   var lineCount = 0
   /// The bytes of the block's lines.
   var sourceBytes = 0
+  /// Whether each name's line is kept (`lines`, `lineStarts`), for `why`: a copy's own block set file
+  /// says where each of its names came from. Off for plain compiles, which pay nothing for it.
+  var recordsOrigins = false
+  /// Each name's line number in the block (from 1), when `recordsOrigins`.
+  var lines: [UInt32] = []
+  /// Where each name's line starts in the block, when `recordsOrigins`.
+  var lineStarts: [UInt32] = []
+  /// The line being parsed (block-relative, from 1) and where it starts in the block.
+  var currentLine: UInt32 = 0
+  var currentLineStart: UInt32 = 0
+  /// Where the block starts in its source, in bytes.
+  var byteOffset = 0
 
   /// The number of names.
   public var count: Int { ends.count }
@@ -21,6 +33,8 @@ public struct ParsedNames: Sendable {
     bytes.removeAll(keepingCapacity: true)
     ends.removeAll(keepingCapacity: true)
     hashes.removeAll(keepingCapacity: true)
+    lines.removeAll(keepingCapacity: true)
+    lineStarts.removeAll(keepingCapacity: true)
     findings = Findings()
     lineCount = 0
     sourceBytes = 0
@@ -36,6 +50,10 @@ public struct ParsedNames: Sendable {
     bytes.append(contentsOf: name)
     ends.append(UInt32(bytes.count))
     hashes.append(hash ?? NameHash.hash(name))
+    if recordsOrigins {
+      lines.append(currentLine)
+      lineStarts.append(currentLineStart)
+    }
   }
 
   /// The names as strings, for tests and small lists.

@@ -44,6 +44,55 @@ enum Punycode {
     return output
   }
 
+  /// Decodes one label's ASCII form (without `xn--`) to its scalars; `nil` if it is not valid Punycode.
+  static func decode(_ input: [UInt8]) -> [UInt32]? {
+    var output: [UInt32] = []
+    var position = 0
+    if let dash = input.lastIndex(of: UInt8(ascii: "-")) {
+      guard input[..<dash].allSatisfy({ $0 < 0x80 }) else { return nil }
+      output = input[..<dash].map { UInt32($0) }
+      position = dash + 1
+    }
+    var n: UInt32 = 0x80
+    var i = 0
+    var bias = 72
+    while position < input.count {
+      let oldI = i
+      var w = 1
+      var k = base
+      while true {
+        guard position < input.count, let digit = value(input[position]) else { return nil }
+        position += 1
+        let (product, overflow) = digit.multipliedReportingOverflow(by: w)
+        guard !overflow, i <= Int(Int32.max) - product else { return nil }
+        i += product
+        let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+        if digit < t { break }
+        let (next, wOverflow) = w.multipliedReportingOverflow(by: base - t)
+        guard !wOverflow, next <= Int(Int32.max) else { return nil }
+        w = next
+        k += base
+      }
+      bias = adapt(i - oldI, points: output.count + 1, first: oldI == 0)
+      let (scalar, over) = Int(n).addingReportingOverflow(i / (output.count + 1))
+      guard !over, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return nil }
+      n = UInt32(scalar)
+      i %= output.count + 1
+      output.insert(n, at: i)
+      i += 1
+    }
+    return output
+  }
+
+  private static func value(_ byte: UInt8) -> Int? {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(byte - UInt8(ascii: "a"))
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(byte - UInt8(ascii: "A"))
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0")) + 26
+    default: nil
+    }
+  }
+
   private static func digit(_ value: Int) -> UInt8 {
     value < 26 ? UInt8(ascii: "a") + UInt8(value) : UInt8(ascii: "0") + UInt8(value - 26)
   }

@@ -35,7 +35,7 @@ extension RuleSet {
   }
 
   /// Whether an allow rule matches `name` (already lower-cased).
-  static func matches(_ rule: Rule, _ name: String) -> Bool {
+  public static func matches(_ rule: Rule, _ name: String) -> Bool {
     switch rule.kind {
     case .exact: name == rule.pattern
     case .subdomains: name == rule.pattern || name.hasSuffix("." + rule.pattern)

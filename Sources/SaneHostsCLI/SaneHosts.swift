@@ -19,7 +19,7 @@ struct SaneHosts: AsyncParsableCommand {
         name: "Sources and profiles",
         subcommands: [
           Status.self, Update.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self, DenyCommand.self,
-          CatalogCommand.self,
+          CatalogCommand.self, WhyCommand.self,
         ]),
       CommandGroup(
         name: "Applying",

@@ -22,13 +22,15 @@ extension Store {
   /// A source's last good copy (as the store has it now) compiled alone, without rules, read from its
   /// block set file; when the file is missing or stale (a data directory from before these files), the
   /// copy is compiled now and the file written for next time. Nil when the source has no copy, or its
-  /// copy cannot be read.
-  public func list(of source: Source) async -> CompiledList? {
+  /// copy cannot be read. `rebuilding` compiles the copy and writes its file even when it is current.
+  public func list(of source: Source, rebuilding: Bool = false) async -> CompiledList? {
     let stored = try? read { try Source.fetchOne($0, id: source.id) }
     guard let source = stored, let cacheFile = source.cacheFile, let sha256 = source.sha256 else { return nil }
     let fingerprint = Self.copyFingerprint(sha256: sha256, format: source.format)
     let path = directory.file(Self.listFile(forCopy: cacheFile)).path
-    if let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) { return list }
+    if !rebuilding, let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) {
+      return list
+    }
     return try? await compileCopy(cacheFile, sha256: sha256, format: source.format, name: source.key)
   }
 
@@ -52,6 +54,9 @@ extension Store {
   ) async throws(CompileError) -> CompiledList {
     var input = ListSource.file(directory.file(cacheFile).path, format: format)
     input.name = name
+    // With each name's line, which `why` reads from the file.
+    var compiler = compiler
+    compiler.recordsOrigins = true
     let list = try await compiler.compile([input])
     try? list.writeArchive(
       to: directory.file(Self.listFile(forCopy: cacheFile)).path,

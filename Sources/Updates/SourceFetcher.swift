@@ -179,6 +179,9 @@ struct SourceFetcher: Sendable {
       listSource.name = source.key
       let events = events
       let key = source.key
+      // Each name's line is kept for the copy's own block set file, which `why` reads.
+      var compiler = compiler
+      compiler.recordsOrigins = true
       list = try await compiler.parse(listSource) { progress in
         events(.source(key: key, .parsing(lines: progress.lines, names: progress.uniqueNames)))
       }

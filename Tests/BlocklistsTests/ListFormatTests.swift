@@ -21,3 +21,17 @@ struct ListFormatTests {
     #expect(ListSource.text("x", name: "n", format: .adblock).format == .adblock)
   }
 }
+
+@Suite("A line's own format")
+struct LineFormatTests {
+  @Test("Each line is recognised as the parser does; comments and blank lines have none")
+  func lines() {
+    #expect(ListFormat.of(line: "0.0.0.0 ads.example\r") == .hosts)
+    #expect(ListFormat.of(line: "||ads.example^") == .adblock)
+    #expect(ListFormat.of(line: "address=/ads.example/#") == .dnsmasq)
+    #expect(ListFormat.of(line: "local-zone: \"ads.example.\" always_null") == .unbound)
+    #expect(ListFormat.of(line: "*.ads.example") == .wildcard)
+    #expect(ListFormat.of(line: "  ads.example") == .domains)
+    #expect(ListFormat.of(line: "") == nil)
+  }
+}

@@ -24,3 +24,23 @@ struct PunycodeTests {
     #expect(NameRules.normalize("MÜNCHEN.de") == .success("xn--mnchen-3ya.de"))
   }
 }
+
+@Suite("Punycode decoding")
+struct PunycodeDecodingTests {
+  @Test(
+    "Labels decode back to what they encode",
+    arguments: ["münchen", "bücher", "日本語", "ü", "公司", "españa", "abc", "ドメイン名例"])
+  func roundTrip(label: String) {
+    let encoded = Punycode.encode(label.unicodeScalars.map(\.value))!
+    #expect(Punycode.decode(encoded) == label.unicodeScalars.map(\.value))
+  }
+
+  @Test("Names show their international labels in Unicode; the rest, and labels that do not decode, stay")
+  func unicodeNames() {
+    #expect(NameRules.unicode("xn--bcher-kva.example") == "bücher.example")
+    #expect(NameRules.unicode("a.xn--mnchen-3ya.de") == "a.münchen.de")
+    #expect(NameRules.unicode("plain.example") == "plain.example")
+    #expect(NameRules.unicode("xn--!!.example") == "xn--!!.example")
+    #expect(NameRules.unicode("xn--99999999999999.example") == "xn--99999999999999.example")
+  }
+}

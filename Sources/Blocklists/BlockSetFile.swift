@@ -1,0 +1,145 @@
+import Foundation
+
+/// A block set file opened for looking a few names up, without loading it: the file stays
+/// memory-mapped, and names are found by scanning the hashes its origins keep (4 bytes a name), so
+/// no lookup table is rebuilt and no name is copied.
+///
+/// `why` opens each source's copy file this way: 100 names and their parents against a million-name
+/// copy cost one pass over 4 MB of hashes.
+public struct BlockSetFile: Sendable {
+  /// What the list's first source gave (a copy's own file has one).
+  public let report: SourceReport?
+  /// The number of entries.
+  public let entries: Int
+  private let data: Data
+  private let bytesStart: Int
+  private let endsStart: Int
+  private let removedStart: Int
+  private let removedWords: Int
+  private let fingerprintsStart: Int?
+  private let linesStart: Int
+  private let offsetsStart: Int
+
+  /// Opens the file at `path`, if it was written under `fingerprint` by this format version.
+  public init?(path: String, fingerprint: String) {
+    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+    let layout: (CompiledList.Metadata, [Int], [Int])? = data.withUnsafeBytes { raw in
+      var reader = CompiledList.Reader(raw)
+      guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
+        let counts = try? (0..<8).map({ _ in try reader.integer() }),
+        counts[7] == 0 || counts[7] == counts[1],
+        let starts = try? [
+          reader.skip(counts[0], UInt8.self), reader.skip(counts[1], UInt32.self), reader.skip(counts[2], UInt64.self),
+          reader.skip(counts[3], UInt64.self), reader.skip(counts[4], UInt64.self), reader.skip(counts[7], UInt32.self),
+          reader.skip(counts[7], UInt32.self), reader.skip(counts[7], UInt64.self),
+        ],
+        reader.isAtEnd
+      else { return nil }
+      return (metadata, counts, starts)
+    }
+    guard let (metadata, counts, starts) = layout else { return nil }
+    self.data = data
+    report = metadata.sources.first
+    entries = counts[1]
+    bytesStart = starts[0]
+    endsStart = starts[1]
+    removedStart = starts[4]
+    removedWords = counts[4]
+    fingerprintsStart = counts[7] > 0 ? starts[5] : nil
+    linesStart = starts[6]
+    offsetsStart = starts[7]
+    // The last end must be the byte count, and every end within it.
+    let fits = data.withUnsafeBytes { raw in
+      entries == 0 ? counts[0] == 0 : Int(self.end(raw, entries - 1)) == counts[0]
+    }
+    guard fits else { return nil }
+  }
+
+  /// Whether the file says where each name came from.
+  public var hasOrigins: Bool { fingerprintsStart != nil || entries == 0 }
+
+  /// The entry of each of `names` (normalised names), nil for those the file does not hold. Removed
+  /// entries count as held: the caller asks `isRemoved`.
+  public func entries(of names: [String]) -> [Int?] {
+    var found = [Int?](repeating: nil, count: names.count)
+    guard entries > 0, !names.isEmpty else { return found }
+    let wanted = names.map { Array($0.utf8) }
+    let hashes = wanted.map { bytes in bytes.withUnsafeBufferPointer { NameHash.hash($0) } }
+    // The names by their hash's top 32 bits, and a 64 Kib filter on those bits' low 16.
+    var byFingerprint: [UInt32: [Int]] = [:]
+    var filter = [UInt64](repeating: 0, count: 1024)
+    for (index, hash) in hashes.enumerated() {
+      let fingerprint = UInt32(truncatingIfNeeded: hash >> 32)
+      byFingerprint[fingerprint, default: []].append(index)
+      filter[Int(fingerprint & 0xFFFF) >> 6] |= 1 << UInt64(fingerprint & 63)
+    }
+    data.withUnsafeBytes { raw in
+      func check(_ entry: Int, _ fingerprint: UInt32) {
+        guard let candidates = byFingerprint[fingerprint] else { return }
+        for candidate in candidates where found[candidate] == nil && equals(raw, entry, wanted[candidate]) {
+          found[candidate] = entry
+        }
+      }
+      if let start = fingerprintsStart {
+        let fingerprints = raw.baseAddress!.advanced(by: start).assumingMemoryBound(to: UInt32.self)
+        for entry in 0..<entries {
+          let fingerprint = UInt32(littleEndian: fingerprints[entry])
+          if filter[Int(fingerprint & 0xFFFF) >> 6] & (1 << UInt64(fingerprint & 63)) != 0 {
+            check(entry, fingerprint)
+          }
+        }
+      } else {
+        // A file without origins: every name hashed.
+        for entry in 0..<entries {
+          let hash = withName(raw, entry) { NameHash.hash($0) }
+          check(entry, UInt32(truncatingIfNeeded: hash >> 32))
+        }
+      }
+    }
+    return found
+  }
+
+  /// An entry's name.
+  public func name(_ entry: Int) -> String {
+    data.withUnsafeBytes { raw in withName(raw, entry) { String(decoding: $0, as: UTF8.self) } }
+  }
+
+  /// Whether an entry is marked removed (an allow rule, in a profile's file).
+  public func isRemoved(_ entry: Int) -> Bool {
+    let word = entry >> 6
+    guard word < removedWords else { return false }
+    return data.withUnsafeBytes { raw in
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: removedStart + word * 8, as: UInt64.self))
+        & (1 << UInt64(entry & 63)) != 0
+    }
+  }
+
+  /// Where an entry came from: its line number (from 1) and that line's offset in the source; nil when
+  /// the file keeps no origins.
+  public func origin(_ entry: Int) -> (line: Int, offset: Int)? {
+    guard fingerprintsStart != nil, entry >= 0, entry < entries else { return nil }
+    return data.withUnsafeBytes { raw in
+      let line = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: linesStart + entry * 4, as: UInt32.self))
+      let offset = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offsetsStart + entry * 8, as: UInt64.self))
+      return (Int(line), Int(clamping: offset))
+    }
+  }
+
+  // MARK: Private
+
+  private func end(_ raw: UnsafeRawBufferPointer, _ entry: Int) -> UInt32 {
+    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: endsStart + entry * 4, as: UInt32.self))
+  }
+
+  private func withName<R>(_ raw: UnsafeRawBufferPointer, _ entry: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
+  {
+    let start = entry == 0 ? 0 : Int(end(raw, entry - 1))
+    let stop = max(start, Int(end(raw, entry)))
+    let base = raw.baseAddress!.advanced(by: bytesStart).assumingMemoryBound(to: UInt8.self)
+    return body(UnsafeBufferPointer(start: base + start, count: stop - start))
+  }
+
+  private func equals(_ raw: UnsafeRawBufferPointer, _ entry: Int, _ name: [UInt8]) -> Bool {
+    withName(raw, entry) { stored in stored.elementsEqual(name) }
+  }
+}

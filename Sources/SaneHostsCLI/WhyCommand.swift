@@ -1,0 +1,104 @@
+import ArgumentParser
+import Blocklists
+import Foundation
+import Store
+import UseCases
+
+/// `sanehosts why`: why a name is blocked or not, from the profile's compiled copies and rules.
+struct WhyCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "why",
+    abstract: "Explain why names are blocked or not: every list, line and rule.",
+    discussion: """
+      For each name: blocked or not in the profile, every enabled source that lists it or a parent of it \
+      (the entry's line number and text in the last good copy), each allow and deny rule that applies and \
+      the one that decides, whether it is a public suffix, and how each output format writes it (as \
+      itself, or covered by a blocked parent in formats that block subdomains). Answered from the saved \
+      copies' block set files, before anything is applied; run `sanehosts update` first. Unicode names \
+      are accepted and shown in both forms. Exit status: 0 when every name is valid, 1 otherwise.
+      """)
+
+  @OptionGroup var store: StoreOptions
+  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Flag(help: "Print JSON on standard output.") var json = false
+  @Argument(help: "Names to explain, e.g. ads.example.com or bücher.example.") var names: [String]
+
+  func validate() throws {
+    if names.isEmpty { throw ValidationError("Name at least one domain, e.g. `sanehosts why ads.example.com`.") }
+  }
+
+  func run() async throws {
+    let store = try store.open()
+    let answer: Explainer.Answer
+    do {
+      answer = try await Explainer(store: store, profile: profile).explain(names)
+    } catch {
+      throw CLIError(error)
+    }
+    if json {
+      Terminal.writeOutput(Text.json(answer))
+    } else {
+      Terminal.writeOutput(Self.text(answer))
+    }
+    if answer.names.contains(where: { $0.verdict == .invalid }) { throw ExitCode(1) }
+  }
+
+  /// The answer as the terminal shows it.
+  static func text(_ answer: Explainer.Answer) -> String {
+    var out = ""
+    if answer.sources.isEmpty {
+      out += "Profile \(answer.profile) has no saved copy to search: run `sanehosts update`.\n"
+    }
+    if !answer.missing.isEmpty {
+      out += "Not searched (never downloaded): \(answer.missing.joined(separator: ", ")).\n"
+    }
+    for explanation in answer.names {
+      if !out.isEmpty { out += "\n" }
+      var title = explanation.name ?? explanation.query
+      if let unicode = explanation.unicode { title += " (\(unicode))" }
+      out += "\(title): \(explanation.summary)\n"
+      guard explanation.verdict != .invalid else { continue }
+      if explanation.listings.isEmpty {
+        out += "  listed by no source of profile \(answer.profile)\n"
+      }
+      for listing in explanation.listings {
+        var line = "  \(listing.source)"
+        line += listing.exact ? " lists it" : " lists parent \(listing.matched)"
+        if let format = listing.format { line += " (\(format))" }
+        if let number = listing.line { line += ", line \(number.grouped)" }
+        if let text = listing.text { line += ": \(text)" }
+        out += line + "\n"
+      }
+      for rule in explanation.rules {
+        out += "  \(rule.allows ? "allow" : "deny") rule \(rule.rule) (\(rule.origin))"
+        if rule.matched != explanation.name { out += " on parent \(rule.matched)" }
+        out += rule.decides ? ": decides\n" : "\n"
+      }
+      if explanation.publicSuffix {
+        out += "  a public suffix: formats that block subdomains leave it out\n"
+      }
+      out += "  outputs: " + Self.outputs(explanation.outputs) + "\n"
+    }
+    return out
+  }
+
+  /// Formats grouped by how they write the name: “hosts, domains: as itself; dnsmasq, …: covered by x”.
+  static func outputs(_ outputs: [Explanation.Output]) -> String {
+    var groups: [(key: String, formats: [String])] = []
+    for output in outputs {
+      let key: String =
+        switch output.written {
+        case .asItself: "written"
+        case .coveredByParent: "covered by \(output.parent ?? "a parent")"
+        case .leftOut: "left out (\(output.reason ?? ""))"
+        case .notWritten: "not written"
+        }
+      if let index = groups.firstIndex(where: { $0.key == key }) {
+        groups[index].formats.append(output.format)
+      } else {
+        groups.append((key, [output.format]))
+      }
+    }
+    return groups.map { "\($0.formats.joined(separator: ", ")) \($0.key)" }.joined(separator: "; ")
+  }
+}

@@ -1,0 +1,331 @@
+import Blocklists
+import Foundation
+import Store
+
+/// Why a name is blocked or not in a profile (`sanehosts why`, the dashboard's Why? box): every source
+/// that lists it or a parent of it, with the entry's line; each allow and deny rule that applies and the
+/// one that decides; whether it is a public suffix; and how each output format writes it.
+public struct Explanation: Codable, Sendable, Hashable {
+  /// The answer in one word.
+  public enum Verdict: String, Codable, Sendable, Hashable {
+    /// In the profile's block set: every format blocks it.
+    case blocked
+    /// Not in the set itself, but a blocked parent covers it in the formats that block subdomains.
+    case coveredByParent
+    /// Listed (or denied), but an allow rule takes it out.
+    case allowed
+    /// Listed by no enabled source and denied by no rule.
+    case notBlocked
+    /// Not a valid name.
+    case invalid
+  }
+
+  /// A source that lists the name or one of its parents.
+  public struct Listing: Codable, Sendable, Hashable {
+    /// The source's key and display name.
+    public var source: String
+    public var sourceName: String
+    /// The format of the entry's line (else the source's: forced, or the one most lines were in).
+    public var format: String?
+    /// The name it lists: the name itself or a parent.
+    public var matched: String
+    /// Whether it lists the name itself.
+    public var exact: Bool
+    /// The entry's line in the source's last good copy (from 1) and the line as written, when known.
+    public var line: Int?
+    public var text: String?
+  }
+
+  /// An allow or deny rule of the profile that applies to the name or a parent.
+  public struct RuleMatch: Codable, Sendable, Hashable {
+    /// The rule as written (`doubleclick.net`, `=ads.example.com`, `/^ad/`).
+    public var rule: String
+    /// Whether it allows (else denies).
+    public var allows: Bool
+    /// Where it was added.
+    public var origin: String
+    /// The name it matches: the name itself or a parent.
+    public var matched: String
+    /// Whether it is the rule that decides the name.
+    public var decides: Bool
+  }
+
+  /// How one output format writes the name.
+  public struct Output: Codable, Sendable, Hashable {
+    /// How it ends up.
+    public enum Written: String, Codable, Sendable, Hashable {
+      /// Written as itself.
+      case asItself
+      /// Left out because a blocked parent, written instead, covers it.
+      case coveredByParent
+      /// Blocked in the set but left out of this format (`reason` says why).
+      case leftOut
+      /// Not blocked.
+      case notWritten
+    }
+
+    /// The output format (`hosts`, `dnsmasq`, …).
+    public var format: String
+    public var written: Written
+    /// The parent that covers it.
+    public var parent: String?
+    /// Why it is left out or not written.
+    public var reason: String?
+  }
+
+  /// The name as asked.
+  public var query: String
+  /// The normalised (ASCII) name; nil when invalid.
+  public var name: String?
+  /// The name in Unicode, when it has international labels.
+  public var unicode: String?
+  /// The validator's reason, when invalid.
+  public var invalidReason: String?
+  public var verdict: Verdict
+  /// One line: the verdict and what decides it.
+  public var summary: String
+  /// Sources listing the name (first) or a parent (nearer parents first), in profile order.
+  public var listings: [Listing]
+  /// Rules that apply, allow rules first.
+  public var rules: [RuleMatch]
+  /// Whether the name itself is a public suffix (left out of the formats that cover subdomains).
+  public var publicSuffix: Bool
+  /// Each output format, hosts first.
+  public var outputs: [Output]
+
+  /// Whether any format blocks the name.
+  public var isBlocked: Bool { verdict == .blocked || verdict == .coveredByParent }
+}
+
+/// The explanations of a profile's names, read from each enabled source's block set file.
+public struct Explainer: Sendable {
+  /// What `explain` answers.
+  public struct Answer: Codable, Sendable, Hashable {
+    /// The profile.
+    public var profile: String
+    /// The enabled sources searched (those with a saved copy).
+    public var sources: [String]
+    /// Enabled sources without a saved copy yet (never updated), not searched.
+    public var missing: [String]
+    /// One explanation per name asked, in order.
+    public var names: [Explanation]
+  }
+
+  private let store: Store
+  private let profile: String?
+  private let publicSuffixes: PublicSuffixList
+
+  /// An explainer for a profile (nil: the active one).
+  public init(store: Store, profile: String? = nil, publicSuffixes: PublicSuffixList = .bundled) {
+    self.store = store
+    self.profile = profile
+    self.publicSuffixes = publicSuffixes
+  }
+
+  /// Explains each name: one pass over each enabled source's hashes for all of them and their parents.
+  public func explain(_ queries: [String]) async throws -> Answer {
+    let snapshot = try store.snapshot(of: profile)
+    let rules = snapshot.ruleSet
+    let sources = snapshot.sources.filter(\.enabled).map(\.source)
+    let saved = sources.filter { $0.cacheFile != nil && $0.sha256 != nil }
+
+    // Each valid name and its parents, once.
+    let normalised: [Result<String, RejectReason>] = queries.map { query in
+      var text = query.trimmingCharacters(in: .whitespaces)
+      if text.hasSuffix("."), text.count > 1 { text.removeLast() }
+      return NameRules.normalize(text)
+    }
+    var candidates: [String] = []
+    var seen = Set<String>()
+    for case .success(let name) in normalised {
+      for candidate in Self.selfAndParents(name) where seen.insert(candidate).inserted { candidates.append(candidate) }
+    }
+
+    // Per source, the candidates it lists, with their lines.
+    var listed: [String: [Explanation.Listing]] = [:]
+    for source in saved {
+      guard let file = await openCopy(source) else { continue }
+      let found = file.entries(of: candidates)
+      var reader: LineReader?
+      for (index, entry) in found.enumerated() {
+        guard let entry, !file.isRemoved(entry) else { continue }
+        var listing = Explanation.Listing(
+          source: source.key, sourceName: source.name, format: (source.format ?? source.detectedFormat)?.rawValue,
+          matched: candidates[index], exact: false)
+        if let origin = file.origin(entry) {
+          listing.line = origin.line
+          if reader == nil { reader = LineReader(path: store.directory.file(source.cacheFile ?? "").path) }
+          listing.text = reader?.line(at: origin.offset)
+          // The line's own format: a mixed list's majority says nothing of this line.
+          if let text = listing.text, let format = ListFormat.of(line: text) { listing.format = format.rawValue }
+        }
+        listed[candidates[index], default: []].append(listing)
+      }
+    }
+
+    let names = zip(queries, normalised).map { query, result -> Explanation in
+      switch result {
+      case .failure(let reason):
+        return Explanation(
+          query: query, name: nil, unicode: nil, invalidReason: reason.summary, verdict: .invalid,
+          summary: "not a valid name: \(reason.summary)", listings: [], rules: [], publicSuffix: false, outputs: [])
+      case .success(let name):
+        return explain(query: query, name: name, listed: listed, rules: rules)
+      }
+    }
+    return Answer(
+      profile: snapshot.profile.name, sources: saved.map(\.key),
+      missing: sources.filter { $0.cacheFile == nil }.map(\.key), names: names)
+  }
+
+  /// The name, then each parent, nearest first (`a.b.example.com`, `b.example.com`, `example.com`, `com`).
+  static func selfAndParents(_ name: String) -> [String] {
+    var result = [name]
+    var rest = Substring(name)
+    while let dot = rest.firstIndex(of: ".") {
+      rest = rest[rest.index(after: dot)...]
+      result.append(String(rest))
+    }
+    return result
+  }
+
+  /// A source's copy opened for lookups; a copy without a current block set file (saved by an older
+  /// version) is compiled alone once and its file written.
+  private func openCopy(_ source: Source) async -> BlockSetFile? {
+    guard let cacheFile = source.cacheFile, let sha256 = source.sha256 else { return nil }
+    let path = store.directory.file(Store.listFile(forCopy: cacheFile)).path
+    let fingerprint = Store.copyFingerprint(sha256: sha256, format: source.format)
+    if let file = BlockSetFile(path: path, fingerprint: fingerprint), file.hasOrigins { return file }
+    _ = await store.list(of: source, rebuilding: true)
+    return BlockSetFile(path: path, fingerprint: fingerprint)
+  }
+
+  private func explain(
+    query: String, name: String, listed: [String: [Explanation.Listing]], rules: RuleSet
+  ) -> Explanation {
+    let chain = Self.selfAndParents(name)
+    // What the profile's set holds: a listed or denied name, unless an allow rule takes it out.
+    func inSet(_ candidate: String) -> Bool {
+      listed[candidate] != nil || rules.deny.contains { $0.pattern == candidate }
+    }
+    func allowRule(_ candidate: String) -> RuleSet.Rule? { rules.allow.first { RuleSet.matches($0, candidate) } }
+    func present(_ candidate: String) -> Bool { inSet(candidate) && allowRule(candidate) == nil }
+
+    var listings: [Explanation.Listing] = []
+    for candidate in chain {
+      for var listing in listed[candidate] ?? [] {
+        listing.exact = candidate == name
+        listings.append(listing)
+      }
+    }
+    let decision = rules.decision(for: name)
+    var ruleMatches: [Explanation.RuleMatch] = []
+    for rule in rules.allow where RuleSet.matches(rule, name) {
+      ruleMatches.append(
+        .init(
+          rule: rule.text, allows: true, origin: rule.origin, matched: name,
+          decides: decision?.allows == true && decision?.rule == rule.text))
+    }
+    for rule in rules.deny {
+      guard let matched = chain.first(where: { $0 == rule.pattern }) else { continue }
+      ruleMatches.append(
+        .init(
+          rule: rule.pattern, allows: false, origin: rule.origin, matched: matched,
+          decides: decision?.allows == false && decision?.rule == rule.pattern && matched == name))
+    }
+
+    let isPublicSuffix = publicSuffixes.isPublicSuffix(name)
+    // The parent a covering format writes: the farthest one present that is not a public suffix (it has
+    // no such parent of its own, so it is written; every name under it is left out).
+    let coveringParent = chain.dropFirst().reversed().first { present($0) && !publicSuffixes.isPublicSuffix($0) }
+    let blocked = present(name)
+    let allowedBy = inSet(name) ? allowRule(name) : nil
+
+    var outputs: [Explanation.Output] = []
+    let notWrittenReason: String =
+      if let allowedBy { "allowed by your rule \(allowedBy.text)" } else { "listed by no source" }
+    for format in ListFormat.allCases {
+      var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
+      if !format.coversSubdomains {
+        if blocked { output.written = .asItself } else { output.reason = notWrittenReason }
+      } else if let coveringParent {
+        output.written = .coveredByParent
+        output.parent = coveringParent
+        if allowedBy != nil {
+          output.reason = "an allow rule for the name cannot unblock it here: its parent's entry blocks every subdomain"
+        }
+      } else if blocked {
+        if isPublicSuffix {
+          output.written = .leftOut
+          output.reason = "a public suffix: blocking it would block every site under it"
+        } else if format == .rpz && name.utf8.count > Renderer.rpzNameLimit {
+          output.written = .leftOut
+          output.reason = "longer than \(Renderer.rpzNameLimit) characters, too long for the zone"
+        } else {
+          output.written = .asItself
+        }
+      } else {
+        output.reason = notWrittenReason
+      }
+      outputs.append(output)
+    }
+
+    let verdict: Explanation.Verdict
+    let summary: String
+    let sourceCount = Set(listings.filter(\.exact).map(\.source)).count
+    if blocked {
+      verdict = .blocked
+      if sourceCount > 0 {
+        summary = "blocked: listed by \(sourceCount) source\(sourceCount == 1 ? "" : "s")"
+      } else {
+        summary = "blocked by your rule \(decision?.rule ?? name)"
+      }
+    } else if let coveringParent {
+      verdict = .coveredByParent
+      summary =
+        "blocked through its parent \(coveringParent) in formats that block subdomains (adblock, wildcard, dnsmasq, unbound, RPZ); not in hosts output"
+    } else if let allowedBy {
+      verdict = .allowed
+      summary = "allowed by your rule \(allowedBy.text)"
+    } else {
+      verdict = .notBlocked
+      summary =
+        listings.isEmpty
+        ? "not blocked: listed by no source"
+        : "not blocked: only a parent is listed, and hosts output blocks exact names"
+    }
+    let unicode = NameRules.unicode(name)
+    return Explanation(
+      query: query, name: name, unicode: unicode == name ? nil : unicode, invalidReason: nil, verdict: verdict,
+      summary: summary, listings: listings, rules: ruleMatches, publicSuffix: isPublicSuffix, outputs: outputs)
+  }
+}
+
+/// Reads single lines of a file at given offsets (a copy's entries, for `why`), as printable text.
+struct LineReader {
+  private let handle: FileHandle?
+
+  init(path: String) { handle = FileHandle(forReadingAtPath: path) }
+
+  /// The line starting at `offset`, without its line break, control characters shown as `?`, at most
+  /// 300 characters (longer ones end with `…`).
+  func line(at offset: Int) -> String? {
+    guard let handle else { return nil }
+    do {
+      try handle.seek(toOffset: UInt64(offset))
+      guard let data = try handle.read(upToCount: 1024) else { return nil }
+      var bytes = Array(data)
+      if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
+      if bytes.last == 0x0D { bytes.removeLast() }
+      if offset == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+      var text = String(decoding: bytes, as: UTF8.self)
+      text = String(
+        String.UnicodeScalarView(
+          text.unicodeScalars.map { $0.value < 0x20 && $0 != "\t" || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
+      if text.count > 300 { text = String(text.prefix(299)) + "…" }
+      return text
+    } catch {
+      return nil
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import Blocklists
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Looking names up in a block set file without loading it")
+struct BlockSetFileTests {
+  @Test("Names are found by their hashes, with their lines; others are not; a removed entry says so")
+  func lookups() async throws {
+    try await TemporaryDirectory.with { folder in
+      let text = "# list\n0.0.0.0 a.example b.example\n||c.example^\n\nd.example\n0.0.0.0 a.example\n"
+      var compiler = Compiler()
+      compiler.recordsOrigins = true
+      let list = try await compiler.compile([.text(text, name: "s")])
+      let path = folder.file("s.blockset").path
+      try list.writeArchive(to: path, fingerprint: "fp", withLookupTable: false)
+      #expect(BlockSetFile(path: path, fingerprint: "other") == nil)
+      let file = try #require(BlockSetFile(path: path, fingerprint: "fp"))
+      #expect(file.hasOrigins)
+      #expect(file.entries == 4)
+      let found = file.entries(of: ["d.example", "x.example", "a.example", "c.example", "example"])
+      #expect(found == [3, nil, 0, 2, nil])
+      #expect(file.name(3) == "d.example")
+      #expect(file.origin(0)?.line == 2)
+      #expect(file.origin(2)?.line == 3)
+      #expect(file.origin(3)?.line == 5)
+      // The offset is the line's start in the source.
+      let offset = try #require(file.origin(2)?.offset)
+      #expect(Array(text.utf8)[offset..<(offset + 12)].elementsEqual("||c.example^".utf8))
+      #expect(file.report?.name == "s")
+
+      // A profile's file (allow rule applied, no origins): found by hashing, removed entries marked.
+      let ruled = try await Compiler().compile(
+        [.text(text, name: "s")], rules: RuleSet(allow: [.init(kind: .exact, pattern: "b.example", origin: "t")]))
+      try ruled.writeArchive(to: path, fingerprint: "fp2", withLookupTable: false)
+      let profile = try #require(BlockSetFile(path: path, fingerprint: "fp2"))
+      #expect(!profile.hasOrigins)
+      #expect(profile.entries(of: ["b.example", "a.example"]) == [1, 0])
+      #expect(profile.isRemoved(1))
+      #expect(!profile.isRemoved(0))
+      #expect(profile.origin(0) == nil)
+    }
+  }
+
+  @Test("A damaged or truncated file is refused, never read out of bounds")
+  func damaged() async throws {
+    try await TemporaryDirectory.with { folder in
+      var compiler = Compiler()
+      compiler.recordsOrigins = true
+      let list = try await compiler.compile([.text("a.example\nb.example\n")])
+      let path = folder.file("s.blockset").path
+      try list.writeArchive(to: path, fingerprint: "fp", withLookupTable: false)
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+      for cut in stride(from: 0, to: bytes.count, by: 7) {
+        try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
+        #expect(BlockSetFile(path: path, fingerprint: "fp") == nil, "cut at \(cut)")
+      }
+    }
+  }
+}
