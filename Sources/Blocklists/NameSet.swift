@@ -338,6 +338,22 @@ public struct NameSet: Sendable {
     return result
   }
 
+  /// Calls `body` with each source (by index) that lists an entry, in order, without an array.
+  @inline(__always)
+  public func forEachSource(of entry: Int, _ body: (Int) -> Void) {
+    guard keepsSourceBits else {
+      if let soleSource { body(soleSource) }
+      return
+    }
+    for word in 0..<wordsPerEntry {
+      var bits = sourceBits[entry * wordsPerEntry + word]
+      while bits != 0 {
+        body(word * 64 + bits.trailingZeroBitCount)
+        bits &= bits - 1
+      }
+    }
+  }
+
   /// Whether an entry has been removed.
   @inline(__always)
   public func isRemoved(_ entry: Int) -> Bool {

@@ -10,13 +10,13 @@ import UseCases
 struct SourcesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sources",
-    abstract: "Add, remove, enable, disable and list the sources of a profile.",
+    abstract: "Add, remove, enable, disable, list and compare the sources of a profile.",
     discussion: """
       A source is a catalog id (see `sanehosts catalog`), an https:// URL (http:// only on this machine), \
       a file:// URL or a path to a local file. Commands act on the active profile unless --profile names \
       another. Changes take effect at the next `sanehosts update`.
       """,
-    subcommands: [Add.self, Remove.self, Enable.self, Disable.self, List.self],
+    subcommands: [Add.self, Remove.self, Enable.self, Disable.self, List.self, OverlapCommand.self],
     defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
