@@ -190,7 +190,7 @@ struct ProfileJSON: Encodable {
     active = profile.isActive
     summary = profile.summary
     preset = profile.preset
-    sources = snapshot.sources.map(SourceSummary.init)
+    sources = snapshot.sources.map { SourceSummary($0) }
     enabledSources = snapshot.sources.filter(\.enabled).count
     allow = snapshot.rules.filter { $0.action == .allow }.map(\.text)
     deny = snapshot.rules.filter { $0.action == .deny }.map(\.text)

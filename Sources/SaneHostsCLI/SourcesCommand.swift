@@ -10,13 +10,15 @@ import UseCases
 struct SourcesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sources",
-    abstract: "Add, remove, enable, disable, list and compare the sources of a profile.",
+    abstract: "Add, remove, enable, disable, list and compare the sources of a profile, and check their health.",
     discussion: """
       A source is a catalog id (see `sanehosts catalog`), an https:// URL (http:// only on this machine), \
       a file:// URL or a path to a local file. Commands act on the active profile unless --profile names \
       another. Changes take effect at the next `sanehosts update`.
       """,
-    subcommands: [Add.self, Remove.self, Enable.self, Disable.self, List.self, OverlapCommand.self],
+    subcommands: [
+      Add.self, Remove.self, Enable.self, Disable.self, List.self, OverlapCommand.self, Diff.self, Accept.self,
+    ],
     defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
@@ -111,7 +113,7 @@ struct SourcesCommand: ParsableCommand {
       let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
       if json {
-        Terminal.writeOutput(Text.json(members.map(SourceSummary.init)))
+        Terminal.writeOutput(Text.json(members.map { SourceSummary($0) }))
         return
       }
       guard !members.isEmpty else {
@@ -147,15 +149,20 @@ struct SourceReferences: ParsableArguments {
 
 /// The sources as the command line shows them.
 enum SourceTable {
-  /// The sources as a table: name, on/off, status, freshness, names, rejected, format.
+  /// The sources as a table: name, on/off, status, freshness, names now and in the previous copy and the
+  /// change, rejected, format.
   static func table(_ members: [ProfileSource], failures: Bool = true) -> String {
-    var rows = [["#", "SOURCE", "ON", "STATUS", "UPDATED", "NAMES", "REJECTED", "FORMAT", "LOCATION"]]
+    var rows = [
+      ["#", "SOURCE", "ON", "STATUS", "UPDATED", "NAMES", "BEFORE", "CHANGE", "REJECTED", "FORMAT", "LOCATION"]
+    ]
     for member in members {
       let source = member.source
+      let trend = source.trend
       rows.append([
-        String(source.id), source.key, member.enabled ? "yes" : "no", source.status.rawValue,
-        Text.age(source.lastSuccess), source.unique?.grouped ?? "-", source.rejected?.grouped ?? "-",
-        (source.format ?? source.detectedFormat)?.rawValue ?? "auto", source.location,
+        String(source.id), source.key, member.enabled ? "yes" : "no",
+        source.heldCopy == nil ? source.status.rawValue : "held", Text.age(source.lastSuccess),
+        trend.now?.grouped ?? "-", trend.before?.grouped ?? "-", trend.change.map(Text.signed) ?? "-",
+        source.rejected?.grouped ?? "-", (source.format ?? source.detectedFormat)?.rawValue ?? "auto", source.location,
       ])
     }
     var out = Text.table(rows)

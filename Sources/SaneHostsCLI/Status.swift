@@ -14,7 +14,11 @@ struct Status: ParsableCommand {
 
   @OptionGroup var store: StoreOptions
   @Option(help: "Show this profile instead of the active one.") var profile: String?
-  @Option(help: "Call a source stale after this many days without a successful update.") var staleDays = 7
+  @Option(
+    help:
+      "Call a source stale after this many days without a successful update, without a change of content, or since the date in its own header."
+  )
+  var staleDays = ProfileStatus.defaultStaleDays
   @Flag(help: "Print JSON on standard output.") var json = false
 
   struct StatusJSON: Encodable {

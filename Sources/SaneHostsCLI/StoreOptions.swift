@@ -51,6 +51,11 @@ enum Text {
     }.joined(separator: "\n") + "\n"
   }
 
+  /// “+1,234”, “−5,678”, “0”: a change with its sign.
+  static func signed(_ value: Int) -> String {
+    value > 0 ? "+\(value.grouped)" : value < 0 ? "−\((-value).grouped)" : "0"
+  }
+
   /// “just now”, “5 min ago”, “3 h ago”, “2 days ago”, “never”.
   static func age(_ date: Date?, now: Date = Date()) -> String {
     guard let date else { return "never" }
@@ -79,6 +84,14 @@ enum Text {
   static func json<T: Encodable>(_ value: T) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self) + "\n"
+  }
+
+  /// JSON of an encodable value on one line (an event among others), keys sorted, dates as ISO 8601.
+  static func jsonLine<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
     return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self) + "\n"
   }

@@ -4,6 +4,7 @@ import Foundation
 import Loading
 import Store
 import Updates
+import UseCases
 
 /// `sanehosts update`: fetch a profile's sources and recompile it.
 struct Update: AsyncParsableCommand {
@@ -20,10 +21,17 @@ struct Update: AsyncParsableCommand {
       Ctrl-C or SIGTERM cancels at any phase: transfers stop, temporary files are removed and the store \
       is left exactly as it was. Only one update runs per data directory at a time.
 
+      List health: a new copy with fewer than half the names of the last good one is held back as a \
+      suspicious shrink (the previous copy stays in use) until you accept it with `sanehosts sources \
+      accept KEY` or update with --accept-shrink (`sanehosts sources diff KEY --held` shows what it would \
+      drop). A source whose content has not changed for more than --stale-days days, or whose own header \
+      is dated older than that, is reported as stale.
+
       Progress: live lines on a terminal, plain lines when standard output is not a terminal, one JSON \
-      object per event with --json. Exit status: 0 when at least one source updated or was unchanged, \
-      1 when every source failed or the update could not run, 75 when another update is running \
-      (see --wait), 130 when cancelled.
+      object per event with --json (the last, `health`, lists held and stale sources). Exit status: 0 \
+      when at least one source updated or was unchanged, 1 when every source failed or the update could \
+      not run, 2 when a source's new copy was held back as a suspicious shrink, 75 when another update is \
+      running (see --wait), 130 when cancelled.
       """)
 
   @OptionGroup var store: StoreOptions
@@ -35,12 +43,17 @@ struct Update: AsyncParsableCommand {
   @Option(help: "Refuse sources larger than this many MiB.") var maxSize = 512
   @Flag(help: "Print one JSON object per event on standard output.") var json = false
   @Flag(name: .shortAndLong, help: "Print nothing but errors.") var quiet = false
+  @Flag(help: "Take new copies with fewer than half the names of the last good one instead of holding them back.")
+  var acceptShrink = false
+  @Option(help: "Report a source as stale when its content has not changed, or its header is dated, this many days back.")
+  var staleDays = ProfileStatus.defaultStaleDays
 
   func validate() throws {
     if jobs < 1 || jobs > 32 { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
     if timeout < 1 { throw ValidationError("--timeout must be at least 1 second, not \(timeout).") }
     if maxSize < 1 { throw ValidationError("--max-size must be at least 1 MiB, not \(maxSize).") }
     if json && quiet { throw ValidationError("--json and --quiet cannot be used together.") }
+    if staleDays < 1 { throw ValidationError("--stale-days must be at least 1, not \(staleDays).") }
   }
 
   func run() async throws {
@@ -52,7 +65,8 @@ struct Update: AsyncParsableCommand {
     let mode: UpdateRenderer.Mode =
       json ? .json : quiet ? .quiet : Terminal.isInteractive(.standardOutput) ? .live : .plain
     let renderer = UpdateRenderer(mode: mode, width: Terminal.width(.standardOutput))
-    let options = Updater.Options(force: force, concurrentSources: jobs, waitForLock: wait)
+    let options = Updater.Options(
+      force: force, concurrentSources: jobs, waitForLock: wait, acceptShrink: acceptShrink)
     let profile = self.profile
 
     let summary: UpdateSummary
@@ -92,13 +106,51 @@ struct Update: AsyncParsableCommand {
       throw CLIError(error)
     }
 
-    if mode == .plain || mode == .live { Terminal.writeOutput(Self.text(summary)) }
+    let health = Health(summary: summary, store: store, staleDays: staleDays)
+    if mode == .plain || mode == .live { Terminal.writeOutput(Self.text(summary) + health.text) }
+    if mode == .json { Terminal.writeOutput(Text.jsonLine(health)) }
     if mode == .quiet {
       for case (let key, .failed(let failure)) in summary.outcomes {
         Terminal.writeError("\(key): \(failure.text(withoutKey: key))\n")
       }
     }
+    // A held copy needs a decision, whatever else failed.
+    if !health.held.isEmpty { throw ExitCode(2) }
     if summary.run.outcome == .failed { throw ExitCode(1) }
+  }
+
+  /// The run's list health: sources held back as a suspicious shrink, and stale ones.
+  struct Health: Encodable {
+    struct Stale: Encodable {
+      var source: String
+      var reason: String
+      var since: Date
+      var days: Int
+      var message: String
+    }
+
+    var event = "health"
+    var held: [String]
+    var stale: [Stale]
+
+    init(summary: UpdateSummary, store: Store, staleDays: Int) {
+      held = summary.outcomes.compactMap { key, outcome in
+        if case .failed(let failure) = outcome, failure.kind == .suspiciousShrink { return key }
+        return nil
+      }
+      let sources = (try? store.sources(in: summary.run.profileName)) ?? []
+      stale = sources.filter(\.enabled).compactMap { member in
+        member.source.staleness(days: staleDays).map {
+          Stale(
+            source: member.source.key, reason: $0.reason.rawValue, since: $0.since, days: $0.days,
+            message: $0.description)
+        }
+      }
+    }
+
+    var text: String {
+      stale.map { "! \($0.source) may be stale: \($0.message).\n" }.joined()
+    }
   }
 
   static func text(_ summary: UpdateSummary) -> String {
@@ -114,8 +166,12 @@ struct Update: AsyncParsableCommand {
     let missing = Set(summary.missingCopies)
     for case (let key, .failed(let failure)) in summary.outcomes {
       out += "! \(key): \(failure.text(withoutKey: key))"
-      out +=
-        missing.contains(key) ? " It has no good copy yet and is left out.\n" : " Its previous copy stays in use.\n"
+      if failure.kind == .suspiciousShrink {
+        out += "\n"  // the message says what stays in use
+      } else {
+        out +=
+          missing.contains(key) ? " It has no good copy yet and is left out.\n" : " Its previous copy stays in use.\n"
+      }
     }
     for key in summary.missingCopies where !summary.outcomes.contains(where: { $0.0 == key }) {
       out += "! \(key) has no good copy yet and is left out.\n"

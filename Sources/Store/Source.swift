@@ -65,6 +65,18 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
   public var detectedFormat: ListFormat?
   /// Rejections by reason, with samples.
   public var findings: Findings?
+  /// The copy before the last good one (kept for `sources diff`), relative to the data directory.
+  public var previousCacheFile: String?
+  /// Its SHA-256, distinct names and valid names (repeats included), and when it had become current.
+  public var previousSha256: String?
+  public var previousUnique: Int?
+  public var previousAccepted: Int?
+  public var previousChange: Date?
+  /// A new copy held back as a suspicious shrink (under half the names of the last good copy), until
+  /// accepted (`sources accept`, `update --accept-shrink`); the last good copy stays in use.
+  public var heldCopy: SourceUpdate.Copy?
+  /// The date the last good copy's own header gives (`Last modified:`, `Version:`…), if any.
+  public var headerDate: Date?
 
   /// Creates a source that has never been downloaded, with row id `id`.
   public init(

@@ -4,7 +4,7 @@ import Foundation
 /// What an update found for one source, to be saved with the rest of the run in one transaction.
 public struct SourceUpdate: Sendable {
   /// A new good copy and what parsing it found.
-  public struct Copy: Sendable {
+  public struct Copy: Sendable, Hashable, Codable {
     /// Its ETag.
     public var etag: String?
     /// Its Last-Modified date.
@@ -28,12 +28,16 @@ public struct SourceUpdate: Sendable {
     public var detectedFormat: ListFormat?
     /// Rejections by reason with samples.
     public var findings: Findings
+    /// The date in the copy's own header, if it gives one.
+    public var headerDate: Date?
 
     /// Creates a copy description.
     public init(
       etag: String?, lastModified: String?, sha256: String, cacheFile: String, bytes: Int64,
-      accepted: Int, unique: Int, duplicates: Int, rejected: Int, detectedFormat: ListFormat?, findings: Findings
+      accepted: Int, unique: Int, duplicates: Int, rejected: Int, detectedFormat: ListFormat?, findings: Findings,
+      headerDate: Date? = nil
     ) {
+      self.headerDate = headerDate
       self.etag = etag
       self.lastModified = lastModified
       self.sha256 = sha256
@@ -52,6 +56,8 @@ public struct SourceUpdate: Sendable {
   public enum Change: Sendable {
     /// The content changed: save the new copy.
     case updated(Copy)
+    /// A new copy held back as a suspicious shrink: saved beside the last good copy, which stays in use.
+    case held(Copy, message: String)
     /// The content had not changed; the server may have sent new validators.
     case unchanged(etag: String?, lastModified: String?)
     /// The attempt failed: keep the previous copy.

@@ -128,6 +128,18 @@ extension Store {
       // A copy's names are read from its block set file (written on the next update, or on first use).
       try db.execute(sql: "DROP TABLE IF EXISTS sourceName")
     }
+    migrator.registerMigration("v4: list health: the previous copy, a held-back copy, the list's own date") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE source ADD COLUMN previousCacheFile TEXT;
+          ALTER TABLE source ADD COLUMN previousSha256 TEXT;
+          ALTER TABLE source ADD COLUMN previousUnique INTEGER;
+          ALTER TABLE source ADD COLUMN previousAccepted INTEGER;
+          ALTER TABLE source ADD COLUMN previousChange DATETIME;
+          ALTER TABLE source ADD COLUMN heldCopy TEXT;
+          ALTER TABLE source ADD COLUMN headerDate DATETIME;
+          """)
+    }
     return migrator
   }
 }

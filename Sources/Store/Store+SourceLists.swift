@@ -26,12 +26,20 @@ extension Store {
   public func list(of source: Source, rebuilding: Bool = false) async -> CompiledList? {
     let stored = try? read { try Source.fetchOne($0, id: source.id) }
     guard let source = stored, let cacheFile = source.cacheFile, let sha256 = source.sha256 else { return nil }
-    let fingerprint = Self.copyFingerprint(sha256: sha256, format: source.format)
+    return await list(copy: cacheFile, sha256: sha256, format: source.format, name: source.key, rebuilding: rebuilding)
+  }
+
+  /// A copy (the good, previous or held copy of a source) compiled alone, read from its block set file,
+  /// or compiled now and the file written; nil when the copy cannot be read.
+  public func list(
+    copy cacheFile: String, sha256: String, format: ListFormat?, name: String, rebuilding: Bool = false
+  ) async -> CompiledList? {
+    let fingerprint = Self.copyFingerprint(sha256: sha256, format: format)
     let path = directory.file(Self.listFile(forCopy: cacheFile)).path
     if !rebuilding, let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) {
       return list
     }
-    return try? await compileCopy(cacheFile, sha256: sha256, format: source.format, name: source.key)
+    return try? await compileCopy(cacheFile, sha256: sha256, format: format, name: name)
   }
 
   /// Adds a copy's names to a profile's merge from the copy's block set file; a copy without a current

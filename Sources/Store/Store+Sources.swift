@@ -119,11 +119,13 @@ extension Store {
     return source
   }
 
-  /// Deletes sources that no profile uses; returns their cached copies for removal after the commit.
+  /// Deletes sources that no profile uses; returns their copies (good, previous and held) for removal
+  /// after the commit.
   static func deleteOrphanSources(_ db: Database) throws -> [String] {
     let orphans = try Source.filter(sql: "id NOT IN (SELECT sourceID FROM profileSource)").fetchAll(db)
     for source in orphans { _ = try source.delete(db) }
-    return orphans.compactMap(\.cacheFile).flatMap { [$0, listFile(forCopy: $0)] }
+    return orphans.flatMap { [$0.cacheFile, $0.previousCacheFile, $0.heldCopy?.cacheFile] }.compactMap { $0 }
+      .flatMap { [$0, listFile(forCopy: $0)] }
   }
 
   /// Turns a source on or off in a profile without removing it.

@@ -12,39 +12,7 @@ extension Store {
       var replaced: [String] = []
       for update in updates {
         guard var source = try Source.fetchOne(db, id: update.sourceID) else { continue }  // removed meanwhile
-        source.lastAttempt = update.attemptedAt
-        switch update.change {
-        case .updated(let copy):
-          if let old = source.cacheFile, old != copy.cacheFile {
-            replaced += [old, Self.listFile(forCopy: old)]
-          }
-          source.status = .updated
-          source.message = nil
-          source.etag = copy.etag
-          source.lastModified = copy.lastModified
-          source.sha256 = copy.sha256
-          source.cacheFile = copy.cacheFile
-          source.lastSuccess = update.attemptedAt
-          source.lastChange = update.attemptedAt
-          source.bytes = copy.bytes
-          source.accepted = copy.accepted
-          source.unique = copy.unique
-          source.duplicates = copy.duplicates
-          source.rejected = copy.rejected
-          source.detectedFormat = copy.detectedFormat
-          source.findings = copy.findings
-        case .unchanged(let etag, let lastModified):
-          source.status = .unchanged
-          source.message = nil
-          source.lastSuccess = update.attemptedAt
-          if etag != nil || lastModified != nil {
-            source.etag = etag
-            source.lastModified = lastModified
-          }
-        case .failed(let message):
-          source.status = .failed
-          source.message = message
-        }
+        replaced += Self.record(update.change, at: update.attemptedAt, on: &source)
         try source.update(db)
       }
       var run = run
@@ -59,6 +27,73 @@ extension Store {
       }
       return replaced
     }
+  }
+
+  /// Records what an attempt found on a source; returns the files that no longer belong to it.
+  ///
+  /// A new good copy makes the current one the previous copy (kept for `sources diff`; the one before
+  /// goes) and drops a held copy; a held copy is kept beside the current one; an unchanged content
+  /// drops a held copy too (the list came back to what is in use).
+  static func record(_ change: SourceUpdate.Change, at date: Date, on source: inout Source) -> [String] {
+    var replaced: [String] = []
+    func files(_ copy: String?) -> [String] { copy.map { [$0, Self.listFile(forCopy: $0)] } ?? [] }
+    source.lastAttempt = date
+    switch change {
+    case .updated(let copy):
+      var kept = [copy.cacheFile]
+      if let old = source.cacheFile, old != copy.cacheFile {
+        if let older = source.previousCacheFile, older != old, older != copy.cacheFile { replaced += files(older) }
+        source.previousCacheFile = old
+        source.previousSha256 = source.sha256
+        source.previousUnique = source.unique
+        source.previousAccepted = source.accepted
+        source.previousChange = source.lastChange
+        kept.append(old)
+      }
+      if let held = source.heldCopy?.cacheFile, !kept.contains(held) { replaced += files(held) }
+      source.heldCopy = nil
+      source.status = .updated
+      source.message = nil
+      source.etag = copy.etag
+      source.lastModified = copy.lastModified
+      source.sha256 = copy.sha256
+      source.cacheFile = copy.cacheFile
+      source.lastSuccess = date
+      source.lastChange = date
+      source.bytes = copy.bytes
+      source.accepted = copy.accepted
+      source.unique = copy.unique
+      source.duplicates = copy.duplicates
+      source.rejected = copy.rejected
+      source.detectedFormat = copy.detectedFormat
+      source.findings = copy.findings
+      source.headerDate = copy.headerDate
+    case .held(let copy, let message):
+      if let old = source.heldCopy?.cacheFile, old != copy.cacheFile, old != source.cacheFile,
+        old != source.previousCacheFile
+      {
+        replaced += files(old)
+      }
+      source.heldCopy = copy
+      source.status = .failed
+      source.message = message
+    case .unchanged(let etag, let lastModified):
+      if let held = source.heldCopy?.cacheFile, held != source.cacheFile, held != source.previousCacheFile {
+        replaced += files(held)
+      }
+      source.heldCopy = nil
+      source.status = .unchanged
+      source.message = nil
+      source.lastSuccess = date
+      if etag != nil || lastModified != nil {
+        source.etag = etag
+        source.lastModified = lastModified
+      }
+    case .failed(let message):
+      source.status = .failed
+      source.message = message
+    }
+    return replaced
   }
 
   /// The saved compiled list of a profile, if it has been compiled.
@@ -78,7 +113,11 @@ extension Store {
   /// Files of the data directory that the database refers to.
   public func referencedFiles() throws(StoreError) -> Set<String> {
     try read { db in
-      let copies = try String.fetchAll(db, sql: "SELECT cacheFile FROM source WHERE cacheFile IS NOT NULL")
+      var copies = try String.fetchAll(
+        db, sql: "SELECT cacheFile FROM source WHERE cacheFile IS NOT NULL UNION SELECT previousCacheFile FROM source WHERE previousCacheFile IS NOT NULL")
+      copies += try Source.fetchAll(db, sql: "SELECT * FROM source WHERE heldCopy IS NOT NULL").compactMap {
+        $0.heldCopy?.cacheFile
+      }
       let profiles = try String.fetchAll(db, sql: "SELECT file FROM compiledProfile")
       return Set(copies + copies.map(Self.listFile(forCopy:)) + profiles)
     }

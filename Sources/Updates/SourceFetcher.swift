@@ -32,6 +32,8 @@ struct SourceFetcher: Sendable {
   let compiler: Compiler
   let staging: URL
   let force: Bool
+  /// Take a copy with fewer than half the names of the last good one instead of holding it back.
+  let acceptShrink: Bool
   let events: @Sendable (UpdateEvent) -> Void
 
   /// Fetches a source through a `TaskLoader` that `cancellation` can cancel alone: the source then ends
@@ -212,6 +214,12 @@ struct SourceFetcher: Sendable {
     }
     try Task.checkCancellation()
 
+    // A copy with fewer than half the names of the last good one (lists have lost millions of lines
+    // overnight) is held back, unless accepted: kept beside the good copy, which stays in use.
+    let previousNames = source.accepted ?? 0
+    let shrinks = !acceptShrink && hasCopy && previousNames >= 2 && list.names * 2 < previousNames
+      && completed.sha256 != source.sha256
+
     // Save: keep the copy under a name of its own. Its own names are written beside it when the run
     // merges them (`finish(_:of:merged:)`), and the profile's compile merges that file next time
     // instead of parsing the copy again.
@@ -242,7 +250,20 @@ struct SourceFetcher: Sendable {
     let copy = SourceUpdate.Copy(
       etag: completed.etag, lastModified: completed.lastModified, sha256: completed.sha256, cacheFile: cacheFile,
       bytes: completed.byteCount, accepted: findings.names, unique: 0, duplicates: 0,
-      rejected: findings.totalRejected, detectedFormat: report.format, findings: findings)
+      rejected: findings.totalRejected, detectedFormat: report.format, findings: findings,
+      headerDate: Self.headerDate(of: cacheURL))
+    if shrinks {
+      let drop = Double(previousNames - list.names) / Double(previousNames) * 100
+      let failure = SourceFailure(
+        kind: .suspiciousShrink,
+        message:
+          "\(source.key): suspicious shrink: the new copy has \(list.names.grouped) names, the last good one \(previousNames.grouped) (\(String(format: "%.1f", drop)) % fewer); it is held back and the previous copy stays in use.",
+        suggestion:
+          "Compare them with `sanehosts sources diff \(source.key) --held`; take it with `sanehosts sources accept \(source.key)` or `sanehosts update --accept-shrink`.")
+      return finish(
+        .failed(failure), change: .held(copy, message: failure.text(withoutKey: source.key)), created: created,
+        written: written)
+    }
     var work = finish(
       .updated(names: 0, rejected: findings.totalRejected, bytes: completed.byteCount), change: .updated(copy),
       copy: copy, created: created, written: written, announce: false)
@@ -273,9 +294,21 @@ struct SourceFetcher: Sendable {
     return (listFile, !existed)
   }
 
+  /// The date a copy's own header gives, read from its first 16 KiB.
+  static func headerDate(of file: URL) -> Date? {
+    guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+    defer { try? handle.close() }
+    return (try? handle.read(upToCount: 16 * 1024)).flatMap { $0.map { ListDate.find(in: $0) } ?? nil }
+  }
+
   /// The SHA-256 of a file, in lowercase hex.
   static func sha256(of file: URL) throws -> String {
     let data = try Data(contentsOf: file, options: .alwaysMapped)
     return SHA256.hash(data: data).hexString
   }
+}
+
+extension Int {
+  /// 12,345: grouped the same on every machine, for messages.
+  fileprivate var grouped: String { formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
 }

@@ -78,6 +78,8 @@ public struct SourceFailure: Error, Sendable, Hashable {
     case unreadable
     /// Cancelled alone during the run (`SourceCancellation`).
     case cancelled
+    /// The new copy has fewer than half the names of the last good one: held back until accepted.
+    case suspiciousShrink
   }
 
   /// The kind.

@@ -23,12 +23,18 @@ public struct Updater: Sendable {
     public var concurrentSources: Int
     /// Wait for another running update instead of failing at once.
     public var waitForLock: Bool
+    /// Take new copies with fewer than half the names of the last good one, instead of holding them back.
+    public var acceptShrink: Bool
 
-    /// Creates options; by default 4 sources at a time, conditional requests, no waiting.
-    public init(force: Bool = false, concurrentSources: Int = 4, waitForLock: Bool = false) {
+    /// Creates options; by default 4 sources at a time, conditional requests, no waiting, suspicious
+    /// shrinks held back.
+    public init(
+      force: Bool = false, concurrentSources: Int = 4, waitForLock: Bool = false, acceptShrink: Bool = false
+    ) {
       self.force = force
       self.concurrentSources = max(1, concurrentSources)
       self.waitForLock = waitForLock
+      self.acceptShrink = acceptShrink
     }
   }
 
@@ -112,7 +118,8 @@ public struct Updater: Sendable {
     // Each finished source is merged into the profile's set in the profile's order while the others are
     // still fetched, once a recompile is certain: no compile yet, or a source has a new copy.
     let fetcher = SourceFetcher(
-      store: store, client: client, compiler: compiler, staging: staging, force: options.force, events: events)
+      store: store, client: client, compiler: compiler, staging: staging, force: options.force,
+      acceptShrink: options.acceptShrink, events: events)
     var merging: Compiler.Merging?
     var nextToMerge = 0
     /// Takes a source's new copy for merging, unless the source was cancelled while the copy waited:

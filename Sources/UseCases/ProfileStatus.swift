@@ -18,6 +18,10 @@ public struct ProfileStatus: Sendable {
     case neverDownloaded(source: String)
     /// A source has not been updated successfully for more than the stale limit.
     case stale(source: String, lastSuccess: Date, days: Int)
+    /// A source's content has not changed, or its own header dates it, for more than the stale limit.
+    case contentStale(source: String, staleness: Source.Staleness)
+    /// A source's new copy was held back as a suspicious shrink; its previous copy is used.
+    case heldBack(source: String, names: Int, previous: Int?)
     /// A source's copy looks like something else than a list.
     case notAList(source: String, kind: Findings.ContentKind)
     /// The profile has sources but was never compiled.
@@ -36,6 +40,9 @@ public struct ProfileStatus: Sendable {
       case .failed(let source, let message): "\(source) failed: \(message ?? "unknown reason")"
       case .neverDownloaded(let source): "\(source) has never been downloaded: run `sanehosts update`."
       case .stale(let source, _, let days): "\(source) is stale: last updated \(days) days ago."
+      case .contentStale(let source, let staleness): "\(source) may be stale: \(staleness.description)."
+      case .heldBack(let source, let names, let previous):
+        "\(source): a new copy with \(names) names (the copy in use has \(previous.map(String.init) ?? "more")) is held back as a suspicious shrink: compare with `sanehosts sources diff \(source) --held`, take it with `sanehosts sources accept \(source)`."
       case .notAList(let source, let kind): "\(source) \(kind.advice)"
       case .notCompiled: "The profile has not been compiled yet: run `sanehosts update`."
       case .changedSinceCompile: "Sources, rules or copies changed since the last compile: run `sanehosts update`."
@@ -49,16 +56,21 @@ public struct ProfileStatus: Sendable {
   /// What needs attention, in order: the profile, each enabled source, the compile, the last test.
   public var warnings: [Warning]
 
+  /// The days after which a source is stale, by default.
+  public static let defaultStaleDays = 30
+
   /// Reads a profile's status (the active profile's when `name` is nil); a source not updated
-  /// successfully for more than `staleDays` days is stale.
-  public init(profile name: String? = nil, in store: Store, staleDays: Int = 7, now: Date = Date())
+  /// successfully, unchanged, or dated by its own header more than `staleDays` days ago is stale.
+  public init(
+    profile name: String? = nil, in store: Store, staleDays: Int = defaultStaleDays, now: Date = Date()
+  )
     throws(StoreError)
   {
     self.init(try store.snapshot(of: name), staleDays: staleDays, now: now)
   }
 
   /// The status of a snapshot.
-  public init(_ snapshot: ProfileSnapshot, staleDays: Int = 7, now: Date = Date()) {
+  public init(_ snapshot: ProfileSnapshot, staleDays: Int = defaultStaleDays, now: Date = Date()) {
     self.snapshot = snapshot
     warnings = Self.warnings(snapshot, staleDays: staleDays, now: now)
   }
@@ -72,7 +84,9 @@ public struct ProfileStatus: Sendable {
       warnings.append(.allDisabled)
     }
     for source in enabled {
-      if source.status == .failed {
+      if let held = source.heldCopy {
+        warnings.append(.heldBack(source: source.key, names: held.accepted, previous: source.accepted))
+      } else if source.status == .failed {
         warnings.append(.failed(source: source.key, message: source.message))
       } else if source.cacheFile == nil {
         warnings.append(.neverDownloaded(source: source.key))
@@ -80,6 +94,9 @@ public struct ProfileStatus: Sendable {
       if let success = source.lastSuccess, now.timeIntervalSince(success) > Double(staleDays) * 86_400 {
         warnings.append(
           .stale(source: source.key, lastSuccess: success, days: Int(now.timeIntervalSince(success) / 86_400)))
+      }
+      if let staleness = source.staleness(days: staleDays, now: now) {
+        warnings.append(.contentStale(source: source.key, staleness: staleness))
       }
       if let content = source.findings?.content {
         warnings.append(.notAList(source: source.key, kind: content))

@@ -42,8 +42,19 @@ public struct SourceSummary: Codable, Sendable, Hashable {
   public var rejectedByReason: [String: Int]?
   public var samples: [String: [Findings.Sample]]?
 
-  /// The summary of a source as it stands in a profile.
-  public init(_ member: ProfileSource) {
+  /// Distinct names in the copy before the last good one, and the change since (the trend).
+  public var previousUnique: Int?
+  public var change: Int?
+  /// The date the copy's own header gives.
+  public var headerDate: Date?
+  /// Set when the source looks stale (see `Source.staleness`).
+  public var stale: Source.Staleness?
+  /// A new copy held back as a suspicious shrink: its valid names (repeats included) and checksum.
+  public var heldNames: Int?
+  public var heldSha256: String?
+
+  /// The summary of a source as it stands in a profile; stale after `staleDays` days.
+  public init(_ member: ProfileSource, staleDays: Int = ProfileStatus.defaultStaleDays, now: Date = Date()) {
     let source = member.source
     key = source.key
     name = source.name
@@ -65,6 +76,12 @@ public struct SourceSummary: Codable, Sendable, Hashable {
     unique = source.unique
     duplicates = source.duplicates
     rejected = source.rejected
+    previousUnique = source.previousUnique
+    change = source.trend.change
+    headerDate = source.headerDate
+    stale = source.staleness(days: staleDays, now: now)
+    heldNames = source.heldCopy?.accepted
+    heldSha256 = source.heldCopy?.sha256
     if let findings = source.findings {
       rejectedByReason = Dictionary(uniqueKeysWithValues: findings.rejected.map { ($0.key.rawValue, $0.value) })
       samples = Dictionary(uniqueKeysWithValues: findings.samples.map { ($0.key.rawValue, $0.value) })

@@ -51,7 +51,7 @@ struct UpdateTests {
     }
   }
 
-  @Test("--json prints one event per line ending with the summary")
+  @Test("--json prints one event per line ending with the summary and the list health")
   func json() async throws {
     let cli = try StoreCLI()
     defer { cli.remove() }
@@ -67,7 +67,10 @@ struct UpdateTests {
       #expect(phases.first == "waiting")
       #expect(phases.contains("downloading"))
       #expect(phases.last == "updated")
-      let last = try #require(events.last)
+      // The summary, then the list health.
+      #expect(events.last?["event"] as? String == "health")
+      #expect(events.last?["held"] as? [String] == [])
+      let last = try #require(events.dropLast().last)
       #expect(last["event"] as? String == "finished")
       #expect(last["names"] as? Int == 1)
       #expect(last["outcome"] as? String == "completed")

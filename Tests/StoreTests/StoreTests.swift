@@ -53,6 +53,7 @@ struct StoreTests {
           "v1: sources, names, profiles, rules, update runs", "v1: the default profile",
           "v2: blocker test runs and custom test domains",
           "v3: names live in each copy's block set file, not in SQLite",
+          "v4: list health: the previous copy, a held-back copy, the list's own date",
         ])
       #expect(recorded == Store.migrator.migrations)
     }

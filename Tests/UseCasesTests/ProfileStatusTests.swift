@@ -56,6 +56,28 @@ struct ProfileStatusTests {
         .warnings == [.failed(source: "f", message: "HTTP 500")], "within 30 days it is not stale")
   }
 
+  @Test("A held-back copy replaces the failure; a list unchanged or dated by its header too long ago is stale")
+  func health() throws {
+    let now = Date()
+    var held = Source(id: 1, key: "h", name: "h", location: "https://x.example/h")
+    held.status = .failed
+    held.message = "suspicious shrink"
+    held.cacheFile = "lists/h"
+    held.accepted = 100
+    held.lastSuccess = now
+    held.lastChange = now.addingTimeInterval(-40 * 86_400)
+    held.heldCopy = SourceUpdate.Copy(
+      etag: nil, lastModified: nil, sha256: "s", cacheFile: "lists/h2", bytes: 1, accepted: 10, unique: 0,
+      duplicates: 0, rejected: 0, detectedFormat: nil, findings: Findings())
+    let status = ProfileStatus(Self.snapshot([ProfileSource(source: held, enabled: true)]), staleDays: 30, now: now)
+    let staleness = try #require(held.staleness(days: 30, now: now))
+    #expect(
+      status.warnings == [
+        .heldBack(source: "h", names: 10, previous: 100), .contentStale(source: "h", staleness: staleness),
+      ])
+    #expect(status.warnings.map(\.description).contains("h may be stale: its content has not changed for 40 days."))
+  }
+
   @Test("No sources, every source disabled, never compiled; a disabled source is not checked")
   func profileWarnings() {
     #expect(ProfileStatus(Self.snapshot([])).warnings == [.noSources(profile: "p")])

@@ -51,7 +51,7 @@ extension Dashboard {
     api.get("session") { _, _ in JSONResponse.make(["csrf": csrf]) }
 
     // Sources, catalog, profiles, rules.
-    api.get("sources") { _, _ in JSONResponse.make(try store.sources().map(SourceSummary.init)) }
+    api.get("sources") { _, _ in JSONResponse.make(try store.sources().map { SourceSummary($0) }) }
     api.post("sources") { request, context in
       let body = try await request.decode(as: APIRequest.AddSource.self, context: context)
       let view = try addSource(body)
@@ -211,7 +211,7 @@ extension Dashboard {
     let base = "/lists/\(snapshot.profile.name)"
     return OverviewView(
       profile: snapshot.profile.name, profiles: snapshot.profiles.map(\.name), names: snapshot.compiled?.names,
-      compiledAt: snapshot.compiled?.compiledAt, sources: snapshot.sources.map(SourceSummary.init),
+      compiledAt: snapshot.compiled?.compiledAt, sources: snapshot.sources.map { SourceSummary($0) },
       lastTest: snapshot.lastTest.map(RunView.init), warnings: status.warnings.map(WebAdvice.text),
       update: updates.relay.currentValue, test: tests.relay.currentValue,
       subscriptions: ListCache.Format.allCases.map { "\(base).\($0.fileExtension)" })

@@ -16,7 +16,7 @@ extension Dashboard {
       let profile = try store.activeProfile()
       let model = SourcesPage.Model(
         profile: profile.name, profiles: try store.profiles().map(\.name),
-        sources: try store.sources(in: profile.name).map(SourceSummary.init), rules: try store.rules(in: profile.name),
+        sources: try store.sources(in: profile.name).map { SourceSummary($0) }, rules: try store.rules(in: profile.name),
         update: updates.relay.currentValue, catalog: Catalog.builtIn)
       return Layout.page(title: "Sources", path: "/sources", csrf: csrf, body: SourcesPage.render(model, csrf: csrf))
     }

@@ -1,6 +1,7 @@
 import Apply
 import BlockerTest
 import Blocklists
+import Store
 import UseCases
 
 /// What a web user can do about a warning or error, in the dashboard's terms: a page, a button or a
@@ -27,6 +28,9 @@ enum WebAdvice {
       "\(source) failed at its last update (\(message ?? "no reason given")); its previous copy is used."
     case .neverDownloaded(let source): "\(source) has never been downloaded: press Update now on the Sources page."
     case .stale(let source, _, let days): "\(source) was last updated \(days) days ago."
+    case .contentStale(let source, let staleness): "\(source) may be stale: \(staleness.description)."
+    case .heldBack(let source, let names, let previous):
+      "\(source): a new copy with \(names.grouped) names (the copy in use has \(previous.map { $0.grouped } ?? "more")) is held back as a suspicious shrink: compare and accept it on the Sources page."
     case .notAList(let source, let kind):
       switch kind {
       case .html: "\(source) looks like a web page (HTML), not a list: give the URL of the raw list."
