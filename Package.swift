@@ -361,8 +361,8 @@ let package = Package(
     .testTarget(
       name: "DashboardTests",
       dependencies: [
-        "Dashboard", "Apply", "BlockerTest", "Blocklists", "DNS", "Loading", "Store", "Updates", "UseCases",
-        "TestSupport",
+        "Dashboard", "Apply", "BlockerTest", "Blocklists", "DNS", "Downloads", "Loading", "Locking", "Store", "Updates",
+        "UseCases", "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),

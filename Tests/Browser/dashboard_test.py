@@ -890,6 +890,53 @@ def history(browser: Browser) -> None:
     log(f"history: run {run} opened")
 
 
+def why_and_overlap(browser: Browser) -> None:
+    """(g) Why?: a test report's domain links to its explanation; typed into the box (a request per
+    keystroke, debounced by the server), the answer shown is the typed name's, with its list and line.
+    Overlap: a bar per list and the heatmap."""
+    browser.open("/history")
+    run = browser.element(".run-card[data-run]").get_attribute("data-run")
+    browser.open(f"/history/{run}")
+    link = browser.element('#domain-table a[href^="/why?name="]')
+    name = (link.get_attribute("textContent") or "").strip()
+    browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    browser.wait(EC.url_contains("/why?name="), "the Why? page of a tested domain")
+    browser.element(f'#why-result article[data-why-name="{name}"]')
+    log(f"why: the test report's {name} links to its explanation")
+
+    browser.open("/why")
+    box = browser.visible("#why-name")
+    for character in "pixel.tracker.example":
+        box.send_keys(character)
+    card = browser.element('#why-result article[data-why-name="pixel.tracker.example"]')
+    browser.wait(lambda d: "listed by 1 source" in browser.text("#why-result .why-summary"),
+                 "the summary of pixel.tracker.example (listed by 1 source)")
+    listing = browser.text("#why-result .why-listings")
+    check("trackers" in listing and "pixel.tracker.example" in listing,
+          f"the explanation does not name the trackers list and its line: {listing!r}")
+    check(len(browser.driver.find_elements(By.CSS_SELECTOR, "#why-result article")) == 1,
+          "the Why? box shows more than one answer")
+    check("/why?name=pixel.tracker.example" in browser.driver.current_url,
+          f"the address does not follow the box: {browser.driver.current_url}")
+    box.clear()
+    for character in "nothing.example":
+        box.send_keys(character)
+    browser.wait(lambda d: "listed by no source" in browser.text("#why-result .why-summary"),
+                 "the answer for nothing.example (listed by no source)")
+    browser.screenshot("why.png")
+    log("why: typed names are answered, the newest text wins")
+
+    browser.open("/overlap")
+    bars = browser.driver.find_elements(By.CSS_SELECTOR, "#overlap-sources meter")
+    rows = browser.driver.find_elements(By.CSS_SELECTOR, "#overlap-sources tbody tr")
+    check(bars and len(bars) == len(rows), f"/overlap: {len(bars)} bars for {len(rows)} lists")
+    if len(rows) > 1:
+        browser.element("#overlap-matrix td[class^=\"heat-\"]")
+    browser.screenshot("overlap.png")
+    log(f"overlap: {len(rows)} lists with their unique share")
+
+
 def apply(browser: Browser, hosts_file: Path) -> None:
     """(e) Previews the hosts-file diff, applies it, and finds the names between the markers."""
     browser.open("/apply")
@@ -1124,6 +1171,8 @@ def main() -> int:
         browser.screenshot("overview.png")
         blocker_test(browser, dns)
         history(browser)
+        why_and_overlap(browser)
+        errors += console_errors(driver)
         apply(browser, hosts_file)
         browser.open("/")
         browser.element("#last-score svg.gauge[data-percent]")

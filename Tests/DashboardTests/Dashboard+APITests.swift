@@ -1,4 +1,5 @@
 import Dashboard
+import Downloads
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -6,6 +7,7 @@ import NIOCore
 import Store
 import TestSupport
 import Testing
+import Updates
 
 @Suite("JSON API routes (in-process)")
 struct DashboardAPITests {
@@ -198,5 +200,44 @@ struct DashboardAPITests {
         #expect(try await client.get("/api/session").json?["csrf"] as? String == harness.dashboard.csrfToken)
       }
     }
+  }
+
+  @Test("Why?, overlap, a source's diff and accepting a held copy, through the API and the pages")
+  func health() async throws {
+    try await DashboardHarness.with { harness in
+      let store = try Store.open(harness.data)
+      let file = harness.directory.file("list.txt")
+      try Data((0..<20).map { "0.0.0.0 n\($0).example\n" }.joined().utf8).write(to: file)
+      try store.addSource(NewSource(location: file, key: "list"))
+      try await Self.update(store)
+      try Data("0.0.0.0 n1.example\n".utf8).write(to: file)
+      try await Self.update(store)  // held back: 1 name against 20
+      let csrf = harness.dashboard.csrfToken
+      try await harness.routes { client async throws in
+        let why = try await client.get("/api/why?name=n3.example")
+        #expect(why.status == .ok, "\(why.text)")
+        #expect(why.text.contains("\"verdict\":\"blocked\""))
+        let two = try await client.get("/api/why?name=n3.example&name=bad_name!")
+        #expect(two.text.contains("\"verdict\":\"invalid\""))
+        #expect(try await client.get("/api/why").status == .badRequest)
+        let overlap = try await client.get("/api/overlap")
+        #expect(overlap.text.contains("\"total\":20"))
+        let diff = try await client.get("/api/sources/list/diff?held=1&limit=2")
+        #expect(diff.text.contains("\"removedCount\":19"))
+        #expect(try await client.get("/sources").text.contains("held back"))
+        #expect(try await client.get("/sources/list/diff?held=1").text.contains("Accept this copy"))
+        #expect(try await client.get("/why?name=n1.example").text.contains("verdict-blocked"))
+        let accepted = try await client.post("/api/sources/list/accept", csrf: csrf)
+        #expect(accepted.status == .ok, "\(accepted.text)")
+        #expect(try await client.get("/api/sources/list/diff").text.contains("\"removedCount\":19"))
+        #expect(try await client.post("/api/sources/list/accept", csrf: csrf).status == .badRequest)
+      }
+    }
+  }
+
+  static func update(_ store: Store) async throws {
+    _ = try await DownloadManager.withManager(
+      configuration: DownloadConfiguration(temporaryDirectory: store.directory.staging)
+    ) { manager in try await Updater(store: store, client: manager).update() }
   }
 }

@@ -28,7 +28,9 @@ struct TestPageTests {
     #expect(html.contains("<progress id=\"test-progress\" max=\"128\" value=\"42\""))
     #expect(html.contains("<span id=\"score-percent\">50.0%</span>"))
     #expect(html.contains("data-category=\"Ads\"") && html.contains("<span class=\"blocked-count\">1</span>"))
-    #expect(html.contains("<tr data-verdict=\"reachable\"><td>b.example</td>"))
+    #expect(
+      html.contains("<tr data-verdict=\"reachable\"><td><a href=\"/why?name=b.example\">b.example</a></td>"),
+      "every name links to Why?")
     #expect(html.contains("href=\"/api/history/7/export?format=json\""))
     #expect(TestPage.progressText(TestStatus(state: .running)) == "Checking the control domains…")
   }

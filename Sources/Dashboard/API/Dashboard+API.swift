@@ -68,6 +68,33 @@ extension Dashboard {
       try store.setEnabled(body.enabled?.value ?? false, source: key)
       return reply(request, ["key": key, "enabled": "\(body.enabled?.value ?? false)"], back: "/sources")
     }
+    api.post("sources/:key/accept") { request, context in
+      let key = try context.parameters.require("key")
+      let source = try await store.acceptHeldCopy(key)
+      return reply(request, ["key": source.key, "names": "\(source.unique ?? 0)"], back: "/sources")
+    }
+    api.get("sources/:key/diff") { request, context in
+      let key = try context.parameters.require("key")
+      let query = request.uri.queryParameters
+      let held = query["held"].map { $0 == "1" || $0 == "true" } ?? false
+      let limit = query["limit"].flatMap { Int($0) }.map { min(max(0, $0), Self.diffLimit) } ?? Self.diffLimit
+      guard let difference = try await store.difference(of: key, held: held, limit: limit) else {
+        return JSONResponse.make([
+          "source": key,
+          "message": held ? "There is no copy held back." : "There is only one copy so far: nothing to compare yet.",
+        ])
+      }
+      return JSONResponse.make(difference)
+    }
+    // Why a name is blocked. One name: debounced (the Why? box sends a request per keystroke; a burst
+    // runs one explanation, of its newest text). Several names: answered at once.
+    api.get("why") { request, _ in
+      let names = request.uri.queryParameters[values: "name"].map(String.init).filter { !$0.isEmpty }
+      guard !names.isEmpty else { throw DashboardError.badRequest("Give a name: /api/why?name=ads.example.com") }
+      if names.count == 1 { return JSONResponse.make(try await why.answer(names[0])) }
+      return JSONResponse.make(try await why.answerNow(names))
+    }
+    api.get("overlap") { _, _ in JSONResponse.make(try await Overlap.report(in: store)) }
     api.get("catalog") { _, _ in JSONResponse.make(Catalog.builtIn) }
     api.post("presets/:id") { request, context in
       let id = try context.parameters.require("id")

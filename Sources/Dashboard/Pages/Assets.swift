@@ -38,6 +38,21 @@ enum Assets {
     .scroll { overflow-x: auto; position: relative; }
     table { border-collapse: collapse; width: 100%; }
     th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--border); vertical-align: top; }
+    .heatmap { width: auto; }
+    .heatmap td, .heatmap th { text-align: center; min-width: 2.4rem; }
+    .heatmap .heat-self { color: var(--muted); }
+    .heat-0 { background: transparent; } .heat-1 { background: rgba(10, 88, 202, .08); }
+    .heat-2 { background: rgba(10, 88, 202, .16); } .heat-3 { background: rgba(10, 88, 202, .24); }
+    .heat-4 { background: rgba(10, 88, 202, .32); } .heat-5 { background: rgba(10, 88, 202, .40); }
+    .heat-6 { background: rgba(10, 88, 202, .48); } .heat-7 { background: rgba(10, 88, 202, .56); color: #fff; }
+    .heat-8 { background: rgba(10, 88, 202, .66); color: #fff; } .heat-9 { background: rgba(10, 88, 202, .78); color: #fff; }
+    .heat-10 { background: rgba(10, 88, 202, .9); color: #fff; }
+    meter { width: 8rem; vertical-align: middle; }
+    .stale, .status-held { color: var(--warn); }
+    .why .why-summary { margin: .25rem 0 .5rem; }
+    .verdict-blocked h2, .verdict-coveredByParent h2 { color: var(--bad); }
+    .verdict-allowed h2, .verdict-notBlocked h2 { color: var(--ok); }
+    ul.names { columns: 18rem auto; padding-left: 1.2rem; }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
     tr.disabled td { color: var(--muted); }
     .location { overflow-wrap: anywhere; }
@@ -360,6 +375,97 @@ enum Assets {
               }
             }
           }
+        });
+      }
+
+      // Why?: each keystroke asks the server, which debounces a burst into one explanation (of its
+      // newest text); an answer is shown only when it is for the text now in the box.
+      const whyBox = document.querySelector("[data-why]");
+      if (whyBox) {
+        const result = document.querySelector(whyBox.dataset.why);
+        function el(tag, text, className) {
+          const node = document.createElement(tag);
+          if (text !== undefined) node.textContent = text;
+          if (className) node.className = className;
+          return node;
+        }
+        function outputs(list) {
+          const groups = [];
+          for (const output of list) {
+            const key = output.written === "asItself" ? "written"
+              : output.written === "coveredByParent" ? "covered by " + (output.parent || "a parent")
+              : output.written === "leftOut" ? "left out (" + (output.reason || "") + ")" : "not written";
+            const group = groups.find((g) => g.key === key);
+            if (group) group.formats.push(output.format); else groups.push({ key: key, formats: [output.format] });
+          }
+          return groups.map((g) => g.formats.join(", ") + ": " + g.key).join("; ");
+        }
+        function render(answer) {
+          result.replaceChildren();
+          for (const x of answer.names) {
+            const card = el("article", undefined, "card why verdict-" + x.verdict);
+            card.dataset.whyName = x.name || x.query;
+            const title = el("h2", x.name || x.query);
+            if (x.unicode) title.append(" ", el("span", "(" + x.unicode + ")", "muted"));
+            card.append(title);
+            const summary = el("p", undefined, "why-summary");
+            summary.append(el("strong", x.summary));
+            card.append(summary);
+            if (x.verdict !== "invalid") {
+              if (x.listings.length === 0) card.append(el("p", "Listed by no source of profile " + answer.profile + "."));
+              else {
+                const table = el("table", undefined, "why-listings");
+                const head = el("tr");
+                for (const h of ["Source", "Lists", "Line", "As written"]) head.append(el("th", h));
+                table.append(el("thead"));
+                table.tHead.append(head);
+                const body = el("tbody");
+                for (const l of x.listings) {
+                  const row = el("tr");
+                  row.append(el("td", l.source), el("td", (l.exact ? "the name" : "parent " + l.matched) + (l.format ? " (" + l.format + ")" : "")),
+                    el("td", l.line ? l.line.toLocaleString("en-US") : "–", "num"));
+                  const code = el("td");
+                  code.append(el("code", l.text || ""));
+                  row.append(code);
+                  body.append(row);
+                }
+                table.append(body);
+                const scroll = el("div", undefined, "scroll");
+                scroll.append(table);
+                card.append(scroll);
+              }
+              if (x.rules.length) {
+                const list = el("ul", undefined, "why-rules");
+                for (const r of x.rules) {
+                  const item = el("li");
+                  item.append(el("span", r.allows ? "allow" : "deny", "rule rule-" + (r.allows ? "allow" : "deny")), " ", el("code", r.rule));
+                  if (r.matched !== x.name) item.append(" on parent " + r.matched);
+                  if (r.decides) item.append(" ", el("strong", "decides"));
+                  list.append(item);
+                }
+                card.append(list);
+              }
+              if (x.publicSuffix) card.append(el("p", "A public suffix: formats that block subdomains leave it out."));
+              const out = el("p", undefined, "why-outputs");
+              out.append(el("span", "Outputs:", "muted"), " " + outputs(x.outputs));
+              card.append(out);
+            }
+            result.append(card);
+          }
+        }
+        whyBox.addEventListener("input", async () => {
+          const name = whyBox.value.trim();
+          if (!name) { result.replaceChildren(); return; }
+          try {
+            const response = await fetch("/api/why?name=" + encodeURIComponent(name), { headers: { Accept: "application/json" } });
+            const answer = await response.json();
+            if (!response.ok) { if (whyBox.value.trim() === name) showError(answer.error || response.statusText); return; }
+            if (whyBox.value.trim() === name && answer.names.length && answer.names[0].query === name) {
+              flash.hidden = true;
+              render(answer);
+              history.replaceState(null, "", "/why?name=" + encodeURIComponent(name));
+            }
+          } catch (error) { showError(error.message); }
         });
       }
     })();

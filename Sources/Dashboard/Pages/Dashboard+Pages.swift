@@ -1,5 +1,6 @@
 import Apply
 import BlockerTest
+import Blocklists
 import Catalog
 import Foundation
 import Hummingbird
@@ -16,9 +17,37 @@ extension Dashboard {
       let profile = try store.activeProfile()
       let model = SourcesPage.Model(
         profile: profile.name, profiles: try store.profiles().map(\.name),
-        sources: try store.sources(in: profile.name).map { SourceSummary($0) }, rules: try store.rules(in: profile.name),
+        sources: try store.sources(in: profile.name).map { SourceSummary($0) },
+        rules: try store.rules(in: profile.name),
         update: updates.relay.currentValue, catalog: Catalog.builtIn)
       return Layout.page(title: "Sources", path: "/sources", csrf: csrf, body: SourcesPage.render(model, csrf: csrf))
+    }
+    router.get("why") { request, _ in
+      let query = request.uri.queryParameters["name"].map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+      var answer: Explainer.Answer?
+      var message: String?
+      if !query.isEmpty {
+        do {
+          answer = try await why.answerNow([query])
+        } catch {
+          let payload = ErrorPayload.from(error).0
+          message = [payload.error, payload.suggestion].compactMap { $0 }.joined(separator: " ")
+        }
+      }
+      return Layout.page(
+        title: "Why?", path: "/why", csrf: csrf, body: WhyPage.render(query: query, answer: answer, error: message))
+    }
+    router.get("overlap") { _, _ in
+      Layout.page(
+        title: "Overlap", path: "/overlap", csrf: csrf, body: OverlapPage.render(try await Overlap.report(in: store)))
+    }
+    router.get("sources/:key/diff") { request, context in
+      let key = try context.parameters.require("key")
+      let held = request.uri.queryParameters["held"].map { $0 == "1" || $0 == "true" } ?? false
+      let difference = try await store.difference(of: key, held: held, limit: 500)
+      return Layout.page(
+        title: "\(key): changes", path: "/sources", csrf: csrf,
+        body: CopyDiffPage.render(key: key, held: held, difference: difference, csrf: csrf))
     }
     router.get("test") { _, _ in
       let model = TestPage.Model(

@@ -6,7 +6,8 @@ import Hummingbird
 enum Layout {
   /// The navigation: path and label.
   static let sections: [(path: String, label: String)] = [
-    ("/", "Overview"), ("/sources", "Sources"), ("/test", "Test"), ("/history", "History"), ("/apply", "Apply"),
+    ("/", "Overview"), ("/sources", "Sources"), ("/overlap", "Overlap"), ("/why", "Why?"), ("/test", "Test"),
+    ("/history", "History"), ("/apply", "Apply"),
   ]
 
   /// A whole page as a response. Scripts and styles come only from this server (no inline script, no CDN).

@@ -40,10 +40,11 @@ enum SourcesPage {
 
     // Sources of the profile.
     html.raw("<section aria-labelledby=\"sources-title\"><h2 id=\"sources-title\">Sources of profile ")
-    html.text(model.profile).raw("</h2><div class=\"scroll\"><table id=\"sources\"><thead><tr>")
+    html.text(model.profile).raw("</h2><p class=\"small\"><a href=\"/overlap\">What each list adds</a> · ")
+    html.raw("<a href=\"/why\">Why is a name blocked?</a></p><div class=\"scroll\"><table id=\"sources\"><thead><tr>")
     html.raw("<th scope=\"col\">Source</th><th scope=\"col\">Format</th><th scope=\"col\">Status</th>")
     html.raw(
-      "<th scope=\"col\" class=\"num\">Names</th><th scope=\"col\">Enabled</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>"
+      "<th scope=\"col\" class=\"num\">Names</th><th scope=\"col\" class=\"num\">Before</th><th scope=\"col\" class=\"num\">Change</th><th scope=\"col\">Enabled</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>"
     )
     for source in model.sources {
       let key = HTML.escape(source.key)
@@ -51,11 +52,33 @@ enum SourcesPage {
         "</strong><br><span class=\"muted small location\">")
       html.text(source.location).raw("</span></td><td data-label=\"Format\">").text(source.format ?? "auto")
       html.raw("</td><td data-label=\"Status\">")
-      html.raw("<span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
-      if let message = source.message { html.raw("<br><span class=\"small message\">").text(message).raw("</span>") }
+      if let heldNames = source.heldNames {
+        // Held back as a suspicious shrink: said in the page's words, with what to do here.
+        html.raw("<span class=\"status status-held\">held back</span><br><span class=\"small message\">")
+        html.text(
+          "The new copy has \(heldNames.grouped) names, under half of the \(source.accepted.map(\.grouped) ?? "?") in use: the copy in use is kept."
+        )
+        html.raw("</span><br><a class=\"small\" href=\"/sources/\(key)/diff?held=1\">Compare</a> ")
+        html.raw("<form method=\"post\" action=\"/api/sources/\(key)/accept\" data-api class=\"inline\">\(csrfField)")
+        html.raw("<button type=\"submit\" class=\"small source-accept\">Accept</button></form>")
+      } else {
+        html.raw("<span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
+        if let message = source.message { html.raw("<br><span class=\"small message\">").text(message).raw("</span>") }
+      }
+      if let stale = source.stale {
+        html.raw("<br><span class=\"small stale\">").text("may be stale: \(stale.description)").raw("</span>")
+      }
       html.raw("</td><td class=\"num\" data-label=\"Names\">").text(source.unique.map(\.grouped) ?? "–")
       if let rejected = source.rejected, rejected > 0 {
         html.raw("<br><span class=\"small muted\">").text("\(rejected.grouped) rejected").raw("</span>")
+      }
+      html.raw("</td><td class=\"num\" data-label=\"Before\">").text(source.previousUnique.map(\.grouped) ?? "–")
+      html.raw("</td><td class=\"num\" data-label=\"Change\">")
+      if let change = source.change {
+        let text = change > 0 ? "+\(change.grouped)" : change < 0 ? "−\((-change).grouped)" : "0"
+        html.raw("<a href=\"/sources/\(key)/diff\" aria-label=\"What changed in \(key)\">").text(text).raw("</a>")
+      } else {
+        html.raw("–")
       }
       html.raw(
         "</td><td data-label=\"Enabled\"><form method=\"post\" action=\"/api/sources/\(key)/enabled\" data-api data-toggle>\(csrfField)"
@@ -72,7 +95,7 @@ enum SourcesPage {
       )
     }
     if model.sources.isEmpty {
-      html.raw("<tr><td colspan=\"6\">No sources yet: add a URL or pick from the catalog below.</td></tr>")
+      html.raw("<tr><td colspan=\"8\">No sources yet: add a URL or pick from the catalog below.</td></tr>")
     }
     html.raw("</tbody></table></div>")
 

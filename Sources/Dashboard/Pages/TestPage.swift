@@ -126,7 +126,9 @@ enum ReportView {
       "<th scope=\"col\">Provider</th><th scope=\"col\">Verdict</th><th scope=\"col\">Why</th><th scope=\"col\" class=\"num\">ms</th></tr></thead><tbody>"
     )
     for result in report.results {
-      html.raw("<tr data-verdict=\"\(result.outcome.rawValue)\"><td>").text(result.hostname).raw("</td><td>").text(
+      let why = result.hostname.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? result.hostname
+      html.raw("<tr data-verdict=\"\(result.outcome.rawValue)\"><td><a href=\"/why?name=\(HTML.escape(why))\">")
+      html.text(result.hostname).raw("</a></td><td>").text(
         result.category)
       html.raw("</td><td>").text(result.provider).raw(
         "</td><td><span class=\"verdict verdict-\(result.outcome.rawValue)\">")

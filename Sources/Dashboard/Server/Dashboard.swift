@@ -30,6 +30,8 @@ public struct Dashboard: Sendable {
   let runner = JobRunner()
   /// The subscription lists.
   let lists: ListCache
+  /// The Why? box's debounced searches.
+  let why: WhySearch
   /// Downloads for updates (tests shorten the timeouts).
   public var downloads: DownloadConfiguration
   /// How often an idle event stream sends a comment, so a closed page is noticed.
@@ -53,6 +55,7 @@ public struct Dashboard: Sendable {
     store = try Store.open(configuration.data)
     csrf = AccessToken.random()
     lists = ListCache(store: store)
+    why = WhySearch(store: store)
     downloads = DownloadConfiguration()
     downloads.temporaryDirectory = configuration.data.staging
   }

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+
+@testable import Dashboard
+@testable import Store
+
+@Suite("A source's changes page")
+struct CopyDiffPageTests {
+  @Test("Counts, names linked to Why?, what was cut; Accept only for a held copy; one copy: nothing to compare")
+  func render() {
+    let difference = Store.CopyDifference(
+      source: "ads", from: "current", to: "held", before: 100, after: 40, addedCount: 1, removedCount: 61,
+      added: ["new.example"], removed: ["old.example"], changedAt: nil)
+    let held = CopyDiffPage.render(key: "ads", held: true, difference: difference, csrf: "t").output
+    #expect(held.contains("current copy 100 names → held copy 40 names: 1 added, 61 removed."))
+    #expect(held.contains("<a href=\"/why?name=new.example\">new.example</a>"))
+    #expect(held.contains("… and 60 more"))
+    #expect(held.contains("action=\"/api/sources/ads/accept\""))
+    let last = CopyDiffPage.render(key: "ads", held: false, difference: difference, csrf: "t").output
+    #expect(!last.contains("/accept"))
+    let none = CopyDiffPage.render(key: "ads", held: false, difference: nil, csrf: "t").output
+    #expect(none.contains("nothing to compare yet"))
+  }
+}

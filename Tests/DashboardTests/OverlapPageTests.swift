@@ -1,0 +1,30 @@
+import Blocklists
+import Foundation
+import Testing
+
+@testable import Dashboard
+@testable import UseCases
+
+@Suite("The overlap page")
+struct OverlapPageTests {
+  @Test("A bar per list, the heatmap's cells by share, notes shown; no copy yet says what to do")
+  func render() async throws {
+    let list = try await Compiler().compile([
+      .text("a.example\nb.example\nc.example\nd.example\n", name: "one"), .text("c.example\nd.example\n", name: "two"),
+    ])
+    let overlap = Overlap(list)
+    let report = Overlap.Report(
+      profile: "p", total: 4,
+      sources: [
+        .init(key: "one", name: "one", names: 4, unique: 2, uniquePercent: 50, sharePercent: 100, note: nil),
+        .init(key: "two", name: "two", names: 2, unique: 0, uniquePercent: 0, sharePercent: 50, note: "adds <1 %"),
+      ], pairs: [], missing: [], overlap: overlap)
+    let html = OverlapPage.render(report).output
+    #expect(html.components(separatedBy: "<meter").count - 1 == 2)
+    #expect(html.contains("<td class=\"heat-5\" title=\"one in two\">50</td>"))
+    #expect(html.contains("<td class=\"heat-10\" title=\"two in one\">100</td>"))
+    #expect(html.contains("adds &lt;1 %"))
+    let empty = Overlap.Report(profile: "p", total: 0, sources: [], pairs: [], missing: [], overlap: overlap)
+    #expect(OverlapPage.render(empty).output.contains("press Update now"))
+  }
+}

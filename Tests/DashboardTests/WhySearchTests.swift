@@ -1,0 +1,52 @@
+import Downloads
+import Foundation
+import Locking
+import Store
+import TestSupport
+import Testing
+import Updates
+import UseCases
+
+@testable import Dashboard
+
+@Suite("The Why? box's debounced searches")
+struct WhySearchTests {
+  /// A store with one list, updated.
+  static func store(_ directory: TemporaryDirectory) async throws -> Store {
+    let store = try Store.open(DataDirectory(url: directory.file("data")))
+    let file = directory.file("list.txt")
+    try Data("# list\n0.0.0.0 ads.example\n0.0.0.0 tracker.example\n".utf8).write(to: file)
+    try store.addSource(NewSource(location: file, key: "list"))
+    _ = try await DownloadManager.withManager(
+      configuration: DownloadConfiguration(temporaryDirectory: store.directory.staging)
+    ) { manager in try await Updater(store: store, client: manager).update() }
+    return store
+  }
+
+  @Test("A burst of keystrokes runs one explanation, of the newest text, and every request gets it")
+  func burst() async throws {
+    try await TemporaryDirectory.with { directory in
+      let store = try await Self.store(directory)
+      let clock = ManualClock()
+      let search = WhySearch(store: store, interval: .milliseconds(150), clock: clock)
+      let answers = Locked<[String]>([])
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for text in ["a", "ad", "ads.example"] {
+          group.addTask {
+            let answer = try await search.answer(text)
+            answers.withLock { $0.append(answer.names[0].query) }
+          }
+          // Each request arrives before the interval has passed since the last one.
+          while clock.sleepers() == 0 { await Task.yield() }
+          clock.advance(by: .milliseconds(100))
+        }
+        clock.advance(by: .milliseconds(200))
+        try await group.waitForAll()
+      }
+      #expect(answers.withLock { $0 } == ["ads.example", "ads.example", "ads.example"])
+      let answer = try await search.answerNow(["tracker.example", "nothing.example"])
+      #expect(answer.names.map(\.verdict) == [.blocked, .notBlocked])
+      #expect(answer.names[0].listings.first?.line == 3)
+    }
+  }
+}
