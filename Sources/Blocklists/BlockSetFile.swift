@@ -48,9 +48,16 @@ public struct BlockSetFile: Sendable {
     fingerprintsStart = counts[7] > 0 ? starts[5] : nil
     linesStart = starts[6]
     offsetsStart = starts[7]
-    // The last end must be the byte count, and every end within it.
+    // The ends must never decrease and the last must be the byte count, so every name lies within the
+    // names (a damaged file is refused, never read out of bounds).
     let fits = data.withUnsafeBytes { raw in
-      entries == 0 ? counts[0] == 0 : Int(self.end(raw, entries - 1)) == counts[0]
+      var previous: UInt32 = 0
+      for entry in 0..<entries {
+        let end = self.end(raw, entry)
+        if end < previous { return false }
+        previous = end
+      }
+      return Int(previous) == counts[0]
     }
     guard fits else { return nil }
   }
@@ -99,15 +106,16 @@ public struct BlockSetFile: Sendable {
     return found
   }
 
-  /// An entry's name.
+  /// An entry's name ("" for an entry that does not exist).
   public func name(_ entry: Int) -> String {
-    data.withUnsafeBytes { raw in withName(raw, entry) { String(decoding: $0, as: UTF8.self) } }
+    guard entry >= 0, entry < entries else { return "" }
+    return data.withUnsafeBytes { raw in withName(raw, entry) { String(decoding: $0, as: UTF8.self) } }
   }
 
   /// Whether an entry is marked removed (an allow rule, in a profile's file).
   public func isRemoved(_ entry: Int) -> Bool {
     let word = entry >> 6
-    guard word < removedWords else { return false }
+    guard entry >= 0, word < removedWords else { return false }
     return data.withUnsafeBytes { raw in
       UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: removedStart + word * 8, as: UInt64.self))
         & (1 << UInt64(entry & 63)) != 0

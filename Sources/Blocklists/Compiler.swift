@@ -12,7 +12,8 @@ public struct Compiler: Sendable {
   public var parallelism: Int
   /// Whether each name's line and line offset are kept (`CompiledList.origins`, and the `Origins` of
   /// `parse`'s blocks): on for a copy's own block set file, which `why` reads; off by default, so a
-  /// plain compile pays nothing for it. Recorded for the first source's names.
+  /// plain compile pays nothing for it. Meant for one source compiled alone: each new name's origin is
+  /// kept, without saying which source it came from.
   public var recordsOrigins = false
 
   /// Creates a compiler; by default 1 MiB blocks on every core (smaller blocks than the earlier 4 MiB

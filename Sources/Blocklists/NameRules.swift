@@ -212,12 +212,16 @@ public enum NameRules {
   /// a label that does not decode stays as it is.
   public static func unicode(_ name: String) -> String {
     name.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
-      guard label.hasPrefix("xn--"), let scalars = Punycode.decode(Array(label.utf8.dropFirst(4))) else {
-        return String(label)
-      }
+      guard label.hasPrefix("xn--"), let scalars = Punycode.decode(Array(label.utf8.dropFirst(4))),
+        scalars.contains(where: { $0 >= 0x80 })
+      else { return String(label) }
       var text = ""
       for value in scalars {
-        guard let scalar = Unicode.Scalar(value) else { return String(label) }
+        // Control and format characters (and what is no character) keep the label in its ASCII form:
+        // shown, they could hide or fake what follows.
+        guard let scalar = Unicode.Scalar(value), !(value < 0x20 || (0x7F...0x9F).contains(value)),
+          scalar.properties.generalCategory != .format, scalar.properties.generalCategory != .control
+        else { return String(label) }
         text.unicodeScalars.append(scalar)
       }
       return text

@@ -14,10 +14,10 @@ struct Status: ParsableCommand {
 
   @OptionGroup var store: StoreOptions
   @Option(help: "Show this profile instead of the active one.") var profile: String?
+  @Option(help: "Warn about a source without a successful update for this many days.")
+  var outdatedDays = ProfileStatus.defaultOutdatedDays
   @Option(
-    help:
-      "Call a source stale after this many days without a successful update, without a change of content, or since the date in its own header."
-  )
+    help: "Call a source stale when its content has not changed, or its own header is dated, this many days back.")
   var staleDays = ProfileStatus.defaultStaleDays
   @Flag(help: "Print JSON on standard output.") var json = false
 
@@ -70,7 +70,7 @@ struct Status: ParsableCommand {
   func run() throws {
     let store = try store.open()
     let status = try storeCall { () throws(StoreError) in
-      try ProfileStatus(profile: self.profile, in: store, staleDays: staleDays)
+      try ProfileStatus(profile: self.profile, in: store, staleDays: staleDays, outdatedDays: outdatedDays)
     }
     let snapshot = status.snapshot
     let profile = snapshot.profile

@@ -52,6 +52,14 @@ struct WhyCommand: AsyncParsableCommand {
     if !answer.missing.isEmpty {
       out += "Not searched (never downloaded): \(answer.missing.joined(separator: ", ")).\n"
     }
+    if !answer.unreadable.isEmpty {
+      out += "Not searched (the saved copy cannot be read; run `sanehosts update --force`): "
+      out += "\(answer.unreadable.joined(separator: ", ")).\n"
+    }
+    if !answer.compiledCurrent && !answer.sources.isEmpty {
+      out += "Sources, rules or copies changed since the last compile: this is what the next `sanehosts update` "
+      out += "(or `apply`) will block.\n"
+    }
     for explanation in answer.names {
       if !out.isEmpty { out += "\n" }
       var title = explanation.name ?? explanation.query

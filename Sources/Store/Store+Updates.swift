@@ -40,7 +40,7 @@ extension Store {
     source.lastAttempt = date
     switch change {
     case .updated(let copy):
-      var kept = [copy.cacheFile]
+      let changed = copy.sha256 != source.sha256
       if let old = source.cacheFile, old != copy.cacheFile {
         if let older = source.previousCacheFile, older != old, older != copy.cacheFile { replaced += files(older) }
         source.previousCacheFile = old
@@ -48,8 +48,9 @@ extension Store {
         source.previousUnique = source.unique
         source.previousAccepted = source.accepted
         source.previousChange = source.lastChange
-        kept.append(old)
       }
+      // What the source refers to once this is recorded: nothing of it is returned for deletion.
+      let kept = [copy.cacheFile, source.previousCacheFile].compactMap { $0 }
       if let held = source.heldCopy?.cacheFile, !kept.contains(held) { replaced += files(held) }
       source.heldCopy = nil
       source.status = .updated
@@ -59,7 +60,8 @@ extension Store {
       source.sha256 = copy.sha256
       source.cacheFile = copy.cacheFile
       source.lastSuccess = date
-      source.lastChange = date
+      // The same content again (a forced update) is no change: staleness counts from the real one.
+      if changed || source.lastChange == nil { source.lastChange = date }
       source.bytes = copy.bytes
       source.accepted = copy.accepted
       source.unique = copy.unique
@@ -114,7 +116,10 @@ extension Store {
   public func referencedFiles() throws(StoreError) -> Set<String> {
     try read { db in
       var copies = try String.fetchAll(
-        db, sql: "SELECT cacheFile FROM source WHERE cacheFile IS NOT NULL UNION SELECT previousCacheFile FROM source WHERE previousCacheFile IS NOT NULL")
+        db,
+        sql:
+          "SELECT cacheFile FROM source WHERE cacheFile IS NOT NULL UNION SELECT previousCacheFile FROM source WHERE previousCacheFile IS NOT NULL"
+      )
       copies += try Source.fetchAll(db, sql: "SELECT * FROM source WHERE heldCopy IS NOT NULL").compactMap {
         $0.heldCopy?.cacheFile
       }

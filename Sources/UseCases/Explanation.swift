@@ -107,6 +107,11 @@ public struct Explainer: Sendable {
     public var sources: [String]
     /// Enabled sources without a saved copy yet (never updated), not searched.
     public var missing: [String]
+    /// Enabled sources whose saved copy could not be read (not searched: run `update --force`).
+    public var unreadable: [String] = []
+    /// Whether the profile's compiled block set (what `apply` writes) is current; false after a rule, a
+    /// source or an accepted copy changed it: the answers are then what the next compile will block.
+    public var compiledCurrent = true
     /// One explanation per name asked, in order.
     public var names: [Explanation]
   }
@@ -143,8 +148,12 @@ public struct Explainer: Sendable {
 
     // Per source, the candidates it lists, with their lines.
     var listed: [String: [Explanation.Listing]] = [:]
+    var unreadable: [String] = []
     for source in saved {
-      guard let file = await openCopy(source) else { continue }
+      guard let file = await openCopy(source) else {
+        unreadable.append(source.key)
+        continue
+      }
       let found = file.entries(of: candidates)
       var reader: LineReader?
       for (index, entry) in found.enumerated() {
@@ -174,8 +183,21 @@ public struct Explainer: Sendable {
       }
     }
     return Answer(
-      profile: snapshot.profile.name, sources: saved.map(\.key),
-      missing: sources.filter { $0.cacheFile == nil }.map(\.key), names: names)
+      profile: snapshot.profile.name, sources: saved.map(\.key).filter { !unreadable.contains($0) },
+      missing: sources.filter { $0.cacheFile == nil }.map(\.key), unreadable: unreadable,
+      compiledCurrent: snapshot.isCompiledListCurrent, names: names)
+  }
+
+  /// The allow rule that takes `name` out, in the order the engine tries them.
+  static func decidingAllowRule(_ rules: RuleSet, name: String, chain: [String]) -> RuleSet.Rule? {
+    func first(_ kind: RuleSet.Kind, _ pattern: String) -> RuleSet.Rule? {
+      rules.allow.first { $0.kind == kind && $0.pattern == pattern }
+    }
+    if let rule = first(.exact, name) ?? first(.subdomains, name) { return rule }
+    for parent in chain.dropFirst() {
+      if let rule = first(.subdomains, parent) ?? first(.wildcard, parent) { return rule }
+    }
+    return rules.allow.first { $0.kind == .regex && RuleSet.matches($0, name) }
   }
 
   /// The name, then each parent, nearest first (`a.b.example.com`, `b.example.com`, `example.com`, `com`).
@@ -218,57 +240,63 @@ public struct Explainer: Sendable {
         listings.append(listing)
       }
     }
-    let decision = rules.decision(for: name)
+    // The rule that decides, as the engine finds it (`CompiledList.applyRules`): an allow rule takes a
+    // listed or denied name out (exact, then subdomain rules on the name, then subdomain and wildcard
+    // rules on each parent from the nearest, then expressions); else a deny rule on the name itself adds it.
+    let decidingAllow = Self.decidingAllowRule(rules, name: name, chain: chain)
+    let decidingDeny = decidingAllow == nil ? rules.deny.first { $0.pattern == name } : nil
     var ruleMatches: [Explanation.RuleMatch] = []
     for rule in rules.allow where RuleSet.matches(rule, name) {
       ruleMatches.append(
-        .init(
-          rule: rule.text, allows: true, origin: rule.origin, matched: name,
-          decides: decision?.allows == true && decision?.rule == rule.text))
+        .init(rule: rule.text, allows: true, origin: rule.origin, matched: name, decides: rule == decidingAllow))
     }
     for rule in rules.deny {
       guard let matched = chain.first(where: { $0 == rule.pattern }) else { continue }
       ruleMatches.append(
-        .init(
-          rule: rule.pattern, allows: false, origin: rule.origin, matched: matched,
-          decides: decision?.allows == false && decision?.rule == rule.pattern && matched == name))
+        .init(rule: rule.pattern, allows: false, origin: rule.origin, matched: matched, decides: rule == decidingDeny))
     }
 
     let isPublicSuffix = publicSuffixes.isPublicSuffix(name)
     // The parent a covering format writes: the farthest one present that is not a public suffix (it has
-    // no such parent of its own, so it is written; every name under it is left out).
-    let coveringParent = chain.dropFirst().reversed().first { present($0) && !publicSuffixes.isPublicSuffix($0) }
+    // no such parent of its own, so it is written; every name under it is left out). In RPZ, only one
+    // that fits the zone is written.
+    func coveringParent(_ format: ListFormat) -> String? {
+      chain.dropFirst().reversed().first {
+        present($0) && !publicSuffixes.isPublicSuffix($0)
+          && (format != .rpz || $0.utf8.count <= Renderer.rpzNameLimit)
+      }
+    }
     let blocked = present(name)
-    let allowedBy = inSet(name) ? allowRule(name) : nil
+    let allowedBy = inSet(name) ? decidingAllow : nil
 
     var outputs: [Explanation.Output] = []
     let notWrittenReason: String =
       if let allowedBy { "allowed by your rule \(allowedBy.text)" } else { "listed by no source" }
     for format in ListFormat.allCases {
       var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
+      // In the renderer's order: too long for the zone, a public suffix, then covered by a parent.
       if !format.coversSubdomains {
         if blocked { output.written = .asItself } else { output.reason = notWrittenReason }
-      } else if let coveringParent {
+      } else if blocked && format == .rpz && name.utf8.count > Renderer.rpzNameLimit {
+        output.written = .leftOut
+        output.reason = "longer than \(Renderer.rpzNameLimit) characters, too long for the zone"
+      } else if blocked && isPublicSuffix {
+        output.written = .leftOut
+        output.reason = "a public suffix: blocking it would block every site under it"
+      } else if let parent = coveringParent(format) {
         output.written = .coveredByParent
-        output.parent = coveringParent
+        output.parent = parent
         if allowedBy != nil {
           output.reason = "an allow rule for the name cannot unblock it here: its parent's entry blocks every subdomain"
         }
       } else if blocked {
-        if isPublicSuffix {
-          output.written = .leftOut
-          output.reason = "a public suffix: blocking it would block every site under it"
-        } else if format == .rpz && name.utf8.count > Renderer.rpzNameLimit {
-          output.written = .leftOut
-          output.reason = "longer than \(Renderer.rpzNameLimit) characters, too long for the zone"
-        } else {
-          output.written = .asItself
-        }
+        output.written = .asItself
       } else {
         output.reason = notWrittenReason
       }
       outputs.append(output)
     }
+    let coveringParent = coveringParent(.dnsmasq)
 
     let verdict: Explanation.Verdict
     let summary: String
@@ -278,7 +306,7 @@ public struct Explainer: Sendable {
       if sourceCount > 0 {
         summary = "blocked: listed by \(sourceCount) source\(sourceCount == 1 ? "" : "s")"
       } else {
-        summary = "blocked by your rule \(decision?.rule ?? name)"
+        summary = "blocked by your rule \(decidingDeny?.pattern ?? name)"
       }
     } else if let coveringParent {
       verdict = .coveredByParent

@@ -56,26 +56,33 @@ public struct ProfileStatus: Sendable {
   /// What needs attention, in order: the profile, each enabled source, the compile, the last test.
   public var warnings: [Warning]
 
-  /// The days after which a source is stale, by default.
+  /// The days after which a source's content is stale (unchanged, or dated by its own header), by default.
   public static let defaultStaleDays = 30
+  /// The days without a successful update after which a source is out of date, by default.
+  public static let defaultOutdatedDays = 7
 
-  /// Reads a profile's status (the active profile's when `name` is nil); a source not updated
-  /// successfully, unchanged, or dated by its own header more than `staleDays` days ago is stale.
+  /// Reads a profile's status (the active profile's when `name` is nil): a source not updated
+  /// successfully for more than `outdatedDays` days is out of date; one whose content has not changed,
+  /// or whose own header is dated, more than `staleDays` days ago may be stale.
   public init(
-    profile name: String? = nil, in store: Store, staleDays: Int = defaultStaleDays, now: Date = Date()
+    profile name: String? = nil, in store: Store, staleDays: Int = defaultStaleDays,
+    outdatedDays: Int = defaultOutdatedDays, now: Date = Date()
   )
     throws(StoreError)
   {
-    self.init(try store.snapshot(of: name), staleDays: staleDays, now: now)
+    self.init(try store.snapshot(of: name), staleDays: staleDays, outdatedDays: outdatedDays, now: now)
   }
 
   /// The status of a snapshot.
-  public init(_ snapshot: ProfileSnapshot, staleDays: Int = defaultStaleDays, now: Date = Date()) {
+  public init(
+    _ snapshot: ProfileSnapshot, staleDays: Int = defaultStaleDays, outdatedDays: Int = defaultOutdatedDays,
+    now: Date = Date()
+  ) {
     self.snapshot = snapshot
-    warnings = Self.warnings(snapshot, staleDays: staleDays, now: now)
+    warnings = Self.warnings(snapshot, staleDays: staleDays, outdatedDays: outdatedDays, now: now)
   }
 
-  static func warnings(_ snapshot: ProfileSnapshot, staleDays: Int, now: Date) -> [Warning] {
+  static func warnings(_ snapshot: ProfileSnapshot, staleDays: Int, outdatedDays: Int, now: Date) -> [Warning] {
     var warnings: [Warning] = []
     let enabled = snapshot.sources.filter(\.enabled).map(\.source)
     if snapshot.sources.isEmpty {
@@ -91,7 +98,7 @@ public struct ProfileStatus: Sendable {
       } else if source.cacheFile == nil {
         warnings.append(.neverDownloaded(source: source.key))
       }
-      if let success = source.lastSuccess, now.timeIntervalSince(success) > Double(staleDays) * 86_400 {
+      if let success = source.lastSuccess, now.timeIntervalSince(success) > Double(outdatedDays) * 86_400 {
         warnings.append(
           .stale(source: source.key, lastSuccess: success, days: Int(now.timeIntervalSince(success) / 86_400)))
       }

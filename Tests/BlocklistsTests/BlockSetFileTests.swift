@@ -1,7 +1,9 @@
-import Blocklists
+import Files
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Blocklists
 
 @Suite("Looking names up in a block set file without loading it")
 struct BlockSetFileTests {
@@ -55,6 +57,39 @@ struct BlockSetFileTests {
         try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
         #expect(BlockSetFile(path: path, fingerprint: "fp") == nil, "cut at \(cut)")
       }
+    }
+  }
+
+  @Test("Ends that go back (a damaged file whose last end still fits) are refused: no read past the names")
+  func decreasingEnds() async throws {
+    try await TemporaryDirectory.with { folder in
+      let path = folder.file("bad.blockset").path
+      let parts = NameSet.Parts(
+        bytes: Array("abc".utf8), ends: [0xFFFF_FF00, 3], slots: [], sourceBits: [], removedBits: [], wordsPerEntry: 1,
+        removedCount: 0)
+      var origins = Origins()
+      origins.append(hash: NameHash.hash(Array("abc".utf8).withUnsafeBufferPointer { $0 }), line: 1, offset: 0)
+      origins.append(hash: 0, line: 2, offset: 4)
+      try CompiledList.writeArchive(
+        parts, origins: origins, metadata: .init(fingerprint: "fp", sources: [], ruleReports: []), to: path,
+        durability: .immediate)
+      #expect(BlockSetFile(path: path, fingerprint: "fp") == nil)
+      #expect(CompiledList.readArchive(at: path, fingerprint: "fp", rules: RuleSet()) == nil)
+    }
+  }
+
+  @Test("Entries out of range read as nothing")
+  func outOfRange() async throws {
+    try await TemporaryDirectory.with { folder in
+      var compiler = Compiler()
+      compiler.recordsOrigins = true
+      let path = folder.file("s.blockset").path
+      try await compiler.compile([.text("a.example\n")]).writeArchive(
+        to: path, fingerprint: "fp", withLookupTable: false)
+      let file = try #require(BlockSetFile(path: path, fingerprint: "fp"))
+      #expect(file.name(-1) == "" && file.name(1) == "")
+      #expect(!file.isRemoved(-1))
+      #expect(file.origin(5) == nil)
     }
   }
 }

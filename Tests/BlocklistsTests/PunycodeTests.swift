@@ -42,5 +42,8 @@ struct PunycodeDecodingTests {
     #expect(NameRules.unicode("plain.example") == "plain.example")
     #expect(NameRules.unicode("xn--!!.example") == "xn--!!.example")
     #expect(NameRules.unicode("xn--99999999999999.example") == "xn--99999999999999.example")
+    // A label decoding to a control character, or to plain ASCII, is shown as written.
+    #expect(NameRules.unicode("xn--a.example") == "xn--a.example")
+    #expect(NameRules.unicode("xn--abc-.example") == "xn--abc-.example")
   }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite("The Why? page")
 struct WhyPageTests {
   static let answer = Explainer.Answer(
-    profile: "p", sources: ["ads"], missing: [],
+    profile: "p", sources: ["ads"], missing: [], unreadable: [], compiledCurrent: true,
     names: [
       Explanation(
         query: "x.ads.example", name: "x.ads.example", unicode: nil, invalidReason: nil, verdict: .coveredByParent,

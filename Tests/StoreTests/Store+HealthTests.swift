@@ -100,4 +100,28 @@ struct StoreHealthTests {
       #expect(try await store.difference(of: source.key) == nil)
     }
   }
+
+  @Test("A held copy that is also the previous copy is never deleted while the previous copy refers to it")
+  func heldIsPrevious() async throws {
+    try await withStore { store, _ throws in
+      let source = try store.addSource(web("ads")).source
+      let previous = try await store.save((0..<9).map { "p\($0).example" }, for: source)
+      let current = try store.copy((0..<20).map { "n\($0).example" }, key: source.key)
+      _ = try await commit(store, previous, .updated(current))
+      // The server serves the previous content again: held back, the same file as the previous copy.
+      var saved = try #require(try store.source(key: source.key))
+      let again = SourceUpdate.Copy(
+        etag: nil, lastModified: nil, sha256: previous.sha256!, cacheFile: previous.cacheFile!, bytes: 1, accepted: 9,
+        unique: 0, duplicates: 0, rejected: 0, detectedFormat: .hosts, findings: Findings())
+      #expect(try await commit(store, saved, .held(again, message: "shrink")).isEmpty)
+      // A forced update then brings the current content again.
+      saved = try #require(try store.source(key: source.key))
+      let lastChange = saved.lastChange
+      #expect(try await commit(store, saved, .updated(current)).isEmpty)
+      saved = try #require(try store.source(key: source.key))
+      #expect(saved.previousCacheFile == previous.cacheFile)
+      #expect(saved.heldCopy == nil)
+      #expect(saved.lastChange == lastChange, "the same content again is no change")
+    }
+  }
 }

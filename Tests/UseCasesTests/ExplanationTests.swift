@@ -177,4 +177,43 @@ struct ExplanationTests {
     #expect(after == before)
     #expect(after.names[0].listings.first?.line == 2)
   }
+
+  @Test("The deciding rule is the one the engine applies; RPZ is not covered by a parent too long for the zone")
+  func rulesAndZone() async throws {
+    let harness = try UpdatedStore()
+    defer { harness.remove() }
+    let label = String(repeating: "p", count: 60)
+    let parent = "\(label).\(label).\(label).\(label[...String.Index(utf16Offset: 50, in: label)]).example"
+    try harness.add("0.0.0.0 \(parent)\n0.0.0.0 x.example\n", key: "long")
+    try harness.store.addRule("example.org", action: .deny)
+    try harness.store.addRule("ads.example.org", action: .deny)
+    try harness.store.addRule("*.x.example", action: .allow)
+    try harness.store.addRule("=a.x.example", action: .allow)
+    try await harness.update()
+    let answer = try await Explainer(store: harness.store).explain(["ads.example.org", "a.x.example", "s.\(parent)"])
+    #expect(answer.compiledCurrent)
+    #expect(answer.names[0].summary == "blocked by your rule ads.example.org")
+    #expect(answer.names[0].rules.filter(\.decides).map(\.rule) == ["ads.example.org"])
+    // Exact allow rules come before wildcard ones in the engine, whatever order they were added in.
+    #expect(answer.names[1].rules.filter(\.decides).map(\.rule) == ["=a.x.example"])
+    let covered = answer.names[2]
+    #expect(covered.outputs.first { $0.format == "dnsmasq" }?.written == .coveredByParent)
+    #expect(covered.outputs.first { $0.format == "rpz" }?.written == .notWritten)
+  }
+
+  @Test("A source whose saved copy cannot be read is named, not silently skipped")
+  func unreadableCopy() async throws {
+    let harness = try UpdatedStore()
+    defer { harness.remove() }
+    try harness.add("0.0.0.0 a.example\n", key: "gone")
+    try await harness.update()
+    let lists = try FileManager.default.contentsOfDirectory(
+      at: harness.store.directory.lists, includingPropertiesForKeys: nil)
+    for file in lists { try FileManager.default.removeItem(at: file) }
+    let answer = try await Explainer(store: harness.store).explain(["a.example"])
+    #expect(answer.unreadable == ["gone"])
+    #expect(answer.sources.isEmpty)
+    try harness.store.addRule("a.example", action: .allow)
+    #expect(try await Explainer(store: harness.store).explain(["a.example"]).compiledCurrent == false)
+  }
 }

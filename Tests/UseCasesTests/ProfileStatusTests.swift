@@ -41,7 +41,7 @@ struct ProfileStatusTests {
           ProfileSource(source: failed, enabled: true), ProfileSource(source: fresh, enabled: true),
           ProfileSource(source: page, enabled: true),
         ], current: false),
-      staleDays: 7, now: now)
+      outdatedDays: 7, now: now)
     #expect(
       status.warnings == [
         .failed(source: "f", message: "HTTP 500"), .stale(source: "f", lastSuccess: failed.lastSuccess!, days: 10),
@@ -52,7 +52,7 @@ struct ProfileStatusTests {
     #expect(words.contains("n has never been downloaded: run `sanehosts update`."))
     #expect(words.contains("f is stale: last updated 10 days ago."))
     #expect(
-      ProfileStatus(Self.snapshot([ProfileSource(source: failed, enabled: true)]), staleDays: 30, now: now)
+      ProfileStatus(Self.snapshot([ProfileSource(source: failed, enabled: true)]), outdatedDays: 30, now: now)
         .warnings == [.failed(source: "f", message: "HTTP 500")], "within 30 days it is not stale")
   }
 

@@ -19,6 +19,15 @@ enum WhyPage {
       if answer.sources.isEmpty {
         html.raw("<p>No list of this profile has a saved copy yet: press Update now on the Sources page.</p>")
       }
+      if !answer.unreadable.isEmpty {
+        html.raw("<p class=\"message\">").text(
+          "Not searched, their saved copy cannot be read (press Update now on the Sources page): \(answer.unreadable.joined(separator: ", "))."
+        ).raw("</p>")
+      }
+      if !answer.compiledCurrent && !answer.sources.isEmpty {
+        html.raw("<p class=\"muted\">Sources, rules or copies changed since the last compile: this is what the ")
+        html.raw("next update or apply will block.</p>")
+      }
       for explanation in answer.names { html.append(render(explanation, profile: answer.profile)) }
     }
     html.raw("</div>")
