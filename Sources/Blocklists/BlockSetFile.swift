@@ -17,8 +17,9 @@ public struct BlockSetFile: Sendable {
   private let removedStart: Int
   private let removedWords: Int
   private let fingerprintsStart: Int?
-  private let linesStart: Int
   private let offsetsStart: Int
+  private let checkpointsStart: Int
+  private let checkpointCount: Int
 
   /// Opens the file at `path`, if it was written under `fingerprint` by this format version.
   public init?(path: String, fingerprint: String) {
@@ -26,12 +27,12 @@ public struct BlockSetFile: Sendable {
     let layout: (CompiledList.Metadata, [Int], [Int])? = data.withUnsafeBytes { raw in
       var reader = CompiledList.Reader(raw)
       guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
-        let counts = try? (0..<8).map({ _ in try reader.integer() }),
-        counts[7] == 0 || counts[7] == counts[1],
+        let counts = try? (0..<9).map({ _ in try reader.integer() }),
+        counts[7] == 0 || counts[7] == counts[1], counts[8] % 2 == 0,
         let starts = try? [
           reader.skip(counts[0], UInt8.self), reader.skip(counts[1], UInt32.self), reader.skip(counts[2], UInt64.self),
           reader.skip(counts[3], UInt64.self), reader.skip(counts[4], UInt64.self), reader.skip(counts[7], UInt32.self),
-          reader.skip(counts[7], UInt32.self), reader.skip(counts[7], UInt64.self),
+          reader.skip(counts[7], UInt32.self), reader.skip(counts[8], UInt64.self),
         ],
         reader.isAtEnd
       else { return nil }
@@ -46,8 +47,9 @@ public struct BlockSetFile: Sendable {
     removedStart = starts[4]
     removedWords = counts[4]
     fingerprintsStart = counts[7] > 0 ? starts[5] : nil
-    linesStart = starts[6]
-    offsetsStart = starts[7]
+    offsetsStart = starts[6]
+    checkpointsStart = starts[7]
+    checkpointCount = counts[8] / 2
     // The ends must never decrease and the last must be the byte count, so every name lies within the
     // names (a damaged file is refused, never read out of bounds).
     let fits = data.withUnsafeBytes { raw in
@@ -122,14 +124,29 @@ public struct BlockSetFile: Sendable {
     }
   }
 
-  /// Where an entry came from: its line number (from 1) and that line's offset in the source; nil when
-  /// the file keeps no origins.
-  public func origin(_ entry: Int) -> (line: Int, offset: Int)? {
-    guard fingerprintsStart != nil, entry >= 0, entry < entries else { return nil }
+  /// Where an entry came from: its line's offset in the source, and the checkpoint at or before it (a
+  /// line start with its number, from 1), from which the caller counts lines in the source; nil when the
+  /// file keeps no origins.
+  public func origin(_ entry: Int) -> (offset: Int, checkpoint: (offset: Int, line: Int))? {
+    guard fingerprintsStart != nil, entry >= 0, entry < entries, checkpointCount > 0 else { return nil }
     return data.withUnsafeBytes { raw in
-      let line = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: linesStart + entry * 4, as: UInt32.self))
-      let offset = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offsetsStart + entry * 8, as: UInt64.self))
-      return (Int(line), Int(clamping: offset))
+      let offset = Int(
+        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offsetsStart + entry * 4, as: UInt32.self)))
+      func checkpoint(_ index: Int) -> (offset: Int, line: Int) {
+        let base = checkpointsStart + index * 16
+        let start = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base, as: UInt64.self))
+        let line = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self))
+        return (Int(clamping: start), Int(clamping: line))
+      }
+      // The last checkpoint at or before the offset (binary search; the first is the source's first line).
+      var low = 0
+      var high = checkpointCount - 1
+      while low < high {
+        let middle = (low + high + 1) / 2
+        if checkpoint(middle).offset <= offset { low = middle } else { high = middle - 1 }
+      }
+      let found = checkpoint(low)
+      return found.offset <= offset ? (offset, found) : nil
     }
   }
 

@@ -9,11 +9,12 @@ import Foundation
 /// Layout (little-endian, every section 8-byte aligned):
 /// - 8 bytes `SHBLKSET`, a `UInt32` format version, 4 bytes zero;
 /// - a `UInt64` length and that many bytes of JSON metadata (fingerprint, source and rule reports), padded;
-/// - eight `UInt64`s: name bytes, entries, table slots, source words, removed words, words per entry,
-///   removed count, origins (0 or the entries);
+/// - nine `UInt64`s: name bytes, entries, table slots, source words, removed words, words per entry,
+///   removed count, origins (0 or the entries), checkpoint words;
 /// - the name bytes (padded), the entries' end offsets (`UInt32`, padded), the table, the source bits,
 ///   the removed bits; then, when there are origins (a copy's own file), each entry's hash's top 32
-///   bits (`UInt32`), line number (`UInt32`) and line offset (`UInt64`): see `Origins`, `BlockSetFile`.
+///   bits and its line's offset (`UInt32` each), and the checkpoints (`UInt64` offset and line pairs):
+///   see `Origins`, `BlockSetFile`.
 ///
 /// A file of another version, a different fingerprint, or with parts that do not fit together reads
 /// as nil: the caller compiles again. Files are written atomically (`OutputFile`).
@@ -80,7 +81,7 @@ extension CompiledList {
       var counts: [UInt8] = []
       for count in [
         parts.bytes.count, parts.ends.count, parts.slots.count, parts.sourceBits.count, parts.removedBits.count,
-        parts.wordsPerEntry, parts.removedCount, origins.count,
+        parts.wordsPerEntry, parts.removedCount, origins.count, origins.count == 0 ? 0 : origins.checkpoints.count,
       ] {
         Self.append(UInt64(count), to: &counts)
       }
@@ -91,8 +92,8 @@ extension CompiledList {
       try Self.write(parts.sourceBits, to: &sink)
       try Self.write(parts.removedBits, to: &sink)
       try Self.write(origins.fingerprints, to: &sink)
-      try Self.write(origins.lines, to: &sink)
       try Self.write(origins.offsets, to: &sink)
+      if origins.count > 0 { try Self.write(origins.checkpoints, to: &sink) }
     }
   }
 
@@ -128,15 +129,15 @@ extension CompiledList {
     return data.withUnsafeBytes { raw -> (Metadata, NameSet.Parts)? in
       var reader = Reader(raw)
       guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
-        let counts = try? (0..<8).map({ _ in try reader.integer() }),
+        let counts = try? (0..<9).map({ _ in try reader.integer() }),
         let bytes: [UInt8] = try? reader.array(counts[0]),
         let ends: [UInt32] = try? reader.array(counts[1]),
         let slots: [UInt64] = try? reader.array(counts[2]),
         let sourceBits: [UInt64] = try? reader.array(counts[3]),
         let removedBits: [UInt64] = try? reader.array(counts[4]),
-        counts[7] == 0 || counts[7] == counts[1],
+        counts[7] == 0 || counts[7] == counts[1], counts[8] % 2 == 0,
         (try? reader.skip(counts[7], UInt32.self)) != nil, (try? reader.skip(counts[7], UInt32.self)) != nil,
-        (try? reader.skip(counts[7], UInt64.self)) != nil,
+        (try? reader.skip(counts[8], UInt64.self)) != nil,
         reader.isAtEnd
       else { return nil }
       let parts = NameSet.Parts(

@@ -61,6 +61,8 @@ public struct LineParser: ~Copyable {
     result.sourceBytes += buffer.count
     var start = 0
     var number = firstLine
+    var checkpoint = 0  // the next line starting at or after this is a checkpoint
+    let records = result.recordsOrigins
     while start < buffer.count {
       var end = start
       if let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, buffer.count - start) {
@@ -68,7 +70,14 @@ public struct LineParser: ~Copyable {
       } else {
         end = buffer.count
       }
-      result.currentLineStart = UInt32(truncatingIfNeeded: start)
+      if records {
+        result.currentLineStart = UInt32(truncatingIfNeeded: start)
+        if start >= checkpoint {
+          result.checkpoints.append(UInt32(truncatingIfNeeded: start))
+          result.checkpoints.append(UInt32(truncatingIfNeeded: number))
+          checkpoint = start + Origins.checkpointSpacing
+        }
+      }
       parse(line: UnsafeBufferPointer(rebasing: buffer[start..<end]), number: number)
       number += 1
       start = end + 1
@@ -79,7 +88,6 @@ public struct LineParser: ~Copyable {
   public mutating func parse(line raw: UnsafeBufferPointer<UInt8>, number: Int, tooLong: Bool = false) {
     result.findings.lines += 1
     result.lineCount += 1
-    result.currentLine = UInt32(truncatingIfNeeded: number)
     if tooLong || raw.count > BlockReader.maximumLineLength {
       result.findings.reject(.lineTooLong, line: number, text: UnsafeBufferPointer(rebasing: raw.prefix(160)))
       return

@@ -12,15 +12,14 @@ public struct ParsedNames: Sendable {
   var lineCount = 0
   /// The bytes of the block's lines.
   var sourceBytes = 0
-  /// Whether each name's line is kept (`lines`, `lineStarts`), for `why`: a copy's own block set file
-  /// says where each of its names came from. Off for plain compiles, which pay nothing for it.
+  /// Whether each name's line start is kept (`lineStarts`, `checkpoints`), for `why`: a copy's own block
+  /// set file says where each of its names came from. Off for plain compiles, which pay nothing for it.
   var recordsOrigins = false
-  /// Each name's line number in the block (from 1), when `recordsOrigins`.
-  var lines: [UInt32] = []
   /// Where each name's line starts in the block, when `recordsOrigins`.
   var lineStarts: [UInt32] = []
-  /// The line being parsed (block-relative, from 1) and where it starts in the block.
-  var currentLine: UInt32 = 0
+  /// Line starts in the block with their line numbers (from 1), in pairs, about every 4 KiB.
+  var checkpoints: [UInt32] = []
+  /// Where the line being parsed starts in the block.
   var currentLineStart: UInt32 = 0
   /// Where the block starts in its source, in bytes.
   var byteOffset = 0
@@ -33,8 +32,8 @@ public struct ParsedNames: Sendable {
     bytes.removeAll(keepingCapacity: true)
     ends.removeAll(keepingCapacity: true)
     hashes.removeAll(keepingCapacity: true)
-    lines.removeAll(keepingCapacity: true)
     lineStarts.removeAll(keepingCapacity: true)
+    checkpoints.removeAll(keepingCapacity: true)
     findings = Findings()
     lineCount = 0
     sourceBytes = 0
@@ -44,16 +43,14 @@ public struct ParsedNames: Sendable {
     self.bytes.reserveCapacity(bytes / 2)
     ends.reserveCapacity(bytes / 24)
     hashes.reserveCapacity(bytes / 24)
+    if recordsOrigins { lineStarts.reserveCapacity(bytes / 24) }
   }
 
   mutating func append(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) {
     bytes.append(contentsOf: name)
     ends.append(UInt32(bytes.count))
     hashes.append(hash ?? NameHash.hash(name))
-    if recordsOrigins {
-      lines.append(currentLine)
-      lineStarts.append(currentLineStart)
-    }
+    if recordsOrigins { lineStarts.append(currentLineStart) }
   }
 
   /// The names as strings, for tests and small lists.

@@ -181,9 +181,6 @@ struct SourceFetcher: Sendable {
       listSource.name = source.key
       let events = events
       let key = source.key
-      // Each name's line is kept for the copy's own block set file, which `why` reads.
-      var compiler = compiler
-      compiler.recordsOrigins = true
       list = try await compiler.parse(listSource) { progress in
         events(.source(key: key, .parsing(lines: progress.lines, names: progress.uniqueNames)))
       }
@@ -217,7 +214,8 @@ struct SourceFetcher: Sendable {
     // A copy with fewer than half the names of the last good one (lists have lost millions of lines
     // overnight) is held back, unless accepted: kept beside the good copy, which stays in use.
     let previousNames = source.accepted ?? 0
-    let shrinks = !acceptShrink && hasCopy && previousNames >= 2 && list.names * 2 < previousNames
+    let shrinks =
+      !acceptShrink && hasCopy && previousNames >= 2 && list.names * 2 < previousNames
       && completed.sha256 != source.sha256
 
     // Save: keep the copy under a name of its own. Its own names are written beside it when the run
@@ -259,7 +257,8 @@ struct SourceFetcher: Sendable {
         message:
           "\(source.key): suspicious shrink: the new copy has \(list.names.grouped) names, the last good one \(previousNames.grouped) (\(String(format: "%.1f", drop)) % fewer); it is held back and the previous copy stays in use.",
         suggestion:
-          "Compare them with `sanehosts sources diff \(source.key) --held`; take it with `sanehosts sources accept \(source.key)` or `sanehosts update --accept-shrink`.")
+          "Compare them with `sanehosts sources diff \(source.key) --held`; take it with `sanehosts sources accept \(source.key)` or `sanehosts update --accept-shrink`."
+      )
       return finish(
         .failed(failure), change: .held(copy, message: failure.text(withoutKey: source.key)), created: created,
         written: written)

@@ -162,9 +162,10 @@ public struct Explainer: Sendable {
           source: source.key, sourceName: source.name, format: (source.format ?? source.detectedFormat)?.rawValue,
           matched: candidates[index], exact: false)
         if let origin = file.origin(entry) {
-          listing.line = origin.line
           if reader == nil { reader = LineReader(path: store.directory.file(source.cacheFile ?? "").path) }
-          listing.text = reader?.line(at: origin.offset)
+          let found = reader?.line(at: origin.offset, from: origin.checkpoint)
+          listing.line = found?.number
+          listing.text = found?.text
           // The line's own format: a mixed list's majority says nothing of this line.
           if let text = listing.text, let format = ListFormat.of(line: text) { listing.format = format.rawValue }
         }
@@ -329,20 +330,25 @@ public struct Explainer: Sendable {
   }
 }
 
-/// Reads single lines of a file at given offsets (a copy's entries, for `why`), as printable text.
+/// Reads single lines of a file at given offsets (a copy's entries, for `why`), as printable text, and
+/// counts their numbers from a checkpoint before them.
 struct LineReader {
   private let handle: FileHandle?
 
   init(path: String) { handle = FileHandle(forReadingAtPath: path) }
 
-  /// The line starting at `offset`, without its line break, control characters shown as `?`, at most
-  /// 300 characters (longer ones end with `…`).
-  func line(at offset: Int) -> String? {
-    guard let handle else { return nil }
+  /// The line starting at `offset`: its number (the checkpoint's plus the line breaks between them) and
+  /// its text without its line break, control characters shown as `?`, at most 300 characters (longer
+  /// ones end with `…`). Nil when the file cannot be read there.
+  func line(at offset: Int, from checkpoint: (offset: Int, line: Int)) -> (number: Int, text: String)? {
+    guard let handle, checkpoint.offset <= offset else { return nil }
     do {
-      try handle.seek(toOffset: UInt64(offset))
-      guard let data = try handle.read(upToCount: 1024) else { return nil }
-      var bytes = Array(data)
+      try handle.seek(toOffset: UInt64(checkpoint.offset))
+      guard let data = try handle.read(upToCount: offset - checkpoint.offset + 1024) else { return nil }
+      let all = Array(data)
+      guard offset - checkpoint.offset <= all.count else { return nil }
+      let number = checkpoint.line + all[..<(offset - checkpoint.offset)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      var bytes = Array(all[(offset - checkpoint.offset)...])
       if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
       if bytes.last == 0x0D { bytes.removeLast() }
       if offset == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
@@ -351,7 +357,7 @@ struct LineReader {
         String.UnicodeScalarView(
           text.unicodeScalars.map { $0.value < 0x20 && $0 != "\t" || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
       if text.count > 300 { text = String(text.prefix(299)) + "…" }
-      return text
+      return (number, text)
     } catch {
       return nil
     }

@@ -23,12 +23,10 @@ struct BlockSetFileTests {
       let found = file.entries(of: ["d.example", "x.example", "a.example", "c.example", "example"])
       #expect(found == [3, nil, 0, 2, nil])
       #expect(file.name(3) == "d.example")
-      #expect(file.origin(0)?.line == 2)
-      #expect(file.origin(2)?.line == 3)
-      #expect(file.origin(3)?.line == 5)
-      // The offset is the line's start in the source.
+      // The offset is the line's start in the source; the checkpoint before it, the first line.
       let offset = try #require(file.origin(2)?.offset)
       #expect(Array(text.utf8)[offset..<(offset + 12)].elementsEqual("||c.example^".utf8))
+      #expect(file.origin(3)?.checkpoint.offset == 0 && file.origin(3)?.checkpoint.line == 1)
       #expect(file.report?.name == "s")
 
       // A profile's file (allow rule applied, no origins): found by hashing, removed entries marked.
@@ -68,8 +66,9 @@ struct BlockSetFileTests {
         bytes: Array("abc".utf8), ends: [0xFFFF_FF00, 3], slots: [], sourceBits: [], removedBits: [], wordsPerEntry: 1,
         removedCount: 0)
       var origins = Origins()
-      origins.append(hash: NameHash.hash(Array("abc".utf8).withUnsafeBufferPointer { $0 }), line: 1, offset: 0)
-      origins.append(hash: 0, line: 2, offset: 4)
+      origins.append(hash: Array("abc".utf8).withUnsafeBufferPointer { NameHash.hash($0) }, offset: 0)
+      origins.append(hash: 0, offset: 4)
+      origins.checkpoints = [0, 1]
       try CompiledList.writeArchive(
         parts, origins: origins, metadata: .init(fingerprint: "fp", sources: [], ruleReports: []), to: path,
         durability: .immediate)

@@ -69,8 +69,20 @@ struct OriginsTests {
     #expect(list.origins.count == list.count)
     for (entry, name) in list.allNames.enumerated() {
       let origin = try #require(expected[name], "\(name)")
-      #expect(Int(list.origins.lines[entry]) == origin.line, "\(name)")
       #expect(Int(list.origins.offsets[entry]) == origin.offset, "\(name)")
+    }
+    // Checkpoints: each a line start with its number, in order, about every 4 KiB, the first line first.
+    let starts = Dictionary(uniqueKeysWithValues: lines.map { ($0.offset, $0.number) })
+    let checkpoints = list.origins.checkpoints
+    #expect(checkpoints.count >= 2 * (lines.last!.offset / (Origins.checkpointSpacing + 70_000)))
+    #expect(checkpoints.prefix(2) == [0, 1])
+    var index = 0
+    var previous = -1
+    while index < checkpoints.count {
+      #expect(starts[Int(checkpoints[index])] == Int(checkpoints[index + 1]), "checkpoint \(index / 2)")
+      #expect(Int(checkpoints[index]) > previous)
+      previous = Int(checkpoints[index])
+      index += 2
     }
   }
 
