@@ -19,8 +19,9 @@ struct SaneHosts: AsyncParsableCommand {
         name: "Sources and profiles",
         subcommands: [
           Status.self, Update.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self, DenyCommand.self,
-          CatalogCommand.self, WhyCommand.self,
+          CatalogCommand.self,
         ]),
+      CommandGroup(name: "Explaining and curating", subcommands: [WhyCommand.self]),
       CommandGroup(
         name: "Applying",
         subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self]),

@@ -17,25 +17,39 @@ extension SourcesCommand {
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The profile (default: the active one).") var profile: String?
+    @Flag(help: "Print JSON on standard output.") var json = false
     @Argument(help: "Source names (as `sources list` shows them), numbers or URLs.") var sources: [String]
 
     func validate() throws {
       if sources.isEmpty { throw ValidationError("Name at least one source (see `sanehosts sources list`).") }
     }
 
+    /// What accepting a source's copy gave.
+    struct Accepted: Encodable {
+      var source: String
+      var names: Int?
+      var before: Int?
+    }
+
     func run() async throws {
       let store = try store.open()
+      var accepted: [Accepted] = []
       for reference in sources {
         let source: Source
         do {
           source = try await store.acceptHeldCopy(reference, in: profile)
         } catch {
+          if json && !accepted.isEmpty { Terminal.writeOutput(Text.json(accepted)) }
           throw CLIError(error)
         }
-        Terminal.writeOutput(
-          "Accepted \(source.key)'s new copy: \(source.unique?.grouped ?? "?") names, "
-            + "\(source.previousUnique?.grouped ?? "?") before. Run `sanehosts update` to compile the profile.\n")
+        accepted.append(Accepted(source: source.key, names: source.unique, before: source.previousUnique))
+        if !json {
+          Terminal.writeOutput(
+            "Accepted \(source.key)'s new copy: \(source.unique?.grouped ?? "?") names, "
+              + "\(source.previousUnique?.grouped ?? "?") before. Run `sanehosts update` to compile the profile.\n")
+        }
       }
+      if json { Terminal.writeOutput(Text.json(accepted)) }
     }
   }
 
@@ -97,7 +111,8 @@ extension SourcesCommand {
       }
       for name in difference.removed { out += "- \(name)\n" }
       if difference.removedCount > difference.removed.count {
-        out += "  … and \((difference.removedCount - difference.removed.count).grouped) more removed (--all shows them)\n"
+        out +=
+          "  … and \((difference.removedCount - difference.removed.count).grouped) more removed (--all shows them)\n"
       }
       Terminal.writeOutput(out)
     }
