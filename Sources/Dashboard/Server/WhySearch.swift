@@ -9,22 +9,25 @@ import UseCases
 /// the newest text, and every request of the burst returns with it. The page shows an answer only when
 /// it is for the text in the box.
 final class WhySearch: Sendable {
-  private let query = Locked("")
+  private let queryText = Locked("")
   private let explainer: Explainer
   private let loader: DebouncingLoader<TaskLoader<Explainer.Answer>>
 
   /// A search of the active profile, waiting `interval` of quiet before it runs.
   init(store: Store, interval: Duration = .milliseconds(150), clock: some Clock<Duration> = ContinuousClock()) {
     let explainer = Explainer(store: store)
-    let query = query
+    let query = queryText
     self.explainer = explainer
     loader = DebouncingLoader(
       TaskLoader { try await explainer.explain([query.withLock { $0 }]) }, interval: interval, clock: clock)
   }
 
+  /// The newest text asked for.
+  var query: String { queryText.withLock { $0 } }
+
   /// The answer for the newest query of the burst `name` belongs to (its `names[0].query` says which).
   func answer(_ name: String) async throws -> Explainer.Answer {
-    query.withLock { $0 = name }
+    queryText.withLock { $0 = name }
     await loader.load()
     switch loader.currentState {
     case .success(let answer): return answer
