@@ -5,9 +5,9 @@ import Store
 import TestSupport
 import Testing
 import Updates
-import UseCases
 
 @testable import Dashboard
+@testable import UseCases
 
 @Suite("The Why? box's debounced searches")
 struct WhySearchTests {
@@ -54,5 +54,55 @@ struct WhySearchTests {
       #expect(answer.names.map(\.verdict) == [.blocked, .notBlocked])
       #expect(answer.names[0].listings.first?.line == 3)
     }
+  }
+
+  @Test("Regression: a request whose debounced load joined the explanation of an older text still gets its own")
+  func joinedOlderRun() async throws {
+    let clock = ManualClock()
+    let started = Locked<[String]>([])
+    let gate = Locked<CheckedContinuation<Void, Never>?>(nil)
+    let search = WhySearch(
+      interval: .milliseconds(150), clock: clock,
+      explain: { names in
+        started.withLock { $0.append(names[0]) }
+        if names[0] == "a" {
+          // The first explanation is slow: the next request's debounced load fires while it runs.
+          await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+        }
+        return Explainer.Answer(
+          profile: "p", sources: [], missing: [],
+          names: [
+            Explanation(
+              query: names[0], name: names[0], unicode: nil, invalidReason: nil, verdict: .notBlocked, summary: "",
+              listings: [], rules: [], publicSuffix: false, outputs: [])
+          ])
+      })
+    let answers = Locked<[String: String]>([:])
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        let answer = try await search.answer("a")
+        answers.withLock { $0["a"] = answer.names[0].query }
+      }
+      #expect(await clock.waitForSleepers(1, maxYields: 1000))
+      clock.advance(by: .milliseconds(200))
+      #expect(await eventually { gate.withLock { $0 != nil } })
+      group.addTask {
+        let answer = try await search.answer("ab")
+        answers.withLock { $0["ab"] = answer.names[0].query }
+      }
+      #expect(await eventually { search.query == "ab" })
+      #expect(await clock.waitForSleepers(1, maxYields: 1000))
+      // The request's debounced load fires while "a" is still explained, and joins that run.
+      clock.advance(by: .milliseconds(200))
+      try await Task.sleep(for: .milliseconds(20))
+      gate.withLock { $0?.resume() }
+      for _ in 0..<2000 where answers.withLock({ $0["ab"] == nil }) {
+        clock.advance(by: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      try await group.waitForAll()
+    }
+    #expect(answers.withLock { $0 } == ["a": "a", "ab": "ab"])
+    #expect(started.withLock { $0 } == ["a", "ab"])
   }
 }
