@@ -56,15 +56,7 @@ public struct BlockSet: Sendable {
       {
         return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
       }
-      let saved = snapshot.sources.filter { $0.enabled && $0.source.cacheFile != nil }.map(\.source)
-      var merging = Compiler.Merging(
-        sourceCount: saved.count, capacity: saved.reduce(0) { $0 + ($1.unique ?? 0) },
-        byteCapacity: saved.reduce(0) { $0 + Int($1.bytes ?? 0) })
-      for source in saved {
-        try await store.merge(
-          copy: source.cacheFile ?? "", sha256: source.sha256 ?? "", format: source.format, name: source.key,
-          into: &merging)
-      }
+      let merging = try await store.merging(copiesOf: snapshot.sources.filter(\.enabled).map(\.source))
       return BlockSet(profile: profile, list: merging.finish(rules: rules), missing: missing, fingerprint: fingerprint)
     }
   }

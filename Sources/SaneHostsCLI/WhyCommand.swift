@@ -85,28 +85,10 @@ struct WhyCommand: AsyncParsableCommand {
       if explanation.publicSuffix {
         out += "  a public suffix: formats that block subdomains leave it out\n"
       }
-      out += "  outputs: " + Self.outputs(explanation.outputs) + "\n"
+      out += "  outputs: "
+      out += explanation.outputGroups.map { "\($0.formats.joined(separator: ", ")) \($0.how)" }.joined(separator: "; ")
+      out += "\n"
     }
     return out
-  }
-
-  /// Formats grouped by how they write the name: “hosts, domains: as itself; dnsmasq, …: covered by x”.
-  static func outputs(_ outputs: [Explanation.Output]) -> String {
-    var groups: [(key: String, formats: [String])] = []
-    for output in outputs {
-      let key: String =
-        switch output.written {
-        case .asItself: "written"
-        case .coveredByParent: "covered by \(output.parent ?? "a parent")"
-        case .leftOut: "left out (\(output.reason ?? ""))"
-        case .notWritten: "not written"
-        }
-      if let index = groups.firstIndex(where: { $0.key == key }) {
-        groups[index].formats.append(output.format)
-      } else {
-        groups.append((key, [output.format]))
-      }
-    }
-    return groups.map { "\($0.formats.joined(separator: ", ")) \($0.key)" }.joined(separator: "; ")
   }
 }

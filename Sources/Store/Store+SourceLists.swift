@@ -56,6 +56,21 @@ extension Store {
       try await compileCopy(cacheFile, sha256: sha256, format: format, name: name, compiler: compiler), name: name)
   }
 
+  /// The saved copies of `sources` merged in order, without rules (sized from their counts): what a
+  /// profile compiles from, and what `sources overlap` compares.
+  public func merging(copiesOf sources: [Source]) async throws(CompileError) -> Compiler.Merging {
+    let saved = sources.filter { $0.cacheFile != nil }
+    var merging = Compiler.Merging(
+      sourceCount: saved.count, capacity: saved.reduce(0) { $0 + ($1.unique ?? 0) },
+      byteCapacity: saved.reduce(0) { $0 + Int($1.bytes ?? 0) })
+    for source in saved {
+      try await merge(
+        copy: source.cacheFile ?? "", sha256: source.sha256 ?? "", format: source.format, name: source.key,
+        into: &merging)
+    }
+    return merging
+  }
+
   /// A copy compiled alone, without rules, its block set file written (lean) for next time.
   private func compileCopy(
     _ cacheFile: String, sha256: String, format: ListFormat?, name: String, compiler: Compiler = Compiler()

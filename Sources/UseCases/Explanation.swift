@@ -95,6 +95,27 @@ public struct Explanation: Codable, Sendable, Hashable {
 
   /// Whether any format blocks the name.
   public var isBlocked: Bool { verdict == .blocked || verdict == .coveredByParent }
+
+  /// The formats grouped by how they write the name, in order: (“written”, [hosts, domains]),
+  /// (“covered by example.com”, [adblock, …]), (“left out (a public suffix: …)”, […]), (“not written”, […]).
+  public var outputGroups: [(how: String, formats: [String])] {
+    var groups: [(how: String, formats: [String])] = []
+    for output in outputs {
+      let how: String =
+        switch output.written {
+        case .asItself: "written"
+        case .coveredByParent: "covered by \(output.parent ?? "a parent")"
+        case .leftOut: "left out (\(output.reason ?? ""))"
+        case .notWritten: "not written"
+        }
+      if let index = groups.firstIndex(where: { $0.how == how }) {
+        groups[index].formats.append(output.format)
+      } else {
+        groups.append((how, [output.format]))
+      }
+    }
+    return groups
+  }
 }
 
 /// The explanations of a profile's names, read from each enabled source's block set file.

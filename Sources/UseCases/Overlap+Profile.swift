@@ -54,16 +54,8 @@ extension Overlap {
   public static func report(profile name: String? = nil, in store: Store) async throws -> Report {
     let snapshot = try store.snapshot(of: name)
     let enabled = snapshot.sources.filter(\.enabled).map(\.source)
-    let saved = enabled.filter { $0.cacheFile != nil && $0.sha256 != nil }
-    var merging = Compiler.Merging(
-      sourceCount: saved.count, capacity: saved.reduce(0) { $0 + ($1.unique ?? 0) },
-      byteCapacity: saved.reduce(0) { $0 + Int($1.bytes ?? 0) })
-    for source in saved {
-      try await store.merge(
-        copy: source.cacheFile ?? "", sha256: source.sha256 ?? "", format: source.format, name: source.key,
-        into: &merging)
-    }
-    let overlap = Overlap(merging.finish())
+    let saved = enabled.filter { $0.cacheFile != nil }
+    let overlap = Overlap(try await store.merging(copiesOf: saved).finish())
     let sources = zip(saved, overlap.sources).map { source, counts -> Report.Source in
       let uniquePercent = counts.names == 0 ? 0 : Double(counts.unique) / Double(counts.names) * 100
       var line = Report.Source(

@@ -74,27 +74,9 @@ enum WhyPage {
       html.raw("<p>A public suffix: formats that block subdomains leave it out.</p>")
     }
     html.raw("<p class=\"why-outputs\"><span class=\"muted\">Outputs:</span> ")
-    html.text(outputs(explanation.outputs)).raw("</p></article>")
+    html.text(
+      explanation.outputGroups.map { "\($0.formats.joined(separator: ", ")): \($0.how)" }.joined(separator: "; "))
+    html.raw("</p></article>")
     return html
-  }
-
-  /// “hosts, domains: written; dnsmasq, …: covered by x”.
-  static func outputs(_ outputs: [Explanation.Output]) -> String {
-    var groups: [(key: String, formats: [String])] = []
-    for output in outputs {
-      let key: String =
-        switch output.written {
-        case .asItself: "written"
-        case .coveredByParent: "covered by \(output.parent ?? "a parent")"
-        case .leftOut: "left out (\(output.reason ?? ""))"
-        case .notWritten: "not written"
-        }
-      if let index = groups.firstIndex(where: { $0.key == key }) {
-        groups[index].formats.append(output.format)
-      } else {
-        groups.append((key, [output.format]))
-      }
-    }
-    return groups.map { "\($0.formats.joined(separator: ", ")): \($0.key)" }.joined(separator: "; ")
   }
 }
