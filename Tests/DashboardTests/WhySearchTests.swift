@@ -38,8 +38,8 @@ struct WhySearchTests {
           }
           // Each request arrives before the interval has passed since the last one (no spinning: the
           // pool is shared with every other test).
-          #expect(await eventually { search.query == text })
-          #expect(await clock.waitForSleepers(1, maxYields: 1000))
+          #expect(await eventually(within: 60) { search.query == text })
+          #expect(await eventually(within: 60) { clock.sleepers() >= 1 })
           clock.advance(by: .milliseconds(100))
         }
         // Time moves on until the burst's load has answered every request: whichever request came last
@@ -83,15 +83,15 @@ struct WhySearchTests {
         let answer = try await search.answer("a")
         answers.withLock { $0["a"] = answer.names[0].query }
       }
-      #expect(await clock.waitForSleepers(1, maxYields: 1000))
+      #expect(await eventually(within: 60) { clock.sleepers() >= 1 })
       clock.advance(by: .milliseconds(200))
-      #expect(await eventually { gate.withLock { $0 != nil } })
+      #expect(await eventually(within: 60) { gate.withLock { $0 != nil } })
       group.addTask {
         let answer = try await search.answer("ab")
         answers.withLock { $0["ab"] = answer.names[0].query }
       }
-      #expect(await eventually { search.query == "ab" })
-      #expect(await clock.waitForSleepers(1, maxYields: 1000))
+      #expect(await eventually(within: 60) { search.query == "ab" })
+      #expect(await eventually(within: 60) { clock.sleepers() >= 1 })
       // The request's debounced load fires while "a" is still explained, and joins that run.
       clock.advance(by: .milliseconds(200))
       try await Task.sleep(for: .milliseconds(20))
