@@ -171,7 +171,7 @@ public struct ManagedFile: Sendable {
       let start = bytes.count
       var failure: Int32 = 0
       var count = 0
-      bytes.append(contentsOf: repeatElement(0, count: chunk))
+      bytes.appendZeros(chunk)
       bytes.withUnsafeMutableBufferPointer { buffer in
         repeat {
           count = Glibc.read(descriptor, buffer.baseAddress! + start, chunk)

@@ -102,7 +102,7 @@ struct BlockReader: ~Copyable {
       // overwrites the bytes), or into a new array the first times.
       data = spares.popLast() ?? []
       if data.count < needed {
-        data.append(contentsOf: repeatElement(0, count: needed - data.count))
+        data.appendZeros(needed - data.count)
       } else {
         data.removeLast(data.count - needed)
       }

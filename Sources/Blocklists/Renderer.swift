@@ -201,7 +201,7 @@ public struct Renderer: Sendable {
     // Written through a pointer, not appended piece by piece; only a difference in length is filled first.
     var out = spare.take() ?? []
     if out.count < bound {
-      out.append(contentsOf: repeatElement(0, count: bound - out.count))
+      out.appendZeros(bound - out.count)
     } else {
       out.removeLast(out.count - bound)
     }

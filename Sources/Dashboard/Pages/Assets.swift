@@ -453,19 +453,28 @@ enum Assets {
             result.append(card);
           }
         }
-        whyBox.addEventListener("input", async () => {
-          const name = whyBox.value.trim();
-          if (!name) { result.replaceChildren(); return; }
+        // Requests can reach the server in another order than the keystrokes: an answer for another
+        // text while the box still holds this one means this one was not the burst's newest there, so
+        // it is asked again, alone.
+        async function ask(name, attempt) {
           try {
             const response = await fetch("/api/why?name=" + encodeURIComponent(name), { headers: { Accept: "application/json" } });
             const answer = await response.json();
-            if (!response.ok) { if (whyBox.value.trim() === name) showError(answer.error || response.statusText); return; }
-            if (whyBox.value.trim() === name && answer.names.length && answer.names[0].query === name) {
+            if (whyBox.value.trim() !== name) return;
+            if (!response.ok) { showError(answer.error || response.statusText); return; }
+            if (answer.names.length && answer.names[0].query === name) {
               flash.hidden = true;
               render(answer);
               history.replaceState(null, "", "/why?name=" + encodeURIComponent(name));
+            } else if (attempt < 5) {
+              ask(name, attempt + 1);
             }
           } catch (error) { showError(error.message); }
+        }
+        whyBox.addEventListener("input", () => {
+          const name = whyBox.value.trim();
+          if (!name) { result.replaceChildren(); return; }
+          ask(name, 0);
         });
       }
     })();
