@@ -83,8 +83,3 @@ struct CompileSummary {
     return String(decoding: data, as: UTF8.self)
   }
 }
-
-extension Int {
-  /// The number with thousands separators: 1,234,567.
-  var grouped: String { formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Blocklists
 import Foundation
 import Pihole
 import Store

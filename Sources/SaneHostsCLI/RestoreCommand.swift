@@ -1,5 +1,6 @@
 import Apply
 import ArgumentParser
+import Blocklists
 import Foundation
 import Store
 

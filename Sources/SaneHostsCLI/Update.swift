@@ -1,4 +1,5 @@
 import ArgumentParser
+import Blocklists
 import Downloads
 import Foundation
 import Loading
@@ -45,7 +46,8 @@ struct Update: AsyncParsableCommand {
   @Flag(name: .shortAndLong, help: "Print nothing but errors.") var quiet = false
   @Flag(help: "Take new copies with fewer than half the names of the last good one instead of holding them back.")
   var acceptShrink = false
-  @Option(help: "Report a source as stale when its content has not changed, or its header is dated, this many days back.")
+  @Option(
+    help: "Report a source as stale when its content has not changed, or its header is dated, this many days back.")
   var staleDays = ProfileStatus.defaultStaleDays
 
   func validate() throws {

@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 
 extension Source {
@@ -17,17 +18,12 @@ extension Source {
     /// Whole days from `since` to now.
     public var days: Int
 
-    /// 1,585: grouped the same on every machine.
-    static func grouped(_ value: Int) -> String {
-      value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
-    }
-
     /// “unchanged for 45 days”, “its header dates it 2022-07-24 (1,220 days ago)”.
     public var description: String {
       switch reason {
-      case .unchanged: "its content has not changed for \(Self.grouped(days)) days"
+      case .unchanged: "its content has not changed for \(days.grouped) days"
       case .headerDate:
-        "its header dates it \(since.formatted(.iso8601.year().month().day())) (\(Self.grouped(days)) days ago)"
+        "its header dates it \(since.formatted(.iso8601.year().month().day())) (\(days.grouped) days ago)"
       }
     }
   }

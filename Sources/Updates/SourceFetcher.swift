@@ -306,8 +306,3 @@ struct SourceFetcher: Sendable {
     return SHA256.hash(data: data).hexString
   }
 }
-
-extension Int {
-  /// 12,345: grouped the same on every machine, for messages.
-  fileprivate var grouped: String { formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
-}

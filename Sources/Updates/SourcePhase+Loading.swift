@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 import Loading
 
@@ -48,9 +49,7 @@ extension SourcePhase {
   }
 
   /// 12,345: thousands separated by commas, whatever the locale.
-  static func grouped(_ number: Int) -> String {
-    number.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
-  }
+  static func grouped(_ number: Int) -> String { number.grouped }
 
   /// 1.2 MB, with one decimal.
   static func megabytes(_ bytes: Int64) -> String {

@@ -64,7 +64,7 @@ extension Overlap {
         sharePercent: overlap.total == 0 ? 0 : Double(counts.names) / Double(overlap.total) * 100)
       if saved.count > 1 && uniquePercent < 1 {
         line.note =
-          "adds under 1 % unique names (\(Self.grouped(counts.unique)) of \(Self.grouped(counts.names))): the other sources already list the rest"
+          "adds under 1 % unique names (\(counts.unique.grouped) of \(counts.names.grouped)): the other sources already list the rest"
       }
       return line
     }
@@ -78,10 +78,5 @@ extension Overlap {
     return Report(
       profile: snapshot.profile.name, total: overlap.total, sources: sources, pairs: pairs,
       missing: enabled.filter { $0.cacheFile == nil }.map(\.key), overlap: overlap)
-  }
-
-  /// 12,345: grouped the same on every machine.
-  static func grouped(_ value: Int) -> String {
-    value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
   }
 }

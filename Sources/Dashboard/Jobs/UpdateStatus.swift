@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 import Loading
 import Store
@@ -100,9 +101,6 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
 }
 
 extension BinaryInteger {
-  /// The number with thousands separators: 1,234,567.
-  var grouped: String { Int(self).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
-
   /// The number of bytes in MB with one decimal: 1.2 MB.
   var megabytes: String { String(format: "%.1f MB", Double(self) / 1_000_000) }
 }

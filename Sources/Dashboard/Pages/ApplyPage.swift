@@ -1,5 +1,6 @@
 import Apply
 import BlockerTest
+import Blocklists
 import Foundation
 
 /// The Apply page: the target, a diff preview, apply, and the backups with restore.

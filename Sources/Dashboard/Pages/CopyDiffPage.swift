@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 import Store
 
