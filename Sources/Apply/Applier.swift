@@ -248,7 +248,7 @@ public struct Applier: Sendable {
   ) async throws -> Applied {
     var warnings = warnings
     var reloadFailure: (any Error)?
-    let content = "\(plan.fingerprint) \(server.rawValue)"
+    let content = "\(plan.fingerprint) \(server.rawValue) drop-in \(ServerTarget.dropInVersion)"
     let bytes: [UInt8]
     let change: ManagedFile.Change
     var list: CompiledList?
@@ -280,6 +280,7 @@ public struct Applier: Sendable {
     }
     let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
+    warnings += server.leaks.map { ApplyWarning.cannotBlock(server: server.server, what: $0) }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged =
       change.before == nil || change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)) > 0

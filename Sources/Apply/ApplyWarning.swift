@@ -17,6 +17,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
   case notChecked(ConfigCheck)
   /// The drop-in was written, but reloading the server failed.
   case reloadFailed(path: String, server: String)
+  /// What the server answers for blocked names all the same (a leak the drop-in cannot close).
+  case cannotBlock(server: String, what: String)
 
   /// The command line's wording, one sentence.
   public var description: String {
@@ -35,6 +37,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
       check.summary
     case .reloadFailed(let path, let server):
       "\(path) was written, but reloading \(server) failed."
+    case .cannotBlock(let server, let what):
+      "note: \(server) cannot block this: \(what)"
     }
   }
 }

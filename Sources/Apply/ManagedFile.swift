@@ -258,7 +258,7 @@ public struct ManagedFile: Sendable {
   }
 
   /// The byte ranges of our entries in some content: its lines, comments, blank lines and a CR before LF
-  /// left out; a dnsmasq line with several names (`address=/a/b/…/#`) is one entry per name.
+  /// left out; a dnsmasq line with several names (`server=/a/b/…/`) is one entry per name.
   ///
   /// So a diff and its counts are in names, whether the drop-in was written one name a line (before
   /// lines were packed) or many: a name added moves the others to new lines, but changes one entry.
@@ -289,16 +289,24 @@ public struct ManagedFile: Sendable {
     }
   }
 
-  /// Appends the range of each name of a dnsmasq `address=/a/b/…/TARGET` line; false, appending nothing,
-  /// for any other line.
+  /// Appends the range of each name of a dnsmasq block line (`server=/a/b/…/`, or `address=/a/b/…/TARGET` as
+  /// written before); false, appending nothing, for any other line (an exception such as `server=/a/#` is
+  /// one entry, the whole line, so it never reads as the block of the same name).
   static func appendNames(_ buffer: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, to entries: inout [Range<Int>])
     -> Bool
   {
-    let key = addressKey
-    guard line.count > key.count + 1, let base = buffer.baseAddress,
-      memcmp(base + line.lowerBound, key, key.count) == 0
-    else { return false }
-    // The last slash is a few bytes from the end (`/#`, `/0.0.0.0`).
+    guard let base = buffer.baseAddress else { return false }
+    let key: [UInt8]
+    if line.count > addressKey.count + 1, memcmp(base + line.lowerBound, addressKey, addressKey.count) == 0 {
+      key = addressKey
+    } else if line.count > serverKey.count + 1, memcmp(base + line.lowerBound, serverKey, serverKey.count) == 0,
+      buffer[line.upperBound - 1] == UInt8(ascii: "/")
+    {
+      key = serverKey
+    } else {
+      return false
+    }
+    // The last slash is a few bytes from the end (`/`, `/#`, `/0.0.0.0`).
     var lastSlash = line.upperBound - 1
     while lastSlash > line.lowerBound + key.count && buffer[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
     guard lastSlash > line.lowerBound + key.count else { return false }
@@ -325,6 +333,7 @@ public struct ManagedFile: Sendable {
   }
 
   private static let addressKey = Array("address=/".utf8)
+  private static let serverKey = Array("server=/".utf8)
 
   /// Lines only in the new content (added) and only in the old (removed), each in its file's order, as
   /// byte ranges. Lines are compared by a 64-bit hash of their bytes, read eight at a time.

@@ -63,7 +63,7 @@ public enum ReloadMethod: Sendable, Hashable {
       return "reloaded PowerDNS Recursor's Lua configuration and wiped its cache with rec_control"
     case .knotControl(let socket, let zone):
       let command =
-        "sanehosts_rpz.cb = policy.rpz(policy.DENY, \(ServerTarget.luaString(zone)), true) cache.clear() return 'ok'"
+        "sanehosts_zone = policy.rpz(policy.DENY, \(ServerTarget.luaString(zone)), true) sanehosts_rpz.cb = \(ServerTarget.knotFilter) cache.clear() return 'ok'"
       let reply: String
       do {
         reply = try KnotControl(path: socket).send(command)
@@ -149,18 +149,36 @@ extension ServerTarget {
   /// The control socket of Debian's `kresd@1` service.
   public static let knotControlSocket = "/run/knot-resolver/control/1"
 
-  /// How the server is usually reloaded when it runs as its distribution's service.
+  /// How the server is usually reloaded when it runs as its distribution's service, for the drop-in at
+  /// `output` (the default drop-in when nil).
   ///
-  /// dnsmasq reads its hosts files again on a reload (SIGHUP) but not its configuration files, so the
-  /// `address=` drop-in needs a restart.
-  public var defaultReload: ReloadMethod {
+  /// dnsmasq reads its hosts files and its `servers-file` again on a reload (SIGHUP), but not its
+  /// configuration files: a drop-in in `/etc/dnsmasq.d` needs a restart.
+  public func defaultReload(output: String? = nil) -> ReloadMethod {
     switch self {
-    case .dnsmasq: .systemdRestart(unit: "dnsmasq")
+    case .dnsmasq:
+      Self.isDnsmasqConfiguration(output ?? defaultOutput)
+        ? .systemdRestart(unit: "dnsmasq") : .systemd(unit: "dnsmasq")
     case .dnsmasqHosts: .systemd(unit: "dnsmasq")
     case .unbound: .unboundControl
     case .bind: .rndc(zone: Self.rpzZone)
     case .pdnsRecursor: .recControl(socketDirectory: nil)
-    case .knotResolver: .knotControl(socket: Self.knotControlSocket, zone: defaultOutput)
+    case .knotResolver: .knotControl(socket: Self.knotControlSocket, zone: output ?? defaultOutput)
+    }
+  }
+
+  /// Why a SIGHUP cannot reload the drop-in at `output`, or nil when it can: PowerDNS Recursor and Knot
+  /// Resolver stop on SIGHUP, and dnsmasq does not read a configuration file again on it.
+  public func hangUpRefusal(output: String?) -> String? {
+    switch self {
+    case .knotResolver:
+      "Knot Resolver stops on SIGHUP and its zone is not a unit's reload: it is reloaded through its control socket (--reload-socket RUNDIR/control/PID)."
+    case .pdnsRecursor:
+      "PowerDNS Recursor stops on SIGHUP and its zone is not a unit's reload: it loads the zone again with rec_control reload-lua-config (--reload, and --reload-socket DIR for a socket-dir of its own)."
+    case .dnsmasq where Self.isDnsmasqConfiguration(output ?? defaultOutput):
+      "dnsmasq does not read a configuration file (\(output ?? defaultOutput), in /etc/dnsmasq.d) again on SIGHUP, only when it restarts: use --reload alone (systemctl restart dnsmasq), or write the drop-in elsewhere and load it as dnsmasq's servers-file=, which SIGHUP reads again."
+    default:
+      nil
     }
   }
 }

@@ -3,7 +3,9 @@ import Foundation
 
 /// A local DNS server that loads SaneHosts' list as a drop-in file, and the format that file is in.
 public enum ServerTarget: String, CaseIterable, Sendable, Codable {
-  /// dnsmasq, a `conf-file` of `address=/name/#` lines: the name and its subdomains answer 0.0.0.0 and ::.
+  /// dnsmasq, a `servers-file` of `server=/name/…/` lines: the name and its subdomains answer NXDOMAIN for
+  /// every record type (never forwarded), with `server=/name/#` exceptions for allow rules; SIGHUP reads
+  /// it again.
   case dnsmasq
   /// dnsmasq, an `addn-hosts` file with `0.0.0.0 name` and `:: name`: exactly the names listed.
   case dnsmasqHosts = "dnsmasq-hosts"
@@ -16,6 +18,36 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   /// Knot Resolver 5, the same response-policy zone, loaded by `policy.rpz` in a Lua file beside it (it
   /// watches the zone and loads it again when it changes).
   case knotResolver = "knot-resolver"
+
+  /// The version of the drop-ins' shape, part of the ledger's content key: a drop-in written by an older
+  /// shape is written again though the profile did not change (2: `server=/…/` lines for dnsmasq, and
+  /// exceptions for allow rules under a blocked parent).
+  public static let dropInVersion = 2
+
+  /// What the server still answers for a blocked name with this drop-in, checked against the real
+  /// servers (`SemanticsMatrixTests`); `apply` says each.
+  public var leaks: [String] {
+    let cname = "a name whose CNAME leads to a blocked name (CNAME cloaking) is answered with the real address"
+    switch self {
+    case .dnsmasq:
+      return [
+        "\(cname): dnsmasq matches only the name asked, and once such a chain is cached it answers the blocked name itself from its cache until the record's TTL ends."
+      ]
+    case .dnsmasqHosts:
+      return [
+        "record types other than A and AAAA (HTTPS and SVCB with their address hints, TXT, MX) are forwarded for the names of a hosts file; the dnsmasq target (server=/name/ lines) blocks every type.",
+        "names under a listed name are not blocked (a hosts file blocks exact names), and \(cname).",
+      ]
+    case .unbound:
+      return [
+        "\(cname): unbound's local zones match only the name asked; an exact allow rule (=name) under a blocked parent is a transparent zone, which lets the name's unlisted subdomains through too."
+      ]
+    case .knotResolver:
+      return ["\(cname): Knot Resolver's policy.rpz matches only the name asked."]
+    case .bind, .pdnsRecursor:
+      return []
+    }
+  }
 
   /// The server program, for messages.
   public var server: String {
@@ -38,6 +70,20 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
     return output.hasSuffix(".rpz") ? String(output.dropLast(4)) + ".lua" : output + ".lua"
   }
 
+  /// Whether a dnsmasq drop-in at `output` is read as configuration (a file of `/etc/dnsmasq.d`, which
+  /// Debian's dnsmasq reads with `conf-dir`): dnsmasq then reads it again only when it restarts. Anywhere
+  /// else it is loaded as the `servers-file`, which SIGHUP reads again.
+  public static func isDnsmasqConfiguration(_ output: String) -> Bool {
+    output.hasPrefix("/etc/dnsmasq.d/")
+  }
+
+  /// The Lua function that Knot Resolver runs for each query: the zone's rule, except that a pass-through
+  /// (`rpz-passthru.`, an allow rule's exception) goes on to the next policy rule. kresd's own PASS ends
+  /// the policy chain, so the usual `policy.FORWARD` after the loader never ran and the allowed name was
+  /// resolved from the root (or, offline, not at all).
+  static let knotFilter =
+    "function(state, query) local action = sanehosts_zone(state, query) if action == policy.PASS then return nil end return action end"
+
   /// The loader file's text for the zone at `output` (an absolute path), or nil for a target without one.
   public func loader(output: String) -> String? {
     guard let path = loaderPath(output: output) else { return nil }
@@ -53,8 +99,10 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
     default:
       return """
         -- Written by SaneHosts: loads its response-policy zone, and again whenever the file changes.
-        -- Include it from kresd.conf with: dofile(\(Self.luaString(path)))
-        sanehosts_rpz = policy.add(policy.rpz(policy.DENY, \(zone), true))
+        -- Include it from kresd.conf with: dofile(\(Self.luaString(path))), before any policy.FORWARD rule.
+        -- An allowed name (rpz-passthru.) goes on to the next rule instead of ending the policy chain.
+        sanehosts_zone = policy.rpz(policy.DENY, \(zone), true)
+        sanehosts_rpz = policy.add(\(Self.knotFilter))
 
         """
     }
@@ -70,7 +118,9 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   /// Where the drop-in goes unless the user chooses otherwise.
   public var defaultOutput: String {
     switch self {
-    case .dnsmasq: "/etc/dnsmasq.d/sanehosts.conf"
+    // A servers-file, not in /etc/dnsmasq.d: dnsmasq reads a servers-file again on SIGHUP, and a
+    // configuration file only when it restarts.
+    case .dnsmasq: "/etc/sanehosts/dnsmasq.servers"
     // Not in /etc/dnsmasq.d: Debian's dnsmasq reads every file there as configuration, and a hosts line
     // is a bad option there that stops dnsmasq from starting.
     case .dnsmasqHosts: "/etc/sanehosts/dnsmasq.hosts"
@@ -116,8 +166,9 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   public func instructions(output: String) -> String {
     switch self {
     case .dnsmasq:
-      output.hasPrefix("/etc/dnsmasq.d/") && output.hasSuffix(".conf") && !output.dropFirst(15).contains("/")
-        ? "conf-dir=/etc/dnsmasq.d/,*.conf" : "conf-file=\(output)"
+      Self.isDnsmasqConfiguration(output)
+        ? "conf-dir=/etc/dnsmasq.d/,*.conf  (dnsmasq reads it again only when it restarts; servers-file=PATH with a file elsewhere is read again on SIGHUP)"
+        : "servers-file=\(output)  (one servers-file per dnsmasq; it is read again on SIGHUP)"
     case .dnsmasqHosts:
       "addn-hosts=\(output)"
     case .unbound:

@@ -46,6 +46,10 @@ extension Renderer {
     line += " (\(report.compressed) covered by a listed parent"
     if report.publicSuffixesLeftOut > 0 { line += ", \(report.publicSuffixesLeftOut) public suffixes left out" }
     if report.tooLongForZone > 0 { line += ", \(report.tooLongForZone) too long for the zone left out" }
+    if report.exceptions > 0 { line += ", \(report.exceptions) exceptions for allow rules" }
+    if report.unexpressedExceptions > 0 {
+      line += ", \(report.unexpressedExceptions) allow rules this format cannot say, still blocked by their parent"
+    }
     try sink.write(line + ")\n")
   }
 }

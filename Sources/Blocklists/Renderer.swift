@@ -47,6 +47,13 @@ public struct Renderer: Sendable {
     public var tooLongForZone = 0
     /// Up to five of them.
     public var tooLongSamples: [String] = []
+    /// Exceptions written for allow rules under a blocked parent (see `Exceptions`).
+    public var exceptions = 0
+    /// Allow rules under a blocked parent that the format cannot say (the wildcard format has no
+    /// exceptions; an RPZ name too long for the zone): the parent's entry still blocks those names.
+    public var unexpressedExceptions = 0
+    /// Up to five of those rules' names.
+    public var unexpressedSamples: [String] = []
 
     mutating func add(_ other: Report) {
       written += other.written
@@ -55,6 +62,9 @@ public struct Renderer: Sendable {
       publicSuffixSamples += other.publicSuffixSamples.prefix(Findings.samplesPerReason - publicSuffixSamples.count)
       tooLongForZone += other.tooLongForZone
       tooLongSamples += other.tooLongSamples.prefix(Findings.samplesPerReason - tooLongSamples.count)
+      exceptions += other.exceptions
+      unexpressedExceptions += other.unexpressedExceptions
+      unexpressedSamples += other.unexpressedSamples.prefix(Findings.samplesPerReason - unexpressedSamples.count)
     }
 
     /// Creates a report.
@@ -75,13 +85,15 @@ public struct Renderer: Sendable {
   /// line is also kept within `dnsmasqLineLimit` bytes (dnsmasq parses such a file three times faster:
   /// 0.06 instead of 0.16 s for 271,570 names).
   public var namesPerLine: Int
-  /// Whether covering formats leave out names whose parent is blocked.
+  /// Whether covering formats leave out names whose parent is blocked. RPZ output always does: an entry
+  /// under a blocked parent's wildcard makes the names between them exist in the zone, and BIND then no
+  /// longer matches those names with the parent's wildcard.
   public var compresses: Bool
   /// The list's title in the header.
   public var title: String
   /// The date in the header.
   public var date: Date
-  private let publicSuffixes: PublicSuffixList
+  let publicSuffixes: PublicSuffixList
 
   /// Creates a renderer.
   public init(
@@ -91,7 +103,7 @@ public struct Renderer: Sendable {
     self.format = format
     self.hostsAddress = hostsAddress
     self.namesPerLine = max(1, namesPerLine)
-    self.compresses = compresses
+    self.compresses = compresses || format == .rpz
     self.title = title
     self.date = date
     self.publicSuffixes = publicSuffixes
@@ -118,13 +130,15 @@ public struct Renderer: Sendable {
     try writeHeader(list, to: &sink)
     if format == .hosts && namesPerLine > 1 { return try renderGrouped(list, to: &sink) }
     let presence = presence(for: list)
+    let special = special(for: list)
     var report = Report()
     for start in stride(from: 0, to: list.names.entryCount, by: Self.chunkSize) {
       let (bytes, part) = renderChunk(
-        list, start..<min(start + Self.chunkSize, list.names.entryCount), presence: presence)
+        list, start..<min(start + Self.chunkSize, list.names.entryCount), presence: presence, special: special)
       try sink.write(bytes)
       report.add(part)
     }
+    if let special { try writeExceptions(list, special, report: &report, to: &sink) }
     try writeTrailer(list, report, to: &sink)
     try sink.flush()
     return report
@@ -141,6 +155,7 @@ public struct Renderer: Sendable {
     sink.expect(count == 0 ? 0 : bound(of: list, 0..<count))
     let chunks = stride(from: 0, to: count, by: Self.chunkSize).map { $0..<min($0 + Self.chunkSize, count) }
     let presence = presence(for: list)
+    let special = special(for: list)
     var report = Report()
     var failure: CompileError?
     await withTaskGroup(of: (Int, [UInt8], Report).self) { group in
@@ -154,7 +169,8 @@ public struct Renderer: Sendable {
           let index = submitted
           let spare = Handoff(spares.popLast())
           group.addTask {
-            let (bytes, part) = self.renderChunk(list, chunks[index], presence: presence, reusing: spare.take())
+            let (bytes, part) = self.renderChunk(
+              list, chunks[index], presence: presence, special: special, reusing: spare.take())
             return (index, bytes, part)
           }
           submitted += 1
@@ -172,6 +188,7 @@ public struct Renderer: Sendable {
       }
     }
     if let failure { throw failure }
+    if let special { try writeExceptions(list, special, report: &report, to: &sink) }
     try writeTrailer(list, report, to: &sink)
     try sink.flush()
     return report
@@ -184,7 +201,7 @@ public struct Renderer: Sendable {
 
   /// Renders the names of a range of entries into bytes.
   func renderChunk(
-    _ list: CompiledList, _ range: Range<Int>, presence: NameSet.Presence? = nil,
+    _ list: CompiledList, _ range: Range<Int>, presence: NameSet.Presence? = nil, special: Special? = nil,
     reusing spare: consuming [UInt8]? = nil
   ) -> (
     [UInt8], Report
@@ -235,6 +252,7 @@ public struct Renderer: Sendable {
         }
         set.withStorage { names, ends in
           for entry in range where !checksRemoved || !set.isRemoved(entry) {
+            if let special, special.ownLines.contains(entry) { continue }
             let name = UnsafeBufferPointer(
               rebasing: names[(entry == 0 ? 0 : Int(ends[entry - 1]))..<Int(ends[entry])])
             if covering {
@@ -252,7 +270,9 @@ public struct Renderer: Sendable {
                 }
                 continue
               }
-              if compresses && hasBlockedParent(name, in: set, presence: presence) {
+              if compresses && hasBlockedParent(name, in: set, presence: presence)
+                && (special.map { $0.covers(name, list: list, renderer: self) } ?? true)
+              {
                 report.compressed += 1
                 continue
               }
@@ -272,7 +292,7 @@ public struct Renderer: Sendable {
                 cursor += 1
               }
             } else if packs {
-              // `address=/a/b/…/#`: the open line is closed first when this name would not fit.
+              // `server=/a/b/…/`: the open line is closed first when this name would not fit.
               if onLine > 0 && (onLine == namesPerLine || lineLength + name.count + 3 > Self.dnsmasqLineLimit) {
                 put(closing)
                 onLine = 0
@@ -350,7 +370,10 @@ public struct Renderer: Sendable {
       case .domains: ("", "\n")
       case .adblock: ("||", "^\n")
       case .wildcard: ("*.", "\n")
-      case .dnsmasq: ("address=/", "/#\n")
+      // `server=/name/` answers NXDOMAIN for every record type and is never forwarded; `address=/name/#`
+      // answered A and AAAA with 0.0.0.0 and :: but forwarded every other type (HTTPS records leaked the
+      // real addresses). It is also the one line a `servers-file` takes, which SIGHUP reads again.
+      case .dnsmasq: ("server=/", "/\n")
       case .unbound: ("local-zone: \"", ".\" always_null\n")
       case .rpz: ("", " CNAME .\n")
       }

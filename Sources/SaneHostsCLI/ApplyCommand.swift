@@ -22,15 +22,19 @@ struct ApplyCommand: AsyncParsableCommand {
       is written unless --force is given. Above \(HostsSection.adviceThreshold) names every lookup scans \
       a long file: a DNS server target answers faster.
 
-      DNS servers (--target): dnsmasq (address=/name/…/# lines of up to 1,000 bytes, blocking subdomains too), dnsmasq-hosts \
-      (an addn-hosts file with 0.0.0.0 and :: per name, exact names only), unbound (local-zone \
-      always_null), bind (a response-policy zone), pdns-recursor and knot-resolver (the same zone, plus a \
+      DNS servers (--target): dnsmasq (a servers-file of server=/name/…/ lines of up to 1,000 bytes: \
+      NXDOMAIN for the names and their subdomains, every record type; SIGHUP reads it again), dnsmasq-hosts \
+      (an addn-hosts file with 0.0.0.0 and :: per name, exact names only; dnsmasq still forwards their \
+      other record types, HTTPS included), unbound (local-zone always_null), bind (a response-policy \
+      zone), pdns-recursor and knot-resolver (the same zone, plus a \
       Lua file beside it, NAME.lua, that loads it: rpzFile for PowerDNS Recursor, policy.rpz for Knot \
       Resolver 5). The whole file is SaneHosts': it is checked with the server's own checker when \
       installed (dnsmasq --test, unbound-checkconf, named-checkzone; named-checkzone for the other two, \
       which have none), backed up and replaced atomically; --reload then tells the server (systemctl, \
       unbound-control, rndc, rec_control reload-lua-config and wipe-cache, Knot's control socket, or \
-      SIGHUP to --reload-pid for dnsmasq, unbound and BIND; the other two stop on SIGHUP).
+      SIGHUP to --reload-pid for dnsmasq, unbound and BIND; the other two stop on SIGHUP, and dnsmasq \
+      does not read a drop-in in /etc/dnsmasq.d again on it). Allow rules under a blocked parent become \
+      the server's own exceptions (server=/name/#, transparent zones, rpz-passthru.).
 
       --verify closes the loop: after writing (and reloading), it probes a seeded sample of the names just \
       applied (--verify-sample, default 50) and the control domains through the target (the system \
@@ -65,7 +69,7 @@ struct ApplyCommand: AsyncParsableCommand {
   var target: Target = .hosts
   @Option(
     help: ArgumentHelp(
-      "The drop-in file for a DNS server target (default: dnsmasq /etc/dnsmasq.d/sanehosts.conf, unbound /etc/unbound/unbound.conf.d/sanehosts.conf, …).",
+      "The drop-in file for a DNS server target (default: dnsmasq /etc/sanehosts/dnsmasq.servers, unbound /etc/unbound/unbound.conf.d/sanehosts.conf, …).",
       valueName: "path"))
   var output: String?
   @Flag(
@@ -158,15 +162,11 @@ struct ApplyCommand: AsyncParsableCommand {
     if reloadSocket != nil && !reload {
       throw ValidationError("--reload-socket chooses how --reload reloads: add --reload.")
     }
-    if target == .knotResolver && (reloadPid != nil || reloadUnit != nil) {
-      throw ValidationError(
-        "Knot Resolver stops on SIGHUP and its zone is not a unit's reload: it is reloaded through its control socket (--reload-socket RUNDIR/control/PID)."
-      )
-    }
-    if target == .pdnsRecursor && (reloadPid != nil || reloadUnit != nil) {
-      throw ValidationError(
-        "PowerDNS Recursor stops on SIGHUP and its zone is not a unit's reload: it loads the zone again with rec_control reload-lua-config (--reload, and --reload-socket DIR for a socket-dir of its own)."
-      )
+    if let server = target.server,
+      reloadPid != nil || (reloadUnit != nil && (target == .knotResolver || target == .pdnsRecursor)),
+      let refusal = server.hangUpRefusal(output: output)
+    {
+      throw ValidationError(refusal)
     }
   }
 
@@ -254,8 +254,11 @@ struct ApplyCommand: AsyncParsableCommand {
     default: break
     }
     if let pid = reloadPid { return .signal(pid: pid) }
-    if let unit = reloadUnit { return server == .dnsmasq ? .systemdRestart(unit: unit) : .systemd(unit: unit) }
-    return server.defaultReload
+    if let unit = reloadUnit {
+      return server == .dnsmasq && ServerTarget.isDnsmasqConfiguration(output ?? server.defaultOutput)
+        ? .systemdRestart(unit: unit) : .systemd(unit: unit)
+    }
+    return server.defaultReload(output: output)
   }
 
   /// Probes a sample of the names just applied, and the controls, through the target.

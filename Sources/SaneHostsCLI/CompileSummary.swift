@@ -51,6 +51,18 @@ struct CompileSummary {
         "\(report.tooLongForZone.grouped) names too long for the zone left out (with .\(Renderer.rpzOrigin) after "
         + "them they pass 253 characters): " + report.tooLongSamples.joined(separator: ", ") + "\n"
     }
+    if report.exceptions > 0 {
+      out +=
+        "\(report.exceptions.grouped) exceptions written for allow rules under a blocked parent "
+        + "(the parent's entry would block those names here)\n"
+    }
+    if report.unexpressedExceptions > 0 {
+      out +=
+        "warning: \(report.unexpressedExceptions.grouped) allow rules cannot be said in \(format.rawValue) format, "
+        + "and a blocked parent's entry still blocks their names: "
+        + report.unexpressedSamples.joined(separator: ", ")
+        + " (use a format with exceptions: adblock, dnsmasq, unbound, rpz)\n"
+    }
     out += "\(report.written.grouped) names written as \(format.rawValue) in \(String(format: "%.2f", seconds)) s\n"
     return out
   }
@@ -75,6 +87,7 @@ struct CompileSummary {
     let object: [String: Any] = [
       "format": format.rawValue, "written": report.written, "compressed": report.compressed,
       "publicSuffixesLeftOut": report.publicSuffixesLeftOut, "tooLongForZone": report.tooLongForZone,
+      "exceptions": report.exceptions, "unexpressedExceptions": report.unexpressedExceptions,
       "uniqueNames": list.count, "sources": sources,
       "rules": rules, "seconds": seconds,
     ]

@@ -62,7 +62,7 @@ struct DisableCommand: AsyncParsableCommand {
         Terminal.writeError("Removed \(what).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n")
       }
       if let server, reload {
-        let done = try await server.defaultReload.perform(runner: ProcessRunner())
+        let done = try await server.defaultReload(output: file.path).perform(runner: ProcessRunner())
         if !quiet { Terminal.writeError("Reload: \(done).\n") }
       }
     } catch {

@@ -60,6 +60,9 @@ public struct Explanation: Codable, Sendable, Hashable {
       case coveredByParent
       /// Blocked in the set but left out of this format (`reason` says why).
       case leftOut
+      /// Let through by an exception for an allow rule, at the name or a parent (`server=/name/#`, a
+      /// transparent zone, `rpz-passthru.`, `@@||name^`).
+      case excepted
       /// Not blocked.
       case notWritten
     }
@@ -106,6 +109,7 @@ public struct Explanation: Codable, Sendable, Hashable {
         case .asItself: "written"
         case .coveredByParent: "covered by \(output.parent ?? "a parent")"
         case .leftOut: "left out (\(output.reason ?? ""))"
+        case .excepted: "let through (\(output.reason ?? "an exception"))"
         case .notWritten: "not written"
         }
       if let index = groups.firstIndex(where: { $0.how == how }) {
@@ -291,12 +295,29 @@ public struct Explainer: Sendable {
     let blocked = present(name)
     let allowedBy = inSet(name) ? decidingAllow : nil
 
+    // Each covering format's exceptions, found as the renderer finds them (`Exceptions`) from the rules
+    // on the name and its parents and the listed names only an expression removed.
+    var candidates: [Exceptions.Exception] = []
+    for rule in rules.allow where chain.contains(rule.pattern) {
+      switch rule.kind {
+      case .exact: candidates.append(.init(name: rule.pattern, scope: .exact, rule: rule.text))
+      case .subdomains: candidates.append(.init(name: rule.pattern, scope: .subtree, rule: rule.text))
+      case .wildcard: candidates.append(.init(name: rule.pattern, scope: .below, rule: rule.text))
+      case .regex: break
+      }
+    }
+    for candidate in chain where inSet(candidate) {
+      guard !rules.allow.contains(where: { $0.kind != .regex && RuleSet.matches($0, candidate) }),
+        let rule = rules.allow.first(where: { $0.kind == .regex && RuleSet.matches($0, candidate) })
+      else { continue }
+      candidates.append(.init(name: candidate, scope: .exact, rule: rule.text))
+    }
     var outputs: [Explanation.Output] = []
     let notWrittenReason: String =
       if let allowedBy { "allowed by your rule \(allowedBy.text)" } else { "listed by no source" }
     for format in ListFormat.allCases {
       var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
-      // In the renderer's order: too long for the zone, a public suffix, then covered by a parent.
+      // In the renderer's order: too long for the zone, a public suffix, then the exceptions and parents.
       if !format.coversSubdomains {
         if blocked { output.written = .asItself } else { output.reason = notWrittenReason }
       } else if blocked && format == .rpz && name.utf8.count > Renderer.rpzNameLimit {
@@ -305,20 +326,19 @@ public struct Explainer: Sendable {
       } else if blocked && isPublicSuffix {
         output.written = .leftOut
         output.reason = "a public suffix: blocking it would block every site under it"
-      } else if let parent = coveringParent(format) {
-        output.written = .coveredByParent
-        output.parent = parent
-        if allowedBy != nil {
-          output.reason = "an allow rule for the name cannot unblock it here: its parent's entry blocks every subdomain"
-        }
-      } else if blocked {
-        output.written = .asItself
       } else {
-        output.reason = notWrittenReason
+        output = coveringOutput(
+          format, name: name, candidates: candidates, allowed: allowedBy != nil, notWrittenReason: notWrittenReason,
+          written: { candidate in
+            present(candidate) && !publicSuffixes.isPublicSuffix(candidate)
+              && (format != .rpz || candidate.utf8.count <= Renderer.rpzNameLimit)
+          })
       }
       outputs.append(output)
     }
-    let coveringParent = coveringParent(.dnsmasq)
+    // The summary's "blocked through its parent" follows dnsmasq's output (the formats with exceptions
+    // agree but for unbound's exact allow rules, which its own output line shows).
+    let coveringParent = outputs.first { $0.format == ListFormat.dnsmasq.rawValue }?.parent
 
     let verdict: Explanation.Verdict
     let summary: String
@@ -332,11 +352,14 @@ public struct Explainer: Sendable {
       }
     } else if let coveringParent {
       verdict = .coveredByParent
+      let formats = outputs.filter { $0.written == .coveredByParent }.map {
+        $0.format == ListFormat.rpz.rawValue ? "RPZ" : $0.format
+      }
       summary =
-        "blocked through its parent \(coveringParent) in formats that block subdomains (adblock, wildcard, dnsmasq, unbound, RPZ); not in hosts output"
-    } else if let allowedBy {
+        "blocked through its parent \(coveringParent) in formats that block subdomains (\(formats.joined(separator: ", "))); not in hosts output"
+    } else if let rule = allowedBy ?? (outputs.contains { $0.written == .excepted } ? decidingAllow : nil) {
       verdict = .allowed
-      summary = "allowed by your rule \(allowedBy.text)"
+      summary = "allowed by your rule \(rule.text)"
     } else {
       verdict = .notBlocked
       summary =
@@ -348,6 +371,45 @@ public struct Explainer: Sendable {
     return Explanation(
       query: query, name: name, unicode: unicode == name ? nil : unicode, invalidReason: nil, verdict: verdict,
       summary: summary, listings: listings, rules: ruleMatches, publicSuffix: isPublicSuffix, outputs: outputs)
+  }
+}
+
+extension Explainer {
+  /// How a covering format writes `name`: its exceptions and parents decide, as the renderer's do.
+  func coveringOutput(
+    _ format: ListFormat, name: String, candidates: [Exceptions.Exception], allowed: Bool, notWrittenReason: String,
+    written: (String) -> Bool
+  ) -> Explanation.Output {
+    var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
+    let exceptions = Exceptions(format: format, candidates: candidates, isWritten: written)
+    switch exceptions.verdict(name, isWritten: written) {
+    case .listed:
+      output.written = .asItself
+    case .covered(let parent):
+      output.written = .coveredByParent
+      // The entry written for it: the farthest written parent (the nearer ones are compressed away).
+      output.parent = Explainer.selfAndParents(parent).reversed().first(where: written) ?? parent
+      if allowed {
+        output.reason =
+          format == .wildcard
+          ? "the wildcard format has no exceptions: its parent's entry blocks every subdomain"
+          : "an exact allow rule above it keeps that name's subdomains blocked"
+      }
+    case .excepted(let exception):
+      output.written = .excepted
+      output.reason = Self.exceptionReason(exception, format: format)
+    case .notCovered:
+      output.reason = notWrittenReason
+    }
+    return output
+  }
+
+  /// Why an exception lets a name through: the rule and the line the format gets for it.
+  static func exceptionReason(_ exception: Exceptions.Exception, format: ListFormat) -> String {
+    let line =
+      Renderer(format: format).lines(for: exception, ownEntry: false)
+      .split(separator: "\n").first.map(String.init) ?? ""
+    return "your rule \(exception.rule): \(line)"
   }
 }
 

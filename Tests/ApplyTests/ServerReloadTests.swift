@@ -30,12 +30,26 @@ struct ServerReloadTests {
     }
   }
 
-  @Test("Each target's usual reload; dnsmasq's conf-file needs a restart, its hosts file only a reload")
+  @Test(
+    "Each target's usual reload; dnsmasq's servers-file and hosts file a reload (SIGHUP), a drop-in in /etc/dnsmasq.d a restart"
+  )
   func defaults() {
-    #expect(ServerTarget.dnsmasq.defaultReload == .systemdRestart(unit: "dnsmasq"))
-    #expect(ServerTarget.dnsmasqHosts.defaultReload == .systemd(unit: "dnsmasq"))
-    #expect(ServerTarget.unbound.defaultReload == .unboundControl)
-    #expect(ServerTarget.bind.defaultReload == .rndc(zone: "sanehosts.rpz"))
+    #expect(ServerTarget.dnsmasq.defaultReload() == .systemd(unit: "dnsmasq"))
+    #expect(
+      ServerTarget.dnsmasq.defaultReload(output: "/etc/dnsmasq.d/sanehosts.conf") == .systemdRestart(unit: "dnsmasq"))
+    #expect(ServerTarget.dnsmasqHosts.defaultReload() == .systemd(unit: "dnsmasq"))
+    #expect(ServerTarget.unbound.defaultReload() == .unboundControl)
+    #expect(ServerTarget.bind.defaultReload() == .rndc(zone: "sanehosts.rpz"))
+  }
+
+  @Test("Regression: SIGHUP is refused where it cannot reload the drop-in (dnsmasq configuration, kresd, the recursor)")
+  func hangUpRefusals() {
+    #expect(ServerTarget.dnsmasq.hangUpRefusal(output: "/etc/dnsmasq.d/sanehosts.conf")?.contains("restarts") == true)
+    #expect(ServerTarget.dnsmasq.hangUpRefusal(output: "/etc/sanehosts/dnsmasq.servers") == nil)
+    #expect(ServerTarget.dnsmasq.hangUpRefusal(output: nil) == nil)
+    #expect(ServerTarget.knotResolver.hangUpRefusal(output: nil) != nil)
+    #expect(ServerTarget.pdnsRecursor.hangUpRefusal(output: nil) != nil)
+    #expect(ServerTarget.unbound.hangUpRefusal(output: nil) == nil)
   }
 
   @Test("A failed command names the command and its output and points to the service's log")

@@ -16,7 +16,7 @@ struct RendererTests {
     "Each format writes its own syntax",
     arguments: [
       (ListFormat.hosts, "0.0.0.0 ads.example.com"), (.domains, "ads.example.com"), (.adblock, "||ads.example.com^"),
-      (.wildcard, "*.ads.example.com"), (.dnsmasq, "address=/ads.example.com/#"),
+      (.wildcard, "*.ads.example.com"), (.dnsmasq, "server=/ads.example.com/"),
       (.unbound, "local-zone: \"ads.example.com.\" always_null"), (.rpz, "ads.example.com CNAME ."),
     ])
   func syntax(format: ListFormat, firstLine: String) async throws {
@@ -93,17 +93,17 @@ struct RendererTests {
       return bodyLines(String(decoding: sink.memory, as: UTF8.self), .dnsmasq)
     }
     let three = try lines(3)
-    #expect(three.first == "address=/\(names[0])/\(names[1])/\(names[2])/#")
+    #expect(three.first == "server=/\(names[0])/\(names[1])/\(names[2])/")
     #expect(three.count == 134)
     let packed = try lines(.max)
-    #expect(packed.allSatisfy { $0.utf8.count + 1 <= Renderer.dnsmasqLineLimit && $0.hasSuffix("/#") })
+    #expect(packed.allSatisfy { $0.utf8.count + 1 <= Renderer.dnsmasqLineLimit && $0.hasSuffix("/") })
     #expect(packed.count < 40)
     // A line is closed only when the next name would not fit.
     for (line, next) in zip(packed, packed.dropFirst()) {
-      let following = next.dropFirst("address=/".count).split(separator: "/")[0]
+      let following = next.dropFirst("server=/".count).split(separator: "/")[0]
       #expect(line.utf8.count + 1 + following.utf8.count + 1 > Renderer.dnsmasqLineLimit)
     }
-    let written = packed.flatMap { $0.dropFirst("address=/".count).dropLast(2).split(separator: "/").map(String.init) }
+    let written = packed.flatMap { $0.dropFirst("server=/".count).dropLast(1).split(separator: "/").map(String.init) }
     #expect(written == names)
     #expect(try lines(1).count == 400)
     // Concurrently, the same bytes.

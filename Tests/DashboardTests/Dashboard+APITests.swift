@@ -126,7 +126,7 @@ struct DashboardAPITests {
         let dropIn = try await client.post("/api/apply", json: #"{"target":"dnsmasq"}"#, csrf: csrf)
         #expect(dropIn.status == .ok, "\(dropIn.text)")
         let conf = harness.directory.file("dropins/sanehosts-dnsmasq.conf")
-        #expect(try String(contentsOf: conf, encoding: .utf8).contains("address=/ads.example/"))
+        #expect(try String(contentsOf: conf, encoding: .utf8).contains("server=/ads.example/"))
         #expect(try await client.post("/api/apply", json: #"{"target":"nginx"}"#, csrf: csrf).status == .badRequest)
         #expect(
           try await client.post("/api/restore", json: #"{"target":"hosts","id":"nope"}"#, csrf: csrf).status

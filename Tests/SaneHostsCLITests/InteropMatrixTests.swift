@@ -113,7 +113,7 @@ struct InteropMatrixTests {
     }
   }
 
-  @Test("dnsmasq, apply --target dnsmasq: 0.0.0.0 and :: for the names and their subdomains")
+  @Test("dnsmasq, apply --target dnsmasq: NXDOMAIN for the names and their subdomains")
   func dnsmasq() async throws {
     let fixture = try await Self.fixture()
     defer { fixture.cli.remove() }
@@ -124,7 +124,7 @@ struct InteropMatrixTests {
       directory: fixture.cli.directory.url
     ) { server in
       let outcomes = try await Self.consistentOutcomes(fixture.cli, port: server.port, runs: 5, log: server.log())
-      Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: { $0 == "sinkhole 0.0.0.0, ::" })
+      Self.expectClassified(outcomes, isBlocked: Self.covered, blockedReason: { $0 == "NXDOMAIN" })
       // apply --verify: every applied name (29, fewer than the default sample of 50) blocked, controls reachable.
       let verified = try await fixture.cli.run(
         "apply", "--target", "dnsmasq", "--output", dropIn.path, "--verify", "127.0.0.1:\(server.port)")

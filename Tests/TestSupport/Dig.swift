@@ -1,4 +1,5 @@
 import Apply
+import Foundation
 
 /// Queries a DNS server on 127.0.0.1 with `dig` (Debian package bind9-dnsutils).
 public struct Dig: Sendable {
@@ -19,6 +20,16 @@ public struct Dig: Sendable {
     let result = try await ProcessRunner().run(path, arguments(name, type))
     guard result.status == 0 else { throw NoAnswer(name: name, type: type, port: port, output: result.standardOutput) }
     return result.standardOutput.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(";") }
+  }
+
+  /// The response code of `name`'s `type` query (`NOERROR`, `NXDOMAIN`, `REFUSED`, …).
+  public func status(_ name: String, _ type: String = "A") async throws -> String {
+    let arguments = ["@127.0.0.1", "-p", String(port), "+time=1", "+tries=1", "+noall", "+comments", name, type]
+    let result = try await ProcessRunner().run(path, arguments)
+    guard result.status == 0, let range = result.standardOutput.range(of: "status: ") else {
+      throw NoAnswer(name: name, type: type, port: port, output: result.standardOutput)
+    }
+    return String(result.standardOutput[range.upperBound...].prefix { $0 != "," })
   }
 
   /// Whether the server answers at all (any response code).

@@ -14,6 +14,8 @@ enum WebAdvice {
       "\(source) has no saved copy yet and is left out: press Update now on the Sources page."
     case .largeHostsFile(let names):
       "\(names.grouped) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: choose the dnsmasq (or unbound) target above."
+    case .cannotBlock(let server, let what):
+      "\(server) cannot block this: \(what)"
     case .drift, .rewrittenInPlace, .flushFailed, .notChecked, .reloadFailed:
       warning.description
     }

@@ -1,0 +1,53 @@
+import Foundation
+
+extension CompiledList {
+  /// The exceptions the allow rules could need in a covering format: one per name-shaped allow rule, and
+  /// an exact one for each listed name that only a regular-expression rule removed.
+  public var exceptionCandidates: [Exceptions.Exception] {
+    var candidates: [Exceptions.Exception] = []
+    var named: [RuleSet.Rule] = []
+    var hasExpressions = false
+    for rule in rules.allow {
+      switch rule.kind {
+      case .exact: candidates.append(.init(name: rule.pattern, scope: .exact, rule: rule.text))
+      case .subdomains: candidates.append(.init(name: rule.pattern, scope: .subtree, rule: rule.text))
+      case .wildcard: candidates.append(.init(name: rule.pattern, scope: .below, rule: rule.text))
+      case .regex: hasExpressions = true
+      }
+      if rule.kind != .regex { named.append(rule) }
+    }
+    guard hasExpressions, names.removedCount > 0 else { return candidates }
+    let expressions = rules.allow.compactMap { rule -> (RuleSet.Rule, NSRegularExpression)? in
+      guard rule.kind == .regex, let expression = try? NSRegularExpression(pattern: rule.pattern) else { return nil }
+      return (rule, expression)
+    }
+    for entry in 0..<names.entryCount where names.isRemoved(entry) {
+      let name = names.name(entry)
+      guard !named.contains(where: { RuleSet.matches($0, name) }) else { continue }
+      let range = NSRange(location: 0, length: name.utf16.count)
+      if let (rule, _) = expressions.first(where: { $0.1.firstMatch(in: name, range: range) != nil }) {
+        candidates.append(.init(name: name, scope: .exact, rule: rule.text))
+      }
+    }
+    return candidates
+  }
+
+  /// Whether `name` is written as an entry of its own in `format`: listed and not allowed, and in a
+  /// covering format neither a public suffix nor (RPZ) too long for the zone.
+  public func isWritten(_ name: String, format: ListFormat, publicSuffixes: PublicSuffixList = .bundled) -> Bool {
+    guard let entry = names.entry(of: name), !names.isRemoved(entry) else { return false }
+    guard format.coversSubdomains else { return true }
+    if format == .rpz && name.utf8.count > Renderer.rpzNameLimit { return false }
+    return !publicSuffixes.isPublicSuffix(name)
+  }
+
+  /// The exceptions `format` needs for this list's allow rules.
+  public func exceptions(for format: ListFormat, publicSuffixes: PublicSuffixList = .bundled) -> Exceptions {
+    guard format.coversSubdomains, !rules.allow.isEmpty else {
+      return Exceptions(format: format, candidates: [], isWritten: { _ in false })
+    }
+    return Exceptions(format: format, candidates: exceptionCandidates) {
+      isWritten($0, format: format, publicSuffixes: publicSuffixes)
+    }
+  }
+}

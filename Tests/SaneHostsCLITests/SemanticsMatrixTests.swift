@@ -1,0 +1,335 @@
+import DNS
+import Foundation
+import TestSupport
+import Testing
+
+/// The semantics matrix: each real server from Debian loads SaneHosts' own drop-in (`apply --target`) and
+/// forwards to a real authoritative `named` that serves A, AAAA, HTTPS and CNAME records. For a blocked
+/// name, its subdomain, an exact allow under a blocked parent, a subdomain allow, a wildcard allow, the
+/// HTTPS query of a blocked name, a CNAME to a blocked name and a name added then reloaded, the server's
+/// answer must be what SaneHosts says it applied: `why` for the target's format, and `apply`'s own notes
+/// where a server cannot close a leak.
+@Suite("Semantics matrix: what real servers answer is what SaneHosts applied", .serialized)
+struct SemanticsMatrixTests {
+  /// The upstream's zone. Every address is one the tests look for: a blocked name must never show it.
+  static let zone = """
+    $TTL 60
+    @ IN SOA ns.shop.test. admin.shop.test. 1 60 60 600 60
+    @ IN NS ns
+    ns IN A 127.0.0.1
+    @ IN A 198.51.100.1
+    ads IN A 198.51.100.10
+    ads IN AAAA 2001:db8:100::10
+    ads IN HTTPS 1 . alpn=h2,h3 ipv4hint=198.51.100.10
+    *.ads IN A 198.51.100.11
+    *.ads IN HTTPS 1 . alpn=h2 ipv4hint=198.51.100.11
+    keep.ads IN A 198.51.100.12
+    deep.keep.ads IN A 198.51.100.13
+    open.ads IN A 198.51.100.14
+    deep.open.ads IN A 198.51.100.15
+    wild IN A 198.51.100.16
+    x.wild IN A 198.51.100.17
+    track IN CNAME ads
+    newly IN A 198.51.100.18
+
+    """
+
+  /// The list: a blocked parent, a listed subdomain of it (compressed away), a parent with a wildcard allow.
+  static let listed = ["ads.shop.test", "x.ads.shop.test", "wild.shop.test"]
+  /// Allow rules: exact, subdomains, wildcard.
+  static let allowRules = ["=keep.ads.shop.test", "open.ads.shop.test", "*.wild.shop.test"]
+
+  /// What a case expects of the server's answer.
+  enum Expected: Equatable, CustomStringConvertible {
+    /// No address of the zone and no HTTPS record.
+    case blocked
+    /// The zone's answer, with this address.
+    case real(String)
+
+    var description: String {
+      switch self {
+      case .blocked: "blocked"
+      case .real(let address): "real \(address)"
+      }
+    }
+  }
+
+  /// How a target treats each kind of name: the README's table of rule kinds and record types.
+  struct Semantics {
+    /// Whether entries block subdomains (all but dnsmasq-hosts).
+    var covers = true
+    /// Whether an exact allow keeps the name's subdomains blocked (unbound's transparent zone does not).
+    var exactKeepsSubdomainsBlocked = true
+    /// Whether a blocked name's HTTPS record stays hidden.
+    var blocksHTTPS = true
+    /// Whether a name whose CNAME leads to a blocked name is blocked.
+    var blocksCNAMETargets = false
+  }
+
+  /// The cases: (name, type, expected).
+  static func cases(_ semantics: Semantics) -> [(String, RecordType, Expected)] {
+    let https = RecordType.other(65)
+    let covered: (String) -> Expected = { semantics.covers ? .blocked : .real($0) }
+    return [
+      ("ads.shop.test", .a, .blocked),
+      ("ads.shop.test", .aaaa, .blocked),
+      ("ads.shop.test", https, semantics.blocksHTTPS ? .blocked : .real("HTTPS")),
+      ("x.ads.shop.test", .a, .blocked),
+      ("y.ads.shop.test", .a, covered("198.51.100.11")),
+      ("y.ads.shop.test", https, semantics.covers ? .blocked : .real("HTTPS")),
+      ("keep.ads.shop.test", .a, .real("198.51.100.12")),
+      (
+        "deep.keep.ads.shop.test", .a,
+        semantics.covers && semantics.exactKeepsSubdomainsBlocked ? .blocked : .real("198.51.100.13")
+      ),
+      ("open.ads.shop.test", .a, .real("198.51.100.14")),
+      ("deep.open.ads.shop.test", .a, .real("198.51.100.15")),
+      ("wild.shop.test", .a, .blocked),
+      ("x.wild.shop.test", .a, .real("198.51.100.17")),
+      ("shop.test", .a, .real("198.51.100.1")),
+      ("track.shop.test", .a, semantics.blocksCNAMETargets ? .blocked : .real("198.51.100.10")),
+    ]
+  }
+
+  /// The answer in a word: `real ADDRESS` (or `real HTTPS` for an HTTPS record), else `blocked (RCODE …)`.
+  static func observe(_ resolver: Resolver, _ name: String, _ type: RecordType) async throws -> String {
+    let reply = try await resolver.query(name, type, timeout: .seconds(3))
+    let zoneAddresses = reply.answers.compactMap(\.data.address).map(\.description).filter {
+      $0.hasPrefix("198.51.100.") || $0.hasPrefix("2001:db8:100:")
+    }
+    if let address = zoneAddresses.first { return "real \(address)" }
+    if reply.answers.contains(where: { $0.type.rawValue == 65 }) { return "real HTTPS" }
+    let addresses = reply.answers.compactMap(\.data.address).map(\.description)
+    return "blocked (\(reply.responseCode) \(addresses.joined(separator: ",")))"
+  }
+
+  /// Asks every case and collects the ones whose answer is not the expected one.
+  static func mismatches(port: UInt16, semantics: Semantics) async throws -> [String] {
+    let resolver = try Resolver(server: "127.0.0.1:\(port)")
+    var wrong: [String] = []
+    for (name, type, expected) in cases(semantics) {
+      let observed = try await observe(resolver, name, type)
+      let matches =
+        switch expected {
+        case .blocked: observed.hasPrefix("blocked")
+        case .real(let address): observed == "real \(address)"
+        }
+      if !matches { wrong.append("\(name) \(type): expected \(expected), got \(observed)") }
+    }
+    return wrong
+  }
+
+  /// Asks `why` about every name of the cases (A queries; the CNAME is the server's business, not the
+  /// list's) and compares the output `format`'s verdict with the server's answer: blocked exactly when
+  /// `why` says the format writes the name or a parent that covers it.
+  static func whyMismatches(_ cli: StoreCLI, port: UInt16, format: String) async throws -> [String] {
+    let names = Set(cases(Semantics()).filter { $0.1 == .a && $0.0 != "track.shop.test" }.map(\.0)).sorted()
+    let result = try await cli.runner.run(["why", "--json"] + names)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+      "\(result.standardError)")
+    let explanations = try #require(object["names"] as? [[String: Any]])
+    let resolver = try Resolver(server: "127.0.0.1:\(port)")
+    var wrong: [String] = []
+    for explanation in explanations {
+      let name = explanation["name"] as? String ?? ""
+      let outputs = explanation["outputs"] as? [[String: Any]] ?? []
+      let output = outputs.first { $0["format"] as? String == format }
+      let written = output?["written"] as? String ?? "?"
+      let whyBlocks = written == "asItself" || written == "coveredByParent"
+      let observed = try await observe(resolver, name, .a)
+      if whyBlocks != observed.hasPrefix("blocked") {
+        wrong.append(
+          "\(name): why says \(format) \(written) (\(output?["reason"] as? String ?? "")), the server \(observed)")
+      }
+    }
+    #expect(explanations.count == names.count)
+    return wrong
+  }
+
+  /// A store with the list and the allow rules, updated.
+  static func fixture() async throws -> ApplyFixture {
+    let fixture = try await ApplyFixture.make(names: listed)
+    let added = try await fixture.cli.runner.run(["allow", "add"] + allowRules)
+    try #require(added.status == 0, "\(added.standardError)")
+    try await fixture.cli.ok("update", "--quiet")
+    return fixture
+  }
+
+  /// Adds `newly.shop.test` to the list after the server has answered (and cached) it, applies with
+  /// `--reload` (and `extra`), and expects it blocked at once; the reload's report says what ran.
+  static func expectReloaded(_ fixture: ApplyFixture, port: UInt16, apply: [String], log: () -> String) async throws {
+    let resolver = try Resolver(server: "127.0.0.1:\(port)")
+    #expect(try await observe(resolver, "newly.shop.test", .a) == "real 198.51.100.18")
+    try Data((listed + ["newly.shop.test"]).joined(separator: "\n").utf8).write(to: fixture.list)
+    try await fixture.cli.ok("update", "--quiet")
+    let applied = try await fixture.cli.runner.run(["apply", "--reload"] + apply)
+    #expect(applied.status == 0, "\(applied.standardError)\n\(log())")
+    // BIND loads a zone again in the background after SIGHUP or `rndc reload`: the answer may take a moment.
+    let start = ContinuousClock.now
+    var after = try await observe(resolver, "newly.shop.test", .a)
+    while !after.hasPrefix("blocked") && ContinuousClock.now - start < .seconds(10) {
+      try await Task.sleep(for: .milliseconds(20))
+      after = try await observe(resolver, "newly.shop.test", .a)
+    }
+    #expect(
+      after.hasPrefix("blocked"), "newly.shop.test after the reload: \(after)\n\(applied.standardError)\n\(log())")
+    print("reload of \(apply[1]): blocked after \(ContinuousClock.now - start)")
+  }
+
+  @Test("dnsmasq (servers-file): every case, every record type; SIGHUP reloads; CNAME chains noted")
+  func dnsmasq() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.servers")
+    let applied = try await fixture.cli.run("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    #expect(applied.status == 0, "\(applied.standardError)")
+    #expect(applied.standardError.contains("servers-file=\(dropIn.path)"), "\(applied.standardError)")
+    #expect(applied.standardError.contains("CNAME"), "the CNAME leak is named: \(applied.standardError)")
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: fixture.cli.directory.url) {
+      upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
+        directory: fixture.cli.directory.url
+      ) { server in
+        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "dnsmasq")
+        #expect(why.isEmpty, "\(why)")
+        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics())
+        #expect(wrong.isEmpty, "\(wrong)\n\((try? String(contentsOf: dropIn, encoding: .utf8)) ?? "")")
+        // Found on the real dnsmasq 2.90 (every form: server=, local=, address=): once the CNAME chain
+        // track → ads is cached, the blocked name itself is answered from the cache until its TTL ends.
+        // apply names it.
+        let resolver = try Resolver(server: "127.0.0.1:\(server.port)")
+        #expect(try await Self.observe(resolver, "ads.shop.test", .a) == "real 198.51.100.10")
+        #expect(applied.standardError.contains("from its cache"), "\(applied.standardError)")
+        try await Self.expectReloaded(
+          fixture, port: server.port,
+          apply: ["--target", "dnsmasq", "--output", dropIn.path, "--reload-pid", "\(server.pid)"], log: server.log)
+      }
+    }
+  }
+
+  @Test("dnsmasq addn-hosts: exact names only; the HTTPS leak and CNAME chains are named by apply")
+  func dnsmasqHosts() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.hosts")
+    let applied = try await fixture.cli.run("apply", "--target", "dnsmasq-hosts", "--output", dropIn.path)
+    #expect(applied.status == 0, "\(applied.standardError)")
+    #expect(applied.standardError.contains("HTTPS"), "the HTTPS leak is named: \(applied.standardError)")
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: fixture.cli.directory.url) {
+      upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--addn-hosts=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
+        directory: fixture.cli.directory.url
+      ) { server in
+        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "hosts")
+        #expect(why.isEmpty, "\(why)")
+        let wrong = try await Self.mismatches(
+          port: server.port, semantics: Semantics(covers: false, blocksHTTPS: false))
+        #expect(wrong.isEmpty, "\(wrong)")
+        try await Self.expectReloaded(
+          fixture, port: server.port,
+          apply: ["--target", "dnsmasq-hosts", "--output", dropIn.path, "--reload-pid", "\(server.pid)"],
+          log: server.log)
+      }
+    }
+  }
+
+  @Test("unbound: always_null and transparent zones; an exact allow also opens its subdomains (named by why)")
+  func unbound() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts-unbound.conf")
+    try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: fixture.cli.directory.url) {
+      upstream in
+      let lines = [
+        #"local-zone: "test." nodefault"#, #"module-config: "iterator""#, #"include: "\#(dropIn.path)""#,
+        "stub-zone:", #"name: "shop.test""#, "stub-addr: 127.0.0.1@\(upstream.port)",
+      ]
+      try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
+        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "unbound")
+        #expect(why.isEmpty, "\(why)")
+        let wrong = try await Self.mismatches(
+          port: server.port, semantics: Semantics(exactKeepsSubdomainsBlocked: false))
+        #expect(wrong.isEmpty, "\(wrong)\n\((try? String(contentsOf: dropIn, encoding: .utf8)) ?? "")")
+        try await Self.expectReloaded(
+          fixture, port: server.port,
+          apply: ["--target", "unbound", "--output", dropIn.path, "--reload-pid", "\(server.pid)"], log: server.log)
+      }
+    }
+  }
+
+  @Test("BIND named (RPZ): passthru exceptions, the names between them re-blocked; CNAME targets blocked")
+  func bind() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let zone = fixture.cli.directory.file("db.sanehosts.rpz")
+    try await fixture.cli.ok("apply", "--target", "bind", "--output", zone.path)
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: fixture.cli.directory.url) {
+      upstream in
+      try await DNSServerProcess.withNamed(zone: zone, forwarder: upstream.port, directory: fixture.cli.directory.url) {
+        server in
+        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "rpz")
+        #expect(why.isEmpty, "\(why)")
+        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics(blocksCNAMETargets: true))
+        #expect(wrong.isEmpty, "\(wrong)\n\((try? String(contentsOf: zone, encoding: .utf8)) ?? "")")
+        try await Self.expectReloaded(
+          fixture, port: server.port,
+          apply: ["--target", "bind", "--output", zone.path, "--reload-pid", "\(server.pid)"],
+          log: server.log)
+      }
+    }
+  }
+
+  @Test("PowerDNS Recursor (RPZ): the same cases; rec_control reloads")
+  func pdnsRecursor() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let zone = fixture.cli.directory.file("sanehosts.rpz")
+    let loader = fixture.cli.directory.file("sanehosts.lua")
+    try await fixture.cli.ok("apply", "--target", "pdns-recursor", "--output", zone.path)
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: fixture.cli.directory.url) {
+      upstream in
+      try await DNSServerProcess.withRecursor(
+        luaConfig: loader, forwarder: upstream.port, directory: fixture.cli.directory.url
+      ) { server in
+        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "rpz")
+        #expect(why.isEmpty, "\(why)")
+        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics(blocksCNAMETargets: true))
+        #expect(wrong.isEmpty, "\(wrong)")
+        let socket = DNSServerProcess.recursorSocketDirectory(port: server.port, directory: fixture.cli.directory.url)
+        try await Self.expectReloaded(
+          fixture, port: server.port,
+          apply: ["--target", "pdns-recursor", "--output", zone.path, "--reload-socket", socket.path], log: server.log)
+      }
+    }
+  }
+
+  @Test("Knot Resolver (RPZ): a pass-through goes on to the forwarder; the control socket reloads")
+  func knotResolver() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let zone = fixture.cli.directory.file("sanehosts.rpz")
+    let loader = fixture.cli.directory.file("sanehosts.lua")
+    let applied = try await fixture.cli.run("apply", "--target", "knot-resolver", "--output", zone.path)
+    #expect(applied.standardError.contains("CNAME"), "the CNAME leak is named: \(applied.standardError)")
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: fixture.cli.directory.url) {
+      upstream in
+      try await DNSServerProcess.withKnot(
+        luaConfig: loader, forwarder: upstream.port, directory: fixture.cli.directory.url
+      ) { server in
+        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "rpz")
+        #expect(why.isEmpty, "\(why)")
+        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics())
+        #expect(wrong.isEmpty, "\(wrong)\n\(server.log())")
+        let socket = DNSServerProcess.knotControlSocket(
+          port: server.port, pid: server.pid, directory: fixture.cli.directory.url)
+        try await Self.expectReloaded(
+          fixture, port: server.port,
+          apply: ["--target", "knot-resolver", "--output", zone.path, "--reload-socket", socket.path], log: server.log)
+      }
+    }
+  }
+}
