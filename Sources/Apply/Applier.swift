@@ -137,6 +137,16 @@ public struct Applier: Sendable {
 
     /// The names the file blocks, to sample for a verification: the profile's names less any public
     /// suffix a format covering subdomains leaves out.
+    /// The names whose block entries this apply added to the file (exceptions and the RPZ header are
+    /// not blocks): `--verify` checks these first, since a reload that did not happen shows in them.
+    public var addedNames: [String] {
+      let text = change.added.filter { !ServerTarget.isVolatile($0) }.joined(separator: "\n")
+      var parser = LineParser(format: nil)
+      Array(text.utf8).withUnsafeBufferPointer { parser.parse(buffer: $0) }
+      var seen: Set<String> = []
+      return parser.finish().names.filter { seen.insert($0).inserted }
+    }
+
     public func verifiable(in store: Store) async throws -> [String] {
       let names: [String]
       if let list {

@@ -120,6 +120,17 @@ public struct Verification: Sendable, Hashable, Codable {
     Registry.sample(names, count: count, seed: seed)
   }
 
+  /// The names to probe after an apply: every name it `added` that is among `names` (a seeded sample of
+  /// them past `count`), then a seeded sample of the other names, `count` in all. A reload that did not
+  /// happen shows in the names just added; a random sample of a large profile would rarely hold them.
+  public static func sample(_ names: [String], added: [String], count: Int, seed: UInt64) -> [String] {
+    let applied = Set(names)
+    let changed = added.filter(applied.contains)
+    if changed.count >= count { return sample(changed, count: count, seed: seed) }
+    let changedSet = Set(changed)
+    return changed + sample(names.filter { !changedSet.contains($0) }, count: count - changed.count, seed: seed)
+  }
+
   /// Probes `names` and the registry's control domains with `lookup` (at most `concurrency` at a time) and
   /// explains each name that is not blocked.
   ///

@@ -36,8 +36,9 @@ struct ApplyCommand: AsyncParsableCommand {
       does not read a drop-in in /etc/dnsmasq.d again on it). Allow rules under a blocked parent become \
       the server's own exceptions (server=/name/#, transparent zones, rpz-passthru.).
 
-      --verify closes the loop: after writing (and reloading), it probes a seeded sample of the names just \
-      applied (--verify-sample, default 50) and the control domains through the target (the system \
+      --verify closes the loop: after writing (and reloading), it probes every name this apply added, then \
+      a seeded sample of the other names applied (--verify-sample in all, default 50), and the control \
+      domains through the target (the system \
       resolver for the hosts file, the server at --verify IP[:port] for a drop-in) and reports \
       `verified: 50/50 sampled names blocked, controls reachable`, or each name not blocked yet with the \
       likely reason (not reloaded, a cached answer and its TTL, the server's own allow list). A name is \
@@ -264,7 +265,8 @@ struct ApplyCommand: AsyncParsableCommand {
   /// Probes a sample of the names just applied, and the controls, through the target.
   private func verification(_ applied: Applier.Applied, in store: Store) async throws -> Verification {
     let timeout = Duration.milliseconds(Int(verifyTimeout * 1000))
-    let names = Verification.sample(try await applied.verifiable(in: store), count: verifySample, seed: 1)
+    let names = Verification.sample(
+      try await applied.verifiable(in: store), added: applied.addedNames, count: verifySample, seed: 1)
     let context = Verification.Context(
       reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
     // validate() checked the address (none for the hosts file: the system resolver).

@@ -55,7 +55,7 @@ struct Compile: AsyncParsableCommand {
   var address: String = "ipv4"
 
   @Option(
-    help: "Names per line: after one address (hosts), or in one address=/…/# line of up to 1,000 bytes (dnsmasq).")
+    help: "Names per line: after one address (hosts), or in one server=/…/ line of up to 1,000 bytes (dnsmasq).")
   var namesPerLine: Int = 1
 
   @Flag(help: "Keep names whose parent is also blocked, in formats that block subdomains.")

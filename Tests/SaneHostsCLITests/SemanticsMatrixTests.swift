@@ -333,3 +333,40 @@ struct SemanticsMatrixTests {
     }
   }
 }
+
+@Suite("apply --verify checks what the apply changed", .serialized)
+struct VerifyChangedTests {
+  @Test(
+    "Regression: a name just denied is always verified; dnsmasq loading the drop-in as configuration is not reloaded by SIGHUP and --verify fails (exit 5); as its servers-file it is"
+  )
+  func deniedNameVerified() async throws {
+    // 300 names: a random sample of 50 would rarely hold the one just added.
+    let fixture = try await ApplyFixture.make(names: (0..<300).map { "n\($0).blocked.example" })
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.servers")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    for option in ["--conf-file", "--servers-file"] {
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["\(option)=\(dropIn.path)"] + DNSServerProcess.catchAllArguments,
+        directory: fixture.cli.directory.url
+      ) { server in
+        let name = "newly-denied\(option.dropFirst(2)).example"
+        try await fixture.cli.ok("deny", "add", name)
+        let applied = try await fixture.cli.runner.run([
+          "apply", "--target", "dnsmasq", "--output", dropIn.path, "--reload", "--reload-pid", "\(server.pid)",
+          "--verify", "127.0.0.1:\(server.port)",
+        ])
+        #expect(applied.standardError.contains("Reload: sent SIGHUP"), "\(applied.standardError)")
+        if option == "--conf-file" {
+          #expect(applied.status == 5, "\(applied.standardError)")
+          #expect(
+            applied.standardError.contains("not blocked: \(name) (reachable: \(DNSServerProcess.catchAllV4))"),
+            "\(applied.standardError)")
+        } else {
+          #expect(applied.status == 0, "\(applied.standardError)")
+          #expect(applied.standardError.contains("verified: 50/50 sampled names blocked"), "\(applied.standardError)")
+        }
+      }
+    }
+  }
+}

@@ -340,7 +340,8 @@ extension Dashboard {
       reloaded: server == nil || applied.result.reloaded != nil, server: server != nil, path: applied.result.path)
     let names: [String]
     do {
-      names = Verification.sample(try await applied.verifiable(in: store), count: 50, seed: 1)
+      names = Verification.sample(
+        try await applied.verifiable(in: store), added: applied.addedNames, count: 50, seed: 1)
     } catch {
       return (nil, "Not verified: the names applied could not be read back: \(error.localizedDescription)")
     }
