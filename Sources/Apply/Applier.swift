@@ -291,6 +291,12 @@ public struct Applier: Sendable {
     let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     warnings += server.leaks.map { ApplyWarning.cannotBlock(server: server.server, what: $0) }
+    if server == .dnsmasq, file.path != ServerTarget.formerDnsmasqOutput,
+      file.ledger.entry(for: ServerTarget.formerDnsmasqOutput) != nil,
+      FileManager.default.fileExists(atPath: ServerTarget.formerDnsmasqOutput)
+    {
+      warnings.append(.formerDropIn(path: ServerTarget.formerDnsmasqOutput))
+    }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged =
       change.before == nil || change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)) > 0

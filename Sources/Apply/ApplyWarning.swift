@@ -19,6 +19,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
   case reloadFailed(path: String, server: String)
   /// What the server answers for blocked names all the same (a leak the drop-in cannot close).
   case cannotBlock(server: String, what: String)
+  /// SaneHosts' earlier dnsmasq drop-in is still in place beside the new one.
+  case formerDropIn(path: String)
 
   /// The command line's wording, one sentence.
   public var description: String {
@@ -39,6 +41,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
       "\(path) was written, but reloading \(server) failed."
     case .cannotBlock(let server, let what):
       "note: \(server) cannot block this: \(what)"
+    case .formerDropIn(let path):
+      "SaneHosts' earlier dnsmasq drop-in \(path) (address= lines, which let HTTPS records through) is still loaded as configuration: remove it with `sanehosts disable --target dnsmasq --output \(path)`, then restart dnsmasq."
     }
   }
 }

@@ -19,6 +19,10 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   /// watches the zone and loads it again when it changes).
   case knotResolver = "knot-resolver"
 
+  /// Where the dnsmasq drop-in went before it became a servers-file (`address=/name/#` lines, which
+  /// leaked HTTPS records): `apply` names it while it is still there.
+  public static let formerDnsmasqOutput = "/etc/dnsmasq.d/sanehosts.conf"
+
   /// The version of the drop-ins' shape, part of the ledger's content key: a drop-in written by an older
   /// shape is written again though the profile did not change (2: `server=/…/` lines for dnsmasq, and
   /// exceptions for allow rules under a blocked parent).

@@ -17,6 +17,19 @@ struct ApplyWarningTests {
     #expect(ApplyWarning.reloadFailed(path: "/x.conf", server: "dnsmasq").description.contains("reloading dnsmasq"))
     let drift = ApplyWarning.drift(.outsideSection(since: Date(timeIntervalSince1970: 0)), path: "/h")
     #expect(drift.description.hasPrefix("note: /h was changed by someone else"))
+    let leak = ApplyWarning.cannotBlock(server: "dnsmasq", what: "CNAME chains.")
+    #expect(leak.description == "note: dnsmasq cannot block this: CNAME chains.")
+    let former = ApplyWarning.formerDropIn(path: ServerTarget.formerDnsmasqOutput)
+    #expect(former.description.contains("disable --target dnsmasq --output /etc/dnsmasq.d/sanehosts.conf"))
+  }
+
+  @Test("Every target but BIND and PowerDNS Recursor names what it still answers for a blocked name")
+  func leaks() {
+    #expect(ServerTarget.dnsmasq.leaks.joined().contains("from its cache"))
+    #expect(ServerTarget.dnsmasqHosts.leaks.joined().contains("HTTPS"))
+    #expect(ServerTarget.unbound.leaks.joined().contains("transparent zone"))
+    #expect(ServerTarget.knotResolver.leaks.joined().contains("CNAME"))
+    #expect(ServerTarget.bind.leaks.isEmpty && ServerTarget.pdnsRecursor.leaks.isEmpty)
   }
 
   @Test("In JSON a warning is its sentence, as `apply --json` has always written it")

@@ -16,6 +16,8 @@ enum WebAdvice {
       "\(names.grouped) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: choose the dnsmasq (or unbound) target above."
     case .cannotBlock(let server, let what):
       "\(server) cannot block this: \(what)"
+    case .formerDropIn(let path):
+      "SaneHosts' earlier dnsmasq drop-in \(path) (which let HTTPS records through) is still loaded as configuration: delete that file and restart dnsmasq."
     case .drift, .rewrittenInPlace, .flushFailed, .notChecked, .reloadFailed:
       warning.description
     }
