@@ -4,18 +4,9 @@ extension CompiledList {
   /// The exceptions the allow rules could need in a covering format: one per name-shaped allow rule, and
   /// an exact one for each listed name that only a regular-expression rule removed.
   public var exceptionCandidates: [Exceptions.Exception] {
-    var candidates: [Exceptions.Exception] = []
-    var named: [RuleSet.Rule] = []
-    var hasExpressions = false
-    for rule in rules.allow {
-      switch rule.kind {
-      case .exact: candidates.append(.init(name: rule.pattern, scope: .exact, rule: rule.text))
-      case .subdomains: candidates.append(.init(name: rule.pattern, scope: .subtree, rule: rule.text))
-      case .wildcard: candidates.append(.init(name: rule.pattern, scope: .below, rule: rule.text))
-      case .regex: hasExpressions = true
-      }
-      if rule.kind != .regex { named.append(rule) }
-    }
+    var candidates = rules.allow.compactMap(Exceptions.Exception.init(rule:))
+    let named = rules.allow.filter { $0.kind != .regex }
+    let hasExpressions = named.count < rules.allow.count
     guard hasExpressions, names.removedCount > 0 else { return candidates }
     let expressions = rules.allow.compactMap { rule -> (RuleSet.Rule, NSRegularExpression)? in
       guard rule.kind == .regex, let expression = try? NSRegularExpression(pattern: rule.pattern) else { return nil }

@@ -41,6 +41,17 @@ public struct Exceptions: Sendable, Hashable {
       self.scope = scope
       self.rule = rule
     }
+
+    /// The exception a name-shaped allow rule asks for (`=a` exact, `a` subtree, `*.a` below); nil for an
+    /// expression, whose exceptions are the listed names it removed.
+    public init?(rule: RuleSet.Rule) {
+      switch rule.kind {
+      case .exact: self.init(name: rule.pattern, scope: .exact, rule: rule.text)
+      case .subdomains: self.init(name: rule.pattern, scope: .subtree, rule: rule.text)
+      case .wildcard: self.init(name: rule.pattern, scope: .below, rule: rule.text)
+      case .regex: return nil
+      }
+    }
   }
 
   /// What a name's verdict is in a covering format.

@@ -297,15 +297,7 @@ public struct Explainer: Sendable {
 
     // Each covering format's exceptions, found as the renderer finds them (`Exceptions`) from the rules
     // on the name and its parents and the listed names only an expression removed.
-    var candidates: [Exceptions.Exception] = []
-    for rule in rules.allow where chain.contains(rule.pattern) {
-      switch rule.kind {
-      case .exact: candidates.append(.init(name: rule.pattern, scope: .exact, rule: rule.text))
-      case .subdomains: candidates.append(.init(name: rule.pattern, scope: .subtree, rule: rule.text))
-      case .wildcard: candidates.append(.init(name: rule.pattern, scope: .below, rule: rule.text))
-      case .regex: break
-      }
-    }
+    var candidates = rules.allow.filter { chain.contains($0.pattern) }.compactMap(Exceptions.Exception.init(rule:))
     for candidate in chain where inSet(candidate) {
       guard !rules.allow.contains(where: { $0.kind != .regex && RuleSet.matches($0, candidate) }),
         let rule = rules.allow.first(where: { $0.kind == .regex && RuleSet.matches($0, candidate) })
