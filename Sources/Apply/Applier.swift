@@ -135,8 +135,6 @@ public struct Applier: Sendable {
     /// Whether the file's format blocks subdomains too (public suffixes are then left out of it).
     public var coversSubdomains: Bool
 
-    /// The names the file blocks, to sample for a verification: the profile's names less any public
-    /// suffix a format covering subdomains leaves out.
     /// The names whose block entries this apply added to the file (exceptions and the RPZ header are
     /// not blocks): `--verify` checks these first, since a reload that did not happen shows in them.
     public var addedNames: [String] {
@@ -147,6 +145,8 @@ public struct Applier: Sendable {
       return parser.finish().names.filter { seen.insert($0).inserted }
     }
 
+    /// The names the file blocks, to sample for a verification: the profile's names less any public
+    /// suffix a format covering subdomains leaves out.
     public func verifiable(in store: Store) async throws -> [String] {
       let names: [String]
       if let list {

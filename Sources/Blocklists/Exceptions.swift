@@ -3,13 +3,10 @@
 ///
 /// In hosts and domains output an allow rule simply leaves a name out. In a covering format (adblock,
 /// wildcard, dnsmasq, unbound, RPZ) a listed parent's entry blocks every name under it, so an allowed name
-/// under a blocked parent needs an exception in the consumer's own syntax, or the parent blocks it anyway:
-///
-/// | rule | scope | dnsmasq | unbound | RPZ | adblock |
-/// |---|---|---|---|---|---|
-/// | `=a.x` | `.exact` | `server=/a.x/#` + `server=/*.a.x/` | `transparent` zone (also lets unlisted subdomains through) | `a.x CNAME rpz-passthru.` + `*.a.x CNAME .` | `@@|a.x^` |
-/// | `a.x` | `.subtree` | `server=/a.x/#` | `transparent` zone | `a.x` and `*.a.x CNAME rpz-passthru.` | `@@||a.x^` |
-/// | `*.a.x` | `.below` | `server=/*.a.x/#` | `transparent` zone with null `local-data` for a.x | `*.a.x CNAME rpz-passthru.` | `@@||*.a.x^` |
+/// under a blocked parent needs an exception in the consumer's own syntax, or the parent blocks it anyway.
+/// A rule's `Scope` is exact (`=a.x`), its subtree (`a.x`) or below it (`*.a.x`); each format's lines for
+/// each scope are `Renderer.lines(for:ownEntry:)`, and README's table "What each target blocks" (checked
+/// against them by `ReadmeExceptionTableTests`).
 ///
 /// The wildcard format has no exception syntax: the parent's entry is written and still blocks the name,
 /// and the renderer counts it (`Renderer.Report.unexpressedExceptions`). A regular-expression allow rule
@@ -83,7 +80,7 @@ public struct Exceptions: Sendable, Hashable {
   public private(set) var unexpressed: [Exception] = []
   private var byName: [String: Exception] = [:]
 
-  /// Whether the format blocks a name's subdomains with its entry and has exceptions at all.
+  /// Whether no exception is written.
   public var isEmpty: Bool { active.isEmpty }
 
   /// Finds the exceptions among `candidates` that the format needs: those whose name a parent's entry
@@ -94,7 +91,7 @@ public struct Exceptions: Sendable, Hashable {
     guard format.coversSubdomains else { return }
     // Parents first: whether a name is covered depends on the exceptions above it.
     let ordered = candidates.enumerated().sorted {
-      let (left, right) = ($0.element.name.labelCount, $1.element.name.labelCount)
+      let (left, right) = (NameRules.parents(of: $0.element.name).count, NameRules.parents(of: $1.element.name).count)
       return left != right ? left < right : $0.offset < $1.offset
     }.map(\.element)
     for candidate in ordered {
@@ -140,7 +137,7 @@ public struct Exceptions: Sendable, Hashable {
 
   /// The verdict a name gets from its parents alone (what compression asks: is it covered already?).
   public func parentVerdict(_ name: String, isWritten: (String) -> Bool) -> Verdict {
-    for parent in name.parents {
+    for parent in NameRules.parents(of: name) {
       if let exception = byName[parent] {
         switch exception.scope {
         case .subtree, .below:
@@ -173,7 +170,7 @@ public struct Exceptions: Sendable, Hashable {
     for exception in active where !(exception.scope == .below && isWritten(exception.name)) {
       var between: [String] = []
       var covered = false
-      for parent in exception.name.parents {
+      for parent in NameRules.parents(of: exception.name) {
         if isWritten(parent) || byName[parent] != nil {
           covered = true
           break
@@ -188,14 +185,11 @@ public struct Exceptions: Sendable, Hashable {
   }
 }
 
-extension String {
-  /// The number of labels (`a.example.com`: 3).
-  var labelCount: Int { utf8.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) } }
-
-  /// The name's parents, nearest first (`a.b.c`: `b.c`, `c`).
-  var parents: [String] {
+extension NameRules {
+  /// A name's parents, nearest first (`a.b.example.com`: `b.example.com`, `example.com`, `com`).
+  public static func parents(of name: String) -> [String] {
     var result: [String] = []
-    var rest = Substring(self)
+    var rest = Substring(name)
     while let dot = rest.firstIndex(of: ".") {
       rest = rest[rest.index(after: dot)...]
       result.append(String(rest))

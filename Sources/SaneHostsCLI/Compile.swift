@@ -58,7 +58,10 @@ struct Compile: AsyncParsableCommand {
     help: "Names per line: after one address (hosts), or in one server=/…/ line of up to 1,000 bytes (dnsmasq).")
   var namesPerLine: Int = 1
 
-  @Flag(help: "Keep names whose parent is also blocked, in formats that block subdomains.")
+  @Flag(
+    help:
+      "Keep names whose parent is also blocked, in formats that block subdomains (not RPZ: there the names between them would no longer be blocked by BIND)."
+  )
   var noCompress = false
 
   @Option(help: "The title in the output's header.")

@@ -227,15 +227,7 @@ public struct Explainer: Sendable {
   }
 
   /// The name, then each parent, nearest first (`a.b.example.com`, `b.example.com`, `example.com`, `com`).
-  static func selfAndParents(_ name: String) -> [String] {
-    var result = [name]
-    var rest = Substring(name)
-    while let dot = rest.firstIndex(of: ".") {
-      rest = rest[rest.index(after: dot)...]
-      result.append(String(rest))
-    }
-    return result
-  }
+  static func selfAndParents(_ name: String) -> [String] { [name] + NameRules.parents(of: name) }
 
   /// A source's copy opened for lookups; a copy without a current block set file (saved by an older
   /// version) is compiled alone once and its file written.
@@ -283,15 +275,6 @@ public struct Explainer: Sendable {
     }
 
     let isPublicSuffix = publicSuffixes.isPublicSuffix(name)
-    // The parent a covering format writes: the farthest one present that is not a public suffix (it has
-    // no such parent of its own, so it is written; every name under it is left out). In RPZ, only one
-    // that fits the zone is written.
-    func coveringParent(_ format: ListFormat) -> String? {
-      chain.dropFirst().reversed().first {
-        present($0) && !publicSuffixes.isPublicSuffix($0)
-          && (format != .rpz || $0.utf8.count <= Renderer.rpzNameLimit)
-      }
-    }
     let blocked = present(name)
     let allowedBy = inSet(name) ? decidingAllow : nil
 

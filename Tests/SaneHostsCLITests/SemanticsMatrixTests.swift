@@ -147,6 +147,19 @@ struct SemanticsMatrixTests {
     return wrong
   }
 
+  /// Asks `why` first (the CNAME case fills dnsmasq's cache), then every case of the server: both must
+  /// agree with what was applied.
+  static func expectMatrix(
+    _ fixture: ApplyFixture, _ server: DNSServerProcess, format: String, semantics: Semantics, file: URL,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let why = try await whyMismatches(fixture.cli, port: server.port, format: format)
+    #expect(why.isEmpty, "\(why)", sourceLocation: sourceLocation)
+    let wrong = try await mismatches(port: server.port, semantics: semantics)
+    let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+    #expect(wrong.isEmpty, "\(wrong)\n\(text)\n\(server.log())", sourceLocation: sourceLocation)
+  }
+
   /// A store with the list and the allow rules, updated.
   static func fixture() async throws -> ApplyFixture {
     let fixture = try await ApplyFixture.make(names: listed)
@@ -192,10 +205,7 @@ struct SemanticsMatrixTests {
         arguments: ["--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
         directory: fixture.cli.directory.url
       ) { server in
-        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "dnsmasq")
-        #expect(why.isEmpty, "\(why)")
-        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics())
-        #expect(wrong.isEmpty, "\(wrong)\n\((try? String(contentsOf: dropIn, encoding: .utf8)) ?? "")")
+        try await Self.expectMatrix(fixture, server, format: "dnsmasq", semantics: Semantics(), file: dropIn)
         // Found on the real dnsmasq 2.90 (every form: server=, local=, address=): once the CNAME chain
         // track → ads is cached, the blocked name itself is answered from the cache until its TTL ends.
         // apply names it.
@@ -223,11 +233,8 @@ struct SemanticsMatrixTests {
         arguments: ["--addn-hosts=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
         directory: fixture.cli.directory.url
       ) { server in
-        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "hosts")
-        #expect(why.isEmpty, "\(why)")
-        let wrong = try await Self.mismatches(
-          port: server.port, semantics: Semantics(covers: false, blocksHTTPS: false))
-        #expect(wrong.isEmpty, "\(wrong)")
+        try await Self.expectMatrix(
+          fixture, server, format: "hosts", semantics: Semantics(covers: false, blocksHTTPS: false), file: dropIn)
         try await Self.expectReloaded(
           fixture, port: server.port,
           apply: ["--target", "dnsmasq-hosts", "--output", dropIn.path, "--reload-pid", "\(server.pid)"],
@@ -249,11 +256,8 @@ struct SemanticsMatrixTests {
         "stub-zone:", #"name: "shop.test""#, "stub-addr: 127.0.0.1@\(upstream.port)",
       ]
       try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
-        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "unbound")
-        #expect(why.isEmpty, "\(why)")
-        let wrong = try await Self.mismatches(
-          port: server.port, semantics: Semantics(exactKeepsSubdomainsBlocked: false))
-        #expect(wrong.isEmpty, "\(wrong)\n\((try? String(contentsOf: dropIn, encoding: .utf8)) ?? "")")
+        try await Self.expectMatrix(
+          fixture, server, format: "unbound", semantics: Semantics(exactKeepsSubdomainsBlocked: false), file: dropIn)
         try await Self.expectReloaded(
           fixture, port: server.port,
           apply: ["--target", "unbound", "--output", dropIn.path, "--reload-pid", "\(server.pid)"], log: server.log)
@@ -271,10 +275,8 @@ struct SemanticsMatrixTests {
       upstream in
       try await DNSServerProcess.withNamed(zone: zone, forwarder: upstream.port, directory: fixture.cli.directory.url) {
         server in
-        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "rpz")
-        #expect(why.isEmpty, "\(why)")
-        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics(blocksCNAMETargets: true))
-        #expect(wrong.isEmpty, "\(wrong)\n\((try? String(contentsOf: zone, encoding: .utf8)) ?? "")")
+        try await Self.expectMatrix(
+          fixture, server, format: "rpz", semantics: Semantics(blocksCNAMETargets: true), file: zone)
         try await Self.expectReloaded(
           fixture, port: server.port,
           apply: ["--target", "bind", "--output", zone.path, "--reload-pid", "\(server.pid)"],
@@ -295,10 +297,8 @@ struct SemanticsMatrixTests {
       try await DNSServerProcess.withRecursor(
         luaConfig: loader, forwarder: upstream.port, directory: fixture.cli.directory.url
       ) { server in
-        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "rpz")
-        #expect(why.isEmpty, "\(why)")
-        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics(blocksCNAMETargets: true))
-        #expect(wrong.isEmpty, "\(wrong)")
+        try await Self.expectMatrix(
+          fixture, server, format: "rpz", semantics: Semantics(blocksCNAMETargets: true), file: zone)
         let socket = DNSServerProcess.recursorSocketDirectory(port: server.port, directory: fixture.cli.directory.url)
         try await Self.expectReloaded(
           fixture, port: server.port,
@@ -320,10 +320,7 @@ struct SemanticsMatrixTests {
       try await DNSServerProcess.withKnot(
         luaConfig: loader, forwarder: upstream.port, directory: fixture.cli.directory.url
       ) { server in
-        let why = try await Self.whyMismatches(fixture.cli, port: server.port, format: "rpz")
-        #expect(why.isEmpty, "\(why)")
-        let wrong = try await Self.mismatches(port: server.port, semantics: Semantics())
-        #expect(wrong.isEmpty, "\(wrong)\n\(server.log())")
+        try await Self.expectMatrix(fixture, server, format: "rpz", semantics: Semantics(), file: zone)
         let socket = DNSServerProcess.knotControlSocket(
           port: server.port, pid: server.pid, directory: fixture.cli.directory.url)
         try await Self.expectReloaded(

@@ -20,16 +20,7 @@ extension DNSServerProcess {
         try Data(zoneText.utf8).write(to: zone)
         let configuration = state.appending(path: "named.conf")
         let text = """
-          controls { };
-          options {
-            directory "\(state.path)";
-            pid-file none;
-            session-keyfile none;
-            managed-keys-directory "\(state.path)";
-            bindkeys-file "/dev/null";
-            listen-on port \(port) { 127.0.0.1; };
-            listen-on-v6 { none; };
-            allow-query { 127.0.0.1; };
+          \(namedPreamble(state: state, port: port))
             recursion no;
             dnssec-validation no;
           };

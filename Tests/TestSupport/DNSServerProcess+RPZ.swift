@@ -31,16 +31,7 @@ extension DNSServerProcess {
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let configuration = state.appending(path: "named.conf")
         let text = """
-          controls { };
-          options {
-            directory "\(state.path)";
-            pid-file none;
-            session-keyfile none;
-            managed-keys-directory "\(state.path)";
-            bindkeys-file "/dev/null";
-            listen-on port \(port) { 127.0.0.1; };
-            listen-on-v6 { none; };
-            allow-query { 127.0.0.1; };
+          \(namedPreamble(state: state, port: port))
             recursion yes;
             allow-recursion { 127.0.0.1; };
             forwarders { 127.0.0.1 port \(forwarder); };
@@ -55,6 +46,23 @@ extension DNSServerProcess {
         try Data(text.utf8).write(to: configuration)
         return ["-g", "-c", configuration.path]
       }, logFile: { directory.appending(path: "named-\($0).log") }, body)
+  }
+
+  /// The start of a test `named`'s configuration: no control channel, all state in `state`, listening on
+  /// 127.0.0.1:`port` only; the `options` block is left open for the caller's own options.
+  static func namedPreamble(state: URL, port: UInt16) -> String {
+    """
+    controls { };
+    options {
+      directory "\(state.path)";
+      pid-file none;
+      session-keyfile none;
+      managed-keys-directory "\(state.path)";
+      bindkeys-file "/dev/null";
+      listen-on port \(port) { 127.0.0.1; };
+      listen-on-v6 { none; };
+      allow-query { 127.0.0.1; };
+    """
   }
 
   /// Starts PowerDNS Recursor (package pdns-recursor) in the foreground on a free port of 127.0.0.1 with
