@@ -21,8 +21,11 @@ public struct DNSProbe: Probe {
   public var kind: ProbeKind { .dns }
   public var target: String { resolver.server.description }
 
+  /// The name's A and AAAA verdict, then its leaks: a blocked name's HTTPS record, a reachable name's
+  /// CNAME chain through a blocked name.
   public func probe(_ hostname: String) async -> Verdict {
-    verdict(await resolver.lookup(hostname, timeout: timeout))
+    let lookup = await resolver.lookup(hostname, timeout: timeout)
+    return await withLeaks(verdict(lookup), lookup)
   }
 
   /// What one query's reply says about the name.

@@ -5,6 +5,10 @@ public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
   case blocked
   /// It resolved to a routable address (HTTPS: any HTTP response, or a TLS error after connecting).
   case reachable
+  /// Its A and AAAA answers are blocked or it is an alias of a blocked name, yet a client still gets a
+  /// real address: from its HTTPS record's address hints, or through a CNAME chain to a blocked name
+  /// (CNAME cloaking). Counted as not blocked.
+  case leaking
   /// Nothing can be concluded: a timeout, SERVFAIL, no network. Never counted as blocked.
   case inconclusive
 }
@@ -17,11 +21,14 @@ public struct Verdict: Sendable, Hashable, Codable {
   public var reason: String
   /// The addresses it resolved to, if any.
   public var addresses: [String]
+  /// The CNAME chain the answer followed, the name first (`track.example → ads.example`), when it had one.
+  public var chain: [String]?
 
   /// Creates a verdict.
-  public init(_ outcome: Outcome, _ reason: String, addresses: [String] = []) {
+  public init(_ outcome: Outcome, _ reason: String, addresses: [String] = [], chain: [String]? = nil) {
     self.outcome = outcome
     self.reason = reason
     self.addresses = addresses
+    self.chain = chain
   }
 }

@@ -2,14 +2,14 @@ import Foundation
 
 extension TestReport {
   /// The report as JUnit XML, so a CI pipeline can gate on blocking: one test suite per category, one
-  /// test case per domain; a reachable domain is a failure, an inconclusive one is skipped. The control
+  /// test case per domain; a reachable or leaking domain is a failure, an inconclusive one is skipped. The control
   /// domains are a suite of their own, where a blocked control is a failure (the score's warning).
   public func junit() -> String {
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let score = self.score
     let blockedControls = controls.filter { $0.outcome == .blocked }
     out += "<testsuites name=\"sanehosts blocker test\" tests=\"\(results.count + controls.count)\" "
-    out += "failures=\"\(score.reachable + blockedControls.count)\" "
+    out += "failures=\"\(score.notBlocked + blockedControls.count)\" "
     out += "skipped=\"\(score.inconclusive)\" time=\(Self.seconds(milliseconds))>\n"
     if !controls.isEmpty {
       out += "  <testsuite name=\"Controls\" tests=\"\(controls.count)\" failures=\"\(blockedControls.count)\" "
@@ -30,7 +30,7 @@ extension TestReport {
     for category in categories {
       let members = results.filter { $0.category == category.name }
       out += "  <testsuite name=\(Self.attribute(category.name)) tests=\"\(members.count)\" "
-      out += "failures=\"\(category.score.reachable)\" skipped=\"\(category.score.inconclusive)\" "
+      out += "failures=\"\(category.score.notBlocked)\" skipped=\"\(category.score.inconclusive)\" "
       out += "time=\(Self.seconds(members.reduce(0) { $0 + $1.milliseconds }))>\n"
       for result in members {
         out += "    <testcase classname=\(Self.attribute("\(category.name).\(result.provider)")) "
@@ -38,8 +38,9 @@ extension TestReport {
         switch result.outcome {
         case .blocked:
           out += "/>\n"
-        case .reachable:
-          out += ">\n      <failure message=\(Self.attribute("reachable: \(result.reason)")) type=\"reachable\"/>\n"
+        case .reachable, .leaking:
+          let kind = result.outcome.rawValue
+          out += ">\n      <failure message=\(Self.attribute("\(kind): \(result.reason)")) type=\"\(kind)\"/>\n"
           out += "    </testcase>\n"
         case .inconclusive:
           out += ">\n      <skipped message=\(Self.attribute("inconclusive: \(result.reason)"))/>\n    </testcase>\n"

@@ -10,6 +10,7 @@ extension TestReport {
         switch outcome {
         case .blocked: "32"
         case .reachable: "31"
+        case .leaking: "35"
         case .inconclusive: "33"
         }
       return "\u{1B}[\(code)m\(text)\u{1B}[0m"
@@ -28,7 +29,9 @@ extension TestReport {
     out += "\(results.count) domains in \(String(format: "%.2f", Double(milliseconds) / 1000)) s "
     out += "(timeout \(String(format: "%g", Double(timeoutMilliseconds) / 1000)) s)\n"
     out += "Score: \(Self.gauge(score)) \(rated(score))  "
-    out += "blocked \(score.blocked), reachable \(score.reachable), inconclusive \(score.inconclusive)\n"
+    out += "blocked \(score.blocked), reachable \(score.reachable), "
+    out += score.leaking > 0 ? "leaking \(score.leaking), " : ""
+    out += "inconclusive \(score.inconclusive)\n"
     if let scoreWarning { out += "       \(paint("⚠ \(scoreWarning): the score may be too high", .inconclusive))\n" }
     out += "\n" + table("CATEGORY", categories, rated) + "\n" + table("PROVIDER", providers, rated)
     let slow = slowest(count).filter { $0.milliseconds > 0 }
@@ -42,6 +45,7 @@ extension TestReport {
       for result in notBlocked {
         out += "  \(paint(result.outcome.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0), result.outcome)) "
         out += "\(result.hostname) (\(result.category), \(result.provider)): \(result.reason)"
+        if let chain = result.chain, chain.count > 1 { out += "; CNAME chain \(chain.joined(separator: " → "))" }
         if let rule = result.rule { out += "; \(rule)" }
         if let lists = result.listedBy, !lists.isEmpty { out += "; listed by \(lists.joined(separator: ", "))" }
         out += "\n"
@@ -71,11 +75,16 @@ extension TestReport {
 
   private func table(_ title: String, _ groups: [GroupScore], _ rated: (Score) -> String) -> String {
     let width = max(title.count, groups.map(\.name.count).max() ?? 0) + 2
-    var out = title.padding(toLength: width, withPad: " ", startingAt: 0) + "BLOCKED  REACHABLE  INCONCL.  SCORE\n"
+    // A leaking column only when something leaks: reports without leaks read as they always have.
+    let leaks = groups.contains { $0.score.leaking > 0 }
+    var out = title.padding(toLength: width, withPad: " ", startingAt: 0) + "BLOCKED  REACHABLE  "
+    out += (leaks ? "LEAKING  " : "") + "INCONCL.  SCORE\n"
     for group in groups {
       let score = group.score
       out += group.name.padding(toLength: width, withPad: " ", startingAt: 0)
-      out += String(format: "%7d  %9d  %8d  ", score.blocked, score.reachable, score.inconclusive)
+      out += String(format: "%7d  %9d  ", score.blocked, score.reachable)
+      out += leaks ? String(format: "%7d  ", score.leaking) : ""
+      out += String(format: "%8d  ", score.inconclusive)
       out += rated(score) + "\n"
     }
     return out

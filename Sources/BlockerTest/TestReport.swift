@@ -8,12 +8,14 @@ public struct DomainResult: Sendable, Hashable, Codable {
   public var category: String
   /// Its provider.
   public var provider: String
-  /// blocked, reachable or inconclusive.
+  /// blocked, reachable, leaking or inconclusive.
   public var outcome: Outcome
   /// Why, in a few words.
   public var reason: String
   /// Addresses it resolved to, if any.
   public var addresses: [String]
+  /// The CNAME chain of its answer, the name first, when it had one (absent in reports before it).
+  public var chain: [String]?
   /// How long the probe took, in milliseconds.
   public var milliseconds: Int
   /// For a reachable domain: the sources in the store that list it (“which list would block this?”).
@@ -30,6 +32,7 @@ public struct DomainResult: Sendable, Hashable, Codable {
     outcome = verdict.outcome
     reason = verdict.reason
     addresses = verdict.addresses
+    chain = verdict.chain
     self.milliseconds = milliseconds
     self.listedBy = listedBy
   }

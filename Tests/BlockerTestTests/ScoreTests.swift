@@ -32,3 +32,18 @@ struct ScoreTests {
     #expect(try JSONDecoder().decode(Score.self, from: data) == Score(blocked: 2, reachable: 1, inconclusive: 4))
   }
 }
+
+@Suite("Scores with leaks")
+struct ScoreLeakTests {
+  @Test("A leak is never blocked: blocked ÷ (blocked + reachable + leaking); old reports read it as 0")
+  func leaking() throws {
+    let score = Score([.blocked, .blocked, .leaking, .reachable, .inconclusive])
+    #expect(score.leaking == 1 && score.notBlocked == 2 && score.total == 5)
+    #expect(score.percent == 50)
+    let old = Data(#"{"blocked":2,"reachable":1,"inconclusive":0,"percent":66.7,"rating":"strong"}"#.utf8)
+    #expect(try JSONDecoder().decode(Score.self, from: old) == Score(blocked: 2, reachable: 1))
+    let object =
+      try JSONSerialization.jsonObject(with: try JSONEncoder().encode(score)) as? [String: Any]
+    #expect(object?["leaking"] as? Int == 1)
+  }
+}

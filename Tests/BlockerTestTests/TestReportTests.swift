@@ -96,3 +96,36 @@ struct TestReportTests {
         "stats.example (Analytics, A): 192.0.2.1; allowed by your rule stats.example; listed by easylist"))
   }
 }
+
+@Suite("Reports with leaks")
+struct TestReportLeakTests {
+  static func leakyReport() -> TestReport {
+    var report = report(["ads.example": .blocked, "banner.example": .reachable, "stats.example": .blocked])
+    report.results[3] = DomainResult(
+      domain: smallRegistry.tested[3],
+      verdict: Verdict(
+        .leaking, "leaks via CNAME: metrics.example → ads.example answers 192.0.2.1, though ads.example is blocked",
+        addresses: ["192.0.2.1"], chain: ["metrics.example", "ads.example"]), milliseconds: 5)
+    return report
+  }
+
+  @Test("Text: a leaking count and column, the domain with its chain; JUnit: a failure of type leaking")
+  func leaking() {
+    let report = Self.leakyReport()
+    #expect(report.score.leaking == 1 && report.score.percent == 50)
+    let text = report.text()
+    #expect(text.contains("blocked 2, reachable 1, leaking 1, inconclusive 0"), "\(text)")
+    #expect(text.contains("BLOCKED  REACHABLE  LEAKING  INCONCL."), "\(text)")
+    #expect(text.contains("leaking      metrics.example"), "\(text)")
+    #expect(text.contains("CNAME chain metrics.example → ads.example"), "\(text)")
+    let junit = report.junit()
+    #expect(junit.contains("type=\"leaking\""))
+    #expect(junit.contains("failures=\"2\""), "\(junit)")
+  }
+
+  @Test("Without leaks the text has no leaking column or count, as before")
+  func noLeaks() {
+    let text = report(["ads.example": .blocked]).text()
+    #expect(!text.contains("LEAKING") && !text.contains("leaking"))
+  }
+}

@@ -72,7 +72,7 @@ enum Assets {
     .source-progress .phase { font-weight: 400; }
     .phase-row-failed progress { accent-color: var(--bad); }
     td .message { overflow-wrap: anywhere; }
-    .phase-failed, .status-failed, .verdict-reachable, .error { color: var(--bad); }
+    .phase-failed, .status-failed, .verdict-reachable, .verdict-leaking, .error { color: var(--bad); }
     .phase-updated, .phase-unchanged, .status-updated, .status-unchanged, .verdict-blocked, .ok { color: var(--ok); }
     .phase-cancelled, .verdict-inconclusive, .warning { color: var(--warn); }
     .state { text-transform: capitalize; }

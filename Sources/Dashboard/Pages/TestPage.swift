@@ -83,7 +83,9 @@ enum ReportView {
     html.append(Gauge.svg(score, size: 160, warning: report.scoreWarning))
     html.raw("<div><p class=\"big\"><span id=\"score-percent\">")
     html.text(score.percent.map { String(format: "%.1f%%", $0) } ?? "no score").raw("</span> blocked</p><p>")
-    html.text("\(score.blocked) blocked, \(score.reachable) reachable, \(score.inconclusive) inconclusive")
+    html.text(
+      "\(score.blocked) blocked, \(score.reachable) reachable, "
+        + (score.leaking > 0 ? "\(score.leaking) leaking, " : "") + "\(score.inconclusive) inconclusive")
     html.raw("</p><p class=\"muted\">").text(
       "Run \(report.id.map(String.init) ?? "-") · \(report.probe.rawValue) probe · \(report.target) · \(Layout.date(report.startedAt))"
     )
@@ -106,6 +108,7 @@ enum ReportView {
       html.raw("</h4><p class=\"big\">").text(group.score.percent.map { "\(Int($0.rounded()))%" } ?? "–").raw("</p><p>")
       html.raw("<span class=\"blocked-count\">\(group.score.blocked)</span> blocked · ")
       html.raw("<span class=\"reachable-count\">\(group.score.reachable)</span> reachable")
+      if group.score.leaking > 0 { html.raw(" · \(group.score.leaking) leaking") }
       if group.score.inconclusive > 0 { html.raw(" · \(group.score.inconclusive) inconclusive") }
       html.raw("</p></article>")
     }
@@ -117,7 +120,7 @@ enum ReportView {
       "<div><label for=\"verdict-filter\">Verdict</label><select id=\"verdict-filter\" data-verdict-filter=\"#domain-table tbody tr\">"
     )
     html.raw(
-      "<option value=\"\">all</option><option>blocked</option><option>reachable</option><option>inconclusive</option></select></div></div>"
+      "<option value=\"\">all</option><option>blocked</option><option>reachable</option><option>leaking</option><option>inconclusive</option></select></div></div>"
     )
     html.raw(
       "<div class=\"scroll\"><table id=\"domain-table\"><thead><tr><th scope=\"col\">Domain</th><th scope=\"col\">Category</th>"
@@ -133,6 +136,9 @@ enum ReportView {
       html.raw("</td><td>").text(result.provider).raw(
         "</td><td><span class=\"verdict verdict-\(result.outcome.rawValue)\">")
       html.text(result.outcome.rawValue).raw("</span></td><td class=\"small\">").text(result.reason)
+      if let chain = result.chain, chain.count > 1 {
+        html.raw("<br><span class=\"muted\">").text("CNAME chain \(chain.joined(separator: " → "))").raw("</span>")
+      }
       if let rule = result.rule {
         html.raw("<br><span class=\"rule\">").text(rule).raw("</span>")
       }

@@ -1,0 +1,142 @@
+import DNS
+import Foundation
+import TestSupport
+import Testing
+
+/// `sanehosts test --probe dns` against real servers in front of a real authoritative upstream: a blocked
+/// name whose HTTPS record still carries its real address hint, and a name whose CNAME leads to a blocked
+/// name, are `leaking` (not blocked), with the chain; where the server closes them, they are blocked.
+@Suite("sanehosts test: leaks via HTTPS records and CNAME chains, on real servers", .serialized)
+struct LeakVerdictTests {
+  /// The names tested (category Shop) besides the three controls.
+  static let tested = ["ads.shop.test", "track.shop.test", "x.wild.shop.test"]
+
+  /// A store with the matrix's list and rules, the tested names in its registry.
+  static func fixture() async throws -> ApplyFixture {
+    let fixture = try await SemanticsMatrixTests.fixture()
+    let added = try await fixture.cli.runner.run(["registry", "add"] + tested + ["--category", "Shop"])
+    try #require(added.status == 0, "\(added.standardError)")
+    return fixture
+  }
+
+  /// One run of the Shop category, one probe at a time: each tested name's outcome, reason and chain.
+  static func run(_ cli: StoreCLI, port: UInt16, log: () -> String) async throws -> [String: (String, String, [String])]
+  {
+    let result = try await cli.runner.run([
+      "test", "--probe", "dns", "--resolver", "127.0.0.1:\(port)", "--category", "Shop", "--concurrency", "1",
+      "--json", "--no-save",
+    ])
+    try #require(result.status == 0, "\(result.standardError)\n\(log())")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    var outcomes: [String: (String, String, [String])] = [:]
+    for row in object["results"] as? [[String: Any]] ?? [] {
+      outcomes[row["hostname"] as? String ?? ""] =
+        (row["outcome"] as? String ?? "", row["reason"] as? String ?? "", row["chain"] as? [String] ?? [])
+    }
+    return outcomes
+  }
+
+  /// Starts the upstream (the shop zone and the controls' zones), then the server under test.
+  static func withUpstream<R>(_ fixture: ApplyFixture, _ body: (DNSServerProcess) async throws -> R) async throws -> R {
+    try await DNSServerProcess.withAuthoritative(
+      zoneText: SemanticsMatrixTests.zone, moreZones: DNSServerProcess.controlZones,
+      directory: fixture.cli.directory.url, body)
+  }
+
+  @Test(
+    "Regression: dnsmasq addn-hosts answers 0.0.0.0 for a blocked name but forwards its HTTPS query: leaking via the HTTPS record; a CNAME to it leaks too"
+  )
+  func dnsmasqHosts() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.hosts")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq-hosts", "--output", dropIn.path)
+    try await Self.withUpstream(fixture) { upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--addn-hosts=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
+        directory: fixture.cli.directory.url
+      ) { server in
+        let outcomes = try await Self.run(fixture.cli, port: server.port, log: server.log)
+        let ads = try #require(outcomes["ads.shop.test"])
+        #expect(ads.0 == "leaking", "\(ads)")
+        #expect(ads.1.hasPrefix("leaks via HTTPS record") && ads.1.contains("198.51.100.10"), "\(ads)")
+        let track = try #require(outcomes["track.shop.test"])
+        #expect(track.0 == "leaking" && track.1.hasPrefix("leaks via CNAME"), "\(track)")
+        #expect(track.2 == ["track.shop.test", "ads.shop.test"])
+        #expect(outcomes["x.wild.shop.test"]?.0 == "reachable")
+        // The text and JUnit say the same.
+        let junit = fixture.cli.directory.file("report.xml")
+        let text = try await fixture.cli.ok(
+          "test", "--probe", "dns", "--resolver", "127.0.0.1:\(server.port)", "--category", "Shop", "--no-save",
+          "--export", "junit", junit.path)
+        #expect(text.contains("leaking 2"), "\(text)")
+        #expect(text.contains("CNAME chain track.shop.test → ads.shop.test"), "\(text)")
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("type=\"leaking\""))
+      }
+    }
+  }
+
+  @Test(
+    "dnsmasq servers-file: the blocked name and its HTTPS record blocked; the CNAME to it leaks (listed by the profile)"
+  )
+  func dnsmasq() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.servers")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    try await Self.withUpstream(fixture) { upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
+        directory: fixture.cli.directory.url
+      ) { server in
+        // One run: afterwards dnsmasq answers ads.shop.test from the chain it cached (see SemanticsMatrixTests).
+        let outcomes = try await Self.run(fixture.cli, port: server.port, log: server.log)
+        #expect(outcomes["ads.shop.test"]?.0 == "blocked", "\(String(describing: outcomes["ads.shop.test"]))")
+        let track = try #require(outcomes["track.shop.test"])
+        #expect(track.0 == "leaking" && track.1.contains("ads.shop.test is listed by local"), "\(track)")
+      }
+    }
+  }
+
+  @Test("unbound: NODATA for the HTTPS record (blocked); the CNAME to a blocked name leaks, the same on every run")
+  func unbound() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts-unbound.conf")
+    try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
+    try await Self.withUpstream(fixture) { upstream in
+      var lines = [#"local-zone: "test." nodefault"#, #"module-config: "iterator""#, #"include: "\#(dropIn.path)""#]
+      for zone in [DNSServerProcess.shopZone] + DNSServerProcess.controlZones.keys.sorted() {
+        lines += ["stub-zone:", #"name: "\#(zone)""#, "stub-addr: 127.0.0.1@\(upstream.port)"]
+      }
+      try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
+        let first = try await Self.run(fixture.cli, port: server.port, log: server.log)
+        #expect(first["ads.shop.test"]?.0 == "blocked", "\(String(describing: first["ads.shop.test"]))")
+        let track = try #require(first["track.shop.test"])
+        #expect(track.0 == "leaking" && track.1.hasPrefix("leaks via CNAME"), "\(track)")
+        for _ in 0..<2 {
+          let again = try await Self.run(fixture.cli, port: server.port, log: server.log)
+          #expect(again.mapValues { "\($0.0) \($0.1)" } == first.mapValues { "\($0.0) \($0.1)" })
+        }
+      }
+    }
+  }
+
+  @Test("BIND named (RPZ): the blocked name, its HTTPS record and the CNAME to it are all blocked")
+  func bind() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    let zone = fixture.cli.directory.file("db.sanehosts.rpz")
+    try await fixture.cli.ok("apply", "--target", "bind", "--output", zone.path)
+    try await Self.withUpstream(fixture) { upstream in
+      try await DNSServerProcess.withNamed(zone: zone, forwarder: upstream.port, directory: fixture.cli.directory.url) {
+        server in
+        let outcomes = try await Self.run(fixture.cli, port: server.port, log: server.log)
+        #expect(outcomes["ads.shop.test"]?.0 == "blocked")
+        #expect(outcomes["track.shop.test"]?.0 == "blocked", "\(String(describing: outcomes["track.shop.test"]))")
+        #expect(outcomes["x.wild.shop.test"]?.0 == "reachable")
+      }
+    }
+  }
+}
