@@ -18,7 +18,7 @@ public struct CompiledList: Sendable {
   public private(set) var names: NameSet
   /// One report per source, in the order given.
   public var sources: [SourceReport]
-  /// The rules applied.
+  /// The rules applied: the ones given, then the sources' own exceptions (`RuleSet.including`).
   public let rules: RuleSet
   /// One report per rule: allow rules first, then deny rules.
   public internal(set) var ruleReports: [RuleReport] = []
@@ -28,7 +28,7 @@ public struct CompiledList: Sendable {
   init(names: NameSet, sources: [SourceReport], rules: RuleSet) {
     self.names = names
     self.sources = sources
-    self.rules = rules
+    self.rules = rules.including(listExceptions: sources)
   }
 
   /// Names in the block set.

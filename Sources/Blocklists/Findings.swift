@@ -34,6 +34,13 @@ public struct Findings: Sendable, Hashable, Codable {
   public var formats: [ListFormat: Int] = [:]
   /// What the data looks like when it is plainly not a list (a web page, an archive…), if so.
   public var content: ContentKind?
+  /// The list's own exceptions (`@@||name^`): each name, normalised, and its line; they become allow rules
+  /// of the profile for the name and its subdomains. At most `exceptionLimit` are kept, the rest counted
+  /// as unsupported rules. Nil when there are none (and in findings saved before they were read).
+  public var exceptions: [Sample]?
+
+  /// The most exceptions kept for one list.
+  public static let exceptionLimit = 10_000
 
   /// Kinds of data that are sometimes served or saved instead of a list.
   public enum ContentKind: String, Sendable, Hashable, Codable {
@@ -84,8 +91,24 @@ public struct Findings: Sendable, Hashable, Codable {
     }
   }
 
+  /// Keeps an exception; false (counted as an unsupported rule) past `exceptionLimit`.
+  mutating func except(_ name: String, line: Int) -> Bool {
+    guard (exceptions?.count ?? 0) < Self.exceptionLimit else {
+      rejected[.unsupportedRule, default: 0] += 1
+      return false
+    }
+    if exceptions == nil { exceptions = [] }
+    exceptions!.append(Sample(line: line, text: name))
+    return true
+  }
+
   /// Adds the findings of a later block of the same source, whose line numbers start after `lineOffset`.
   mutating func append(_ other: Findings, lineOffset: Int) {
+    if let more = other.exceptions {
+      let room = Self.exceptionLimit - (exceptions?.count ?? 0)
+      exceptions = (exceptions ?? []) + more.prefix(room).map { Sample(line: $0.line + lineOffset, text: $0.text) }
+      if more.count > room { rejected[.unsupportedRule, default: 0] += more.count - room }
+    }
     if content == nil, lines == 0 { content = other.content }
     lines += other.lines
     ignoredLines += other.ignoredLines

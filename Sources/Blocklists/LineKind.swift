@@ -8,6 +8,8 @@ enum LineKind {
   case malformed
   /// `||name^`: the range of the name.
   case adblock(Range<Int>)
+  /// `@@||name^`: an exception of an adblock list, the range of the name.
+  case exception(Range<Int>)
   /// `*.name`: the range of the name.
   case wildcard(Range<Int>)
   /// A bare name.
@@ -24,7 +26,7 @@ enum LineKind {
   /// The format the kind belongs to, for counting.
   var format: ListFormat? {
     switch self {
-    case .adblock: .adblock
+    case .adblock, .exception: .adblock
     case .wildcard: .wildcard
     case .plain: .domains
     case .hosts: .hosts
@@ -41,9 +43,29 @@ enum LineKind {
     case (.ignored, _), (.unsupported, _), (.malformed, _): true
     case (.hosts, .hosts), (.plain, .hosts), (.plain, .domains), (.hosts, .domains): true
     case (.wildcard, .wildcard), (.plain, .wildcard): true
-    case (.adblock, .adblock), (.dnsmasq, .dnsmasq), (.unbound, .unbound), (.rpz, .rpz): true
+    case (.adblock, .adblock), (.exception, .adblock), (.dnsmasq, .dnsmasq), (.unbound, .unbound), (.rpz, .rpz): true
     default: false
     }
+  }
+
+  /// The name of `||name^` (or `||name^|`) starting at `start`, when the rest of the line is exactly that;
+  /// nil for paths, options and wildcards, which are no DNS rule.
+  static func hostAnchored(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+    let count = line.count
+    guard count - start > 3, line[start] == UInt8(ascii: "|"), line[start + 1] == UInt8(ascii: "|"),
+      let caret = line[(start + 2)...].firstIndex(of: UInt8(ascii: "^")), caret > start + 2
+    else { return nil }
+    let rest = caret + 1
+    guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return nil }
+    for index in (start + 2)..<caret {
+      switch line[index] {
+      case UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: ":"), UInt8(ascii: "$"), UInt8(ascii: "|"),
+        UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), 0x20, 0x09:
+        return nil
+      default: continue
+      }
+    }
+    return (start + 2)..<caret
   }
 
   /// `0.0.0.0` and a space or a tab, as the first eight bytes of a line read as one (little-endian)
@@ -79,21 +101,13 @@ enum LineKind {
     }
 
     if first == UInt8(ascii: "|") {
-      guard second == UInt8(ascii: "|") else { return .unsupported }
-      guard let caret = line.firstIndex(of: UInt8(ascii: "^")), caret > 2 else { return .unsupported }
-      let rest = caret + 1
-      guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return .unsupported }
-      for index in 2..<caret {
-        switch line[index] {
-        case UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: ":"), UInt8(ascii: "$"), UInt8(ascii: "|"),
-          UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), 0x20, 0x09:
-          return .unsupported
-        default: continue
-        }
-      }
-      return .adblock(2..<caret)
+      return hostAnchored(line, from: 0).map { .adblock($0) } ?? .unsupported
     }
-    if first == UInt8(ascii: "@") && second == UInt8(ascii: "@") { return .unsupported }
+    if first == UInt8(ascii: "@") && second == UInt8(ascii: "@") {
+      // `@@||name^`: the list's own exception (AdGuard and uBlock read it for the name and its subdomains);
+      // with a path or options it is a browser rule, not a DNS one.
+      return hostAnchored(line, from: 2).map { .exception($0) } ?? .unsupported
+    }
     if first == UInt8(ascii: "/") { return .unsupported }
     if hasCosmeticMarker(line) { return .unsupported }
 

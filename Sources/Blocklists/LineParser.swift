@@ -129,6 +129,8 @@ public struct LineParser: ~Copyable {
       result.findings.reject(binary ? .binaryData : .malformedLine, line: number, text: line)
     case .adblock(let name), .wildcard(let name):
       count(kind.format!, if: emit(UnsafeBufferPointer(rebasing: line[name]), number: number))
+    case .exception(let name):
+      exception(UnsafeBufferPointer(rebasing: line[name]), number: number)
     case .plain:
       count(.domains, if: emit(UnsafeBufferPointer(rebasing: line[..<tokenEnd(line, from: 0)]), number: number))
     case .hosts(let address, let end):
@@ -154,6 +156,18 @@ public struct LineParser: ~Copyable {
     case .rejected(let reason):
       result.findings.reject(reason, line: number, text: token)
       return false
+    }
+  }
+
+  /// Keeps a list's `@@||name^` exception (validated as a name is) for the profile's allow rules.
+  private mutating func exception(_ token: UnsafeBufferPointer<UInt8>, number: Int) {
+    var hash: UInt64?
+    switch NameRules.normalize(token, into: scratch, hash: &hash) {
+    case .valid(let length):
+      let name = String(decoding: UnsafeBufferPointer(rebasing: scratch[0..<length]), as: UTF8.self)
+      if result.findings.except(name, line: number) { count(.adblock, if: true) }
+    case .rejected(let reason):
+      result.findings.reject(reason, line: number, text: token)
     }
   }
 

@@ -55,6 +55,20 @@ public struct RuleSet: Sendable, Hashable {
     self.deny = deny
   }
 
+  /// These rules and, after the allow rules, each source's own exceptions (`@@||name^` of an adblock
+  /// list) as allow rules for the name and its subdomains, as AdGuard Home reads them across all its lists;
+  /// their origin is the source and line (`easylist, line 12`).
+  public func including(listExceptions sources: [SourceReport]) -> RuleSet {
+    var rules = self
+    for source in sources {
+      for exception in source.findings.exceptions ?? [] {
+        rules.allow.append(
+          Rule(kind: .subdomains, pattern: exception.text, origin: "\(source.name), line \(exception.line)"))
+      }
+    }
+    return rules
+  }
+
   /// Whether there is no rule.
   public var isEmpty: Bool { allow.isEmpty && deny.isEmpty }
 

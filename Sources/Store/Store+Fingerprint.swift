@@ -8,7 +8,9 @@ extension Store {
   /// bump it when the engine's output changes. The block set file's format version is part of it.
   /// 3 (24 Nov): a one-source profile with a deny rule was written without its source bits, so read
   /// back it said its list listed the denied name.
-  public static let engineVersion = "3"
+  /// 4 (26 Nov): adblock lists' own `@@||name^` exceptions are read as allow rules (each copy is parsed
+  /// again from its saved file).
+  public static let engineVersion = "4"
 
   /// A digest of what a profile compiles from: each source's id, checksum and forced format, the rules,
   /// the engine and the block set file's format. Equal fingerprints mean equal compiled block sets.

@@ -155,7 +155,7 @@ public struct Explainer: Sendable {
   /// Explains each name: one pass over each enabled source's hashes for all of them and their parents.
   public func explain(_ queries: [String]) async throws -> Answer {
     let snapshot = try store.snapshot(of: profile)
-    let rules = snapshot.ruleSet
+    var rules = snapshot.ruleSet
     let sources = snapshot.sources.filter(\.enabled).map(\.source)
     let saved = sources.filter { $0.cacheFile != nil && $0.sha256 != nil }
 
@@ -174,10 +174,15 @@ public struct Explainer: Sendable {
     // Per source, the candidates it lists, with their lines.
     var listed: [String: [Explanation.Listing]] = [:]
     var unreadable: [String] = []
+    var reports: [SourceReport] = []
     for source in saved {
       guard let file = await openCopy(source) else {
         unreadable.append(source.key)
         continue
+      }
+      if var report = file.report {
+        report.name = source.key
+        reports.append(report)
       }
       let found = file.entries(of: candidates)
       var reader: LineReader?
@@ -198,6 +203,8 @@ public struct Explainer: Sendable {
       }
     }
 
+    // The lists' own exceptions are allow rules as the engine applies them (`RuleSet.including`).
+    rules = rules.including(listExceptions: reports)
     let names = zip(queries, normalised).map { query, result -> Explanation in
       switch result {
       case .failure(let reason):

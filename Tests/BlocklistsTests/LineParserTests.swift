@@ -133,7 +133,7 @@ struct LineParserTests {
       ! comment
       example.com##.ad-banner
       example.com#@#.ad
-      @@||allowed.example.com^
+      @@||allowed.example.com/path^
       ||ads.example.com^$third-party
       ||example.com/ads/*
       /banner/ads/
@@ -144,6 +144,25 @@ struct LineParserTests {
     #expect(names.isEmpty)
     #expect(findings.rejected[.unsupportedRule] == 9)
     #expect(findings.ignoredLines == 2)
+  }
+
+  @Test(
+    "An adblock list's own exception @@||name^ is kept with its line for the profile's allow rules, not a name; one with a path or options stays unsupported"
+  )
+  func adblockException() {
+    let (names, findings) = parse(
+      """
+      ||example.org^
+      @@||Test.Example.org^
+      @@||x.example.org^|
+      @@||x.example.org^$important
+      @@||bad name.example^
+      """)
+    #expect(names == ["example.org"])
+    #expect(findings.exceptions?.map(\.text) == ["test.example.org", "x.example.org"])
+    #expect(findings.exceptions?.map(\.line) == [2, 3])
+    #expect(findings.rejected[.unsupportedRule] == 2)
+    #expect(findings.formats == [.adblock: 3])
   }
 
   @Test("dnsmasq: address, local and server directives that block")

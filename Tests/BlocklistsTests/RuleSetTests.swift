@@ -76,3 +76,21 @@ struct RuleSetTests {
     #expect(rules.map(\.origin) == ["x:1", "x:2", "x:3", "x:4"])
   }
 }
+
+@Suite("A list's own exceptions as allow rules")
+struct RuleSetListExceptionTests {
+  @Test(
+    "@@||name^ of a list allows the name and its subdomains across every list of the profile, and says where it came from"
+  )
+  func listExceptions() async throws {
+    let list = try await compile([
+      "||example.org^\n@@||test.example.org^\n||deep.test.example.org^\n", "ads.test.example.org\nother.example\n",
+    ])
+    #expect(list.allNames == ["example.org", "other.example"])
+    let rule = try #require(list.rules.allow.first)
+    #expect(rule.kind == .subdomains && rule.pattern == "test.example.org" && rule.origin == "list1, line 2")
+    var sink = ByteSink()
+    try Renderer(format: .dnsmasq).render(list, to: &sink)
+    #expect(String(decoding: sink.memory, as: UTF8.self).contains("server=/test.example.org/#\n"))
+  }
+}

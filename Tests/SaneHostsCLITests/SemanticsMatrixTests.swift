@@ -31,11 +31,13 @@ struct SemanticsMatrixTests {
     x.wild IN A 198.51.100.17
     track IN CNAME ads
     newly IN A 198.51.100.18
+    inlist.ads IN A 198.51.100.19
 
     """
 
-  /// The list: a blocked parent, a listed subdomain of it (compressed away), a parent with a wildcard allow.
-  static let listed = ["ads.shop.test", "x.ads.shop.test", "wild.shop.test"]
+  /// The list: a blocked parent, a listed subdomain of it (compressed away), a parent with a wildcard allow,
+  /// and the list's own exception under the blocked parent (`@@||name^`, read as AdGuard Home does).
+  static let listed = ["ads.shop.test", "x.ads.shop.test", "wild.shop.test", "@@||inlist.ads.shop.test^"]
   /// Allow rules: exact, subdomains, wildcard.
   static let allowRules = ["=keep.ads.shop.test", "open.ads.shop.test", "*.wild.shop.test"]
 
@@ -83,6 +85,7 @@ struct SemanticsMatrixTests {
         semantics.covers && semantics.exactKeepsSubdomainsBlocked ? .blocked : .real("198.51.100.13")
       ),
       ("open.ads.shop.test", .a, .real("198.51.100.14")),
+      ("inlist.ads.shop.test", .a, .real("198.51.100.19")),
       ("deep.open.ads.shop.test", .a, .real("198.51.100.15")),
       ("wild.shop.test", .a, .blocked),
       ("x.wild.shop.test", .a, .real("198.51.100.17")),
