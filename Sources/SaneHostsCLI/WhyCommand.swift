@@ -1,5 +1,7 @@
 import ArgumentParser
+import BlockerTest
 import Blocklists
+import DNS
 import Foundation
 import Store
 import UseCases
@@ -15,23 +17,34 @@ struct WhyCommand: AsyncParsableCommand {
       the one that decides, whether it is a public suffix, and how each output format writes it (as \
       itself, or covered by a blocked parent in formats that block subdomains). Answered from the saved \
       copies' block set files, before anything is applied; run `sanehosts update` first. Unicode names \
-      are accepted and shown in both forms. Exit status: 0 when every name is valid, 1 otherwise.
+      are accepted and shown in both forms. With --resolver, each name is also asked of that DNS server \
+      as the blocker test asks it (A and AAAA, the CNAME chain its answer follows, an HTTPS record's \
+      address hints): what the server really answers, beside what the profile says. Exit status: 0 when \
+      every name is valid, 1 otherwise.
       """)
 
   @OptionGroup var store: StoreOptions
   @Option(help: "The profile (default: the active one).") var profile: String?
   @Flag(help: "Print JSON on standard output.") var json = false
+  @Option(
+    help: ArgumentHelp(
+      "Also ask this DNS server for each name, and show its answer and CNAME chain.", valueName: "IP[:port]"))
+  var resolver: String?
   @Argument(help: "Names to explain, e.g. ads.example.com or bücher.example.") var names: [String]
 
   func validate() throws {
     if names.isEmpty { throw ValidationError("Name at least one domain, e.g. `sanehosts why ads.example.com`.") }
+    if let resolver, (try? ServerAddress(parsing: resolver)) == nil {
+      throw ValidationError("--resolver takes the server as IP or IP:port ([v6]:port), not “\(resolver)”.")
+    }
   }
 
   func run() async throws {
     let store = try store.open()
     let answer: Explainer.Answer
     do {
-      answer = try await Explainer(store: store, profile: profile).explain(names)
+      answer = try await Explainer(store: store, profile: profile).explain(
+        names, resolver: try resolver.map { try ServerAddress(parsing: $0) })
     } catch {
       throw CLIError(error)
     }
@@ -88,6 +101,11 @@ struct WhyCommand: AsyncParsableCommand {
       out += "  outputs: "
       out += explanation.outputGroups.map { "\($0.formats.joined(separator: ", ")) \($0.how)" }.joined(separator: "; ")
       out += "\n"
+      if let server = explanation.answer {
+        out += "  \(server.server) answers: \(server.outcome.rawValue) (\(server.reason))"
+        if let chain = server.chain { out += "; CNAME chain \(chain.joined(separator: " → "))" }
+        out += "\n"
+      }
     }
     return out
   }

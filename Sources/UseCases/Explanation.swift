@@ -1,4 +1,6 @@
+import BlockerTest
 import Blocklists
+import DNS
 import Foundation
 import Store
 
@@ -91,6 +93,21 @@ public struct Explanation: Codable, Sendable, Hashable {
   public var listings: [Listing]
   /// Rules that apply, allow rules first.
   public var rules: [RuleMatch]
+  /// What a DNS server answered for the name, when one was asked (`why --resolver`): the blocker test's
+  /// verdict, with the CNAME chain its answer followed and any leak.
+  public var answer: ServerAnswer? = nil
+
+  /// A DNS server's answer for an explained name.
+  public struct ServerAnswer: Codable, Sendable, Hashable {
+    /// The server asked (`127.0.0.1:53`).
+    public var server: String
+    /// blocked, reachable, leaking or inconclusive.
+    public var outcome: Outcome
+    /// Why, as the blocker test says it.
+    public var reason: String
+    /// The CNAME chain, the name first, when the answer had one.
+    public var chain: [String]?
+  }
   /// Whether the name itself is a public suffix (left out of the formats that cover subdomains).
   public var publicSuffix: Bool
   /// Each output format, hosts first.
@@ -153,6 +170,21 @@ public struct Explainer: Sendable {
   }
 
   /// Explains each name: one pass over each enabled source's hashes for all of them and their parents.
+  public func explain(_ queries: [String], resolver: ServerAddress? = nil) async throws -> Answer {
+    var answer: Answer = try await explain(queries)
+    guard let resolver else { return answer }
+    // Each valid name asked of the server as the blocker test asks it: A and AAAA, the CNAME chain, leaks.
+    let probe = DNSProbe(resolver: Resolver(server: resolver))
+    for index in answer.names.indices {
+      guard let name = answer.names[index].name else { continue }
+      let verdict = await probe.probe(name)
+      answer.names[index].answer = Explanation.ServerAnswer(
+        server: resolver.description, outcome: verdict.outcome, reason: verdict.reason, chain: verdict.chain)
+    }
+    return answer
+  }
+
+  /// Explains each name from the profile's copies and rules.
   public func explain(_ queries: [String]) async throws -> Answer {
     let snapshot = try store.snapshot(of: profile)
     var rules = snapshot.ruleSet

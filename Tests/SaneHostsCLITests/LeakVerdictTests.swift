@@ -73,6 +73,16 @@ struct LeakVerdictTests {
         #expect(text.contains("leaking 2"), "\(text)")
         #expect(text.contains("CNAME chain track.shop.test → ads.shop.test"), "\(text)")
         #expect(try String(contentsOf: junit, encoding: .utf8).contains("type=\"leaking\""))
+        // why --resolver: the server's answer and its chain beside the profile's verdict.
+        let why = try await fixture.cli.ok("why", "track.shop.test", "--resolver", "127.0.0.1:\(server.port)")
+        #expect(
+          why.contains("127.0.0.1:\(server.port) answers: leaking (leaks via CNAME")
+            && why.contains("CNAME chain track.shop.test → ads.shop.test"), "\(why)")
+        let json = try #require(
+          try await fixture.cli.json("why", "ads.shop.test", "--resolver", "127.0.0.1:\(server.port)", "--json")
+            as? [String: Any])
+        let answer = try #require((json["names"] as? [[String: Any]])?.first?["answer"] as? [String: Any])
+        #expect(answer["outcome"] as? String == "leaking", "\(answer)")
       }
     }
   }
