@@ -63,6 +63,16 @@ public struct PiholeDomain: Sendable, Hashable, Codable {
   public var enabled: Bool
   /// The Pi-hole's id.
   public var id: Int
+
+  /// Creates an entry.
+  public init(domain: String, type: String, kind: String, comment: String?, enabled: Bool, id: Int) {
+    self.domain = domain
+    self.type = type
+    self.kind = kind
+    self.comment = comment
+    self.enabled = enabled
+    self.id = id
+  }
 }
 
 /// What `/api/search/{domain}` found: the rules and the adlists that match a name.

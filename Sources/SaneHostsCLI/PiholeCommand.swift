@@ -101,6 +101,11 @@ struct PiholeCommand: AsyncParsableCommand {
         files are skipped (the Pi-hole cannot read this machine's files), and so are sources whose last \
         update failed (the Pi-hole would fail to fetch them too).
 
+        The profile's allow and deny rules become the Pi-hole's domain entries with the same comment: \
+        =name an exact allow, name a regex allow for it and its subdomains ((\\.|^)name$), *.name one for \
+        its subdomains, /re/ a regex allow, a deny rule an exact deny; --remove-dropped also removes this \
+        profile's entries whose rule is gone. Entries take effect without gravity.
+
         Gravity is rebuilt when lists were added or removed, and also when a synced list's content changed \
         since the Pi-hole last downloaded it (a list's new names reach the Pi-hole only through gravity); \
         otherwise it says why it is not needed. After gravity, sync waits until the Pi-hole accepts writes \
@@ -115,17 +120,27 @@ struct PiholeCommand: AsyncParsableCommand {
     @Option(help: "The profile to sync (default: the active one).") var profile: String?
     @Flag(help: "Remove lists SaneHosts added for this profile that it no longer has.") var removeDropped = false
     @Flag(help: "Show what would change, change nothing.") var dryRun = false
+    /// The rules' part of the summary (`; rules: 2 added, 0 removed, 1 kept`), empty without rules.
+    static func rulesLine(_ plan: PiholeSync) -> String {
+      let total = plan.rulesToAdd.count + plan.rulesToRemove.count + plan.rulesKept
+      return total == 0
+        ? "" : "; rules: \(plan.rulesToAdd.count) added, \(plan.rulesToRemove.count) removed, \(plan.rulesKept) kept"
+    }
+
     @Flag(help: "Do not rebuild gravity afterwards.") var noGravity = false
 
     func run() async throws {
       let store = try self.store.open()
       let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
+      let rules = try storeCall { () throws(StoreError) in try store.ruleSet(for: profile) }
       let (removeDropped, dryRun, noGravity) = (self.removeDropped, self.dryRun, self.noGravity)
       try await pihole.withClient(data: store.directory) { client in
-        let plan = PiholeSync(
+        var plan = PiholeSync(
           profile: profile.name, sources: members, existing: try await client.lists(type: "block"),
           removeDropped: removeDropped)
+        plan.planRules(
+          rules, existing: try await PiholeSync.existingDomains(with: client), removeDropped: removeDropped)
         for skipped in plan.skipped {
           switch skipped.reason {
           case .localFile:
@@ -141,14 +156,17 @@ struct PiholeCommand: AsyncParsableCommand {
         for address in plan.changed {
           Terminal.writeOutput("~ \(address) (content changed since the Pi-hole's last download)\n")
         }
+        for entry in plan.rulesToAdd { Terminal.writeOutput("+ \(entry.description)\n") }
+        for entry in plan.rulesToRemove { Terminal.writeOutput("- \(entry.description)\n") }
         if dryRun {
           Terminal.writeError(
-            "Would add \(plan.toAdd.count), remove \(plan.toRemove.count), keep \(plan.kept)\(plan.needsGravity ? " and rebuild gravity" : ""); nothing changed (--dry-run).\n"
+            "Would add \(plan.toAdd.count), remove \(plan.toRemove.count), keep \(plan.kept)\(plan.needsGravity ? " and rebuild gravity" : "")\(Self.rulesLine(plan)); nothing changed (--dry-run).\n"
           )
           return
         }
         try await plan.apply(with: client)
-        Terminal.writeError("Added \(plan.toAdd.count), removed \(plan.toRemove.count), kept \(plan.kept).\n")
+        Terminal.writeError(
+          "Added \(plan.toAdd.count), removed \(plan.toRemove.count), kept \(plan.kept)\(Self.rulesLine(plan)).\n")
         guard plan.needsGravity else {
           Terminal.writeError(
             "Gravity not rebuilt: no list was added or removed, and none changed since the Pi-hole last downloaded it.\n"

@@ -49,6 +49,11 @@ struct TestCommand: AsyncParsableCommand {
   var probe: ProbeKind?
   @Option(help: ArgumentHelp("The DNS server for --probe dns: IP or IP:port ([v6]:port).", valueName: "address"))
   var resolver: String?
+  @Option(
+    help: ArgumentHelp(
+      "With --probe system: the DNS server asked for the HTTPS records of the names the hosts file blocks (default: the first nameserver of /etc/resolv.conf).",
+      valueName: "IP[:port]"))
+  var httpsRecordsFrom: String?
   @Option(help: "Seconds before one probe counts as inconclusive.") var timeout: Double = 2
   @Option(help: "Probes in flight at once (default: 64; 16 for https).") var concurrency: Int?
   @Option(help: "Seconds the whole run may take (default: two timeouts plus one second).") var maxTime: Double?
@@ -88,6 +93,12 @@ struct TestCommand: AsyncParsableCommand {
     let probe = self.chosenProbe
     if probe == .dns && resolver == nil && pihole == nil {
       throw ValidationError("--probe dns needs --resolver IP[:port], the DNS server to ask.")
+    }
+    if let httpsRecordsFrom {
+      guard probe == .system else { throw ValidationError("--https-records-from is for --probe system.") }
+      guard (try? ServerAddress(parsing: httpsRecordsFrom)) != nil else {
+        throw ValidationError("--https-records-from takes the server as IP or IP:port, not “\(httpsRecordsFrom)”.")
+      }
     }
     if probe != .dns && resolver != nil && pihole == nil {
       throw ValidationError("--resolver is for --probe dns, not --probe \(probe.rawValue).")
@@ -151,6 +162,10 @@ struct TestCommand: AsyncParsableCommand {
       throw ExitCode(130)
     }
     progress.finish()
+    if chosenProbe == .system && pihole == nil {
+      report = await report.checkingHTTPSRecords(
+        through: TestPlan.httpsRecordServer(explicit: httpsRecordsFrom), timeout: Self.duration(timeout))
+    }
     report = await report.annotated(with: store)
     if let pihole {
       report.coverage = try await Self.coverage(

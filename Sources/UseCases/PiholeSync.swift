@@ -39,6 +39,12 @@ public struct PiholeSync: Sendable, Hashable {
   public var toRemove: [String]
   /// Lists whose content changed here since the Pi-hole last downloaded them.
   public var changed: [String]
+  /// The profile's rules the Pi-hole lacks, as its domain entries (`planRules`).
+  public var rulesToAdd: [RuleEntry] = []
+  /// Entries this profile added whose rule is gone (with `removeDropped`).
+  public var rulesToRemove: [RuleEntry] = []
+  /// The profile's rules the Pi-hole has already.
+  public var rulesKept = 0
 
   /// Lists wanted that the Pi-hole has already.
   public var kept: Int { wanted.count - toAdd.count }
@@ -85,13 +91,14 @@ public struct PiholeSync: Sendable, Hashable {
     }.map(\.address)
   }
 
-  /// Adds and removes the planned lists.
+  /// Adds and removes the planned lists and rule entries.
   public func apply(with client: PiholeClient) async throws {
     if !toAdd.isEmpty {
       let processed = try await client.addLists(toAdd, comment: comment)
       if !processed.errors.isEmpty { throw PiholeError.itemsFailed(processed.errors) }
     }
     for address in toRemove { try await client.removeList(address) }
+    try await applyRules(with: client)
   }
 
   /// Rebuilds gravity (its log lines go to `line`), waits until the Pi-hole takes writes again, and

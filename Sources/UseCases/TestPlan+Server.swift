@@ -28,4 +28,20 @@ extension TestPlan {
     let address = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return address.contains(":") ? "[\(address)]:53" : "\(address):53"
   }
+
+  /// The DNS server a system-resolver run asks for HTTPS records (a hosts file answers only A and AAAA):
+  /// `explicit` when given, else the first `nameserver` of `resolvConf`; nil when there is none.
+  public static func httpsRecordServer(explicit: String?, resolvConf: String = "/etc/resolv.conf") -> ServerAddress? {
+    if let explicit { return try? ServerAddress(parsing: explicit) }
+    guard let text = try? String(contentsOfFile: resolvConf, encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") {
+      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard words.count >= 2, words[0] == "nameserver" else { continue }
+      let host = String(words[1].split(separator: "%").first ?? words[1])
+      if IPAddress(host) != nil, let server = try? ServerAddress(parsing: host.contains(":") ? "[\(host)]:53" : host) {
+        return server
+      }
+    }
+    return nil
+  }
 }

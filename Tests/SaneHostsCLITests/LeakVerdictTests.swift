@@ -133,6 +133,58 @@ struct LeakVerdictTests {
     }
   }
 
+  @Test(
+    "The system resolver and a hosts file: A and AAAA blocked, but the DNS server answers the HTTPS records, and the report says so (private mount namespace)"
+  )
+  func hostsFileHTTPSRecords() async throws {
+    let fixture = try await Self.fixture()
+    defer { fixture.cli.remove() }
+    // Every name the run asks for is in the file: getaddrinfo never leaves this machine.
+    let hosts = fixture.cli.directory.file("hosts")
+    try Data(
+      """
+      127.0.0.1 localhost
+      0.0.0.0 ads.shop.test track.shop.test
+      192.0.2.1 x.wild.shop.test example.com wikipedia.org debian.org
+
+      """.utf8
+    ).write(to: hosts)
+    try await Self.withUpstream(fixture) { upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--server=127.0.0.1#\(upstream.port)"], directory: fixture.cli.directory.url
+      ) { server in
+        let script = """
+          set -e
+          mount --bind "$FAKE_HOSTS" /etc/hosts
+          # Never the machine's own file: stop unless /etc/hosts is now the temporary one.
+          [ "$(stat -c %d:%i /etc/hosts)" = "$(stat -c %d:%i "$FAKE_HOSTS")" ] || exit 99
+          "$SANEHOSTS" test --probe system --category Shop --https-records-from "$SERVER" --json --no-save
+          """
+        let (status, output) = try await MountNamespace.run(
+          script,
+          environment: [
+            "FAKE_HOSTS": hosts.path, "SANEHOSTS": try CommandRunner().executable.path,
+            "SANEHOSTS_HOME": fixture.cli.dataDirectory.path, "SERVER": "127.0.0.1:\(server.port)", "TERM": "dumb",
+          ])
+        #expect(status == 0, "\(output)")
+        let start = try #require(output.firstIndex(of: "{"), "\(output)")
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any], "\(output)")
+        let results = object["results"] as? [[String: Any]] ?? []
+        let ads = try #require(results.first { $0["hostname"] as? String == "ads.shop.test" })
+        #expect(ads["outcome"] as? String == "leaking", "\(ads)")
+        #expect((ads["reason"] as? String)?.contains("address hint 198.51.100.10") == true, "\(ads)")
+        #expect(results.first { $0["hostname"] as? String == "x.wild.shop.test" }?["outcome"] as? String == "reachable")
+        let warnings = object["warnings"] as? [String] ?? []
+        #expect(
+          warnings.contains {
+            $0.hasPrefix("a hosts file blocks A and AAAA only") && $0.contains("2 of 2 blocked names leak")
+          },
+          "\(warnings)")
+      }
+    }
+  }
+
   @Test("BIND named (RPZ): the blocked name, its HTTPS record and the CNAME to it are all blocked")
   func bind() async throws {
     let fixture = try await Self.fixture()

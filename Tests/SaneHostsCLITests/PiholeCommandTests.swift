@@ -41,6 +41,42 @@ struct PiholeCommandTests {
     }
   }
 
+  @Test(
+    "sync gives the Pi-hole the profile's rules as its own allow and deny entries (marked ours), and removes ours when their rule goes"
+  )
+  func syncRules() async throws {
+    try await PiholeDouble.with { double in
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      var runner = try cli.runner
+      runner.environment["PIHOLE_PASSWORD"] = "secret"
+      runner.environment["PIHOLE_HOST"] = double.baseURL
+      #expect(try await runner.run(["sources", "add", "https://lists.example/a.txt"]).status == 0)
+      let rules = ["=keep.ads.example", "open.ads.example", "*.wild.example", "/^ad[0-9]+\\./"]
+      #expect(try await runner.run(["allow", "add"] + rules).status == 0)
+      #expect(try await runner.run(["deny", "add", "tracker.example"]).status == 0)
+      let dry = try await runner.run(["pihole", "sync", "--dry-run"])
+      #expect(dry.standardOutput.contains("+ allow exact keep.ads.example\n"), "\(dry.standardOutput)")
+      #expect(dry.standardOutput.contains("+ allow regex (\\.|^)open\\.ads\\.example$\n"), "\(dry.standardOutput)")
+      #expect(dry.standardError.contains("rules: 5 added, 0 removed, 0 kept"), "\(dry.standardError)")
+      #expect(double.domainRules.isEmpty)
+      let sync = try await runner.run(["pihole", "sync"])
+      #expect(sync.status == 0, "\(sync.standardError)")
+      let ours = double.domainRules.filter { ($0.comment ?? "").hasPrefix("Added by SaneHosts") }
+      #expect(
+        Set(ours.map { "\($0.type) \($0.kind) \($0.domain)" }) == [
+          "allow exact keep.ads.example", "allow regex (\\.|^)open\\.ads\\.example$", "allow regex \\.wild\\.example$",
+          "allow regex ^ad[0-9]+\\.", "deny exact tracker.example",
+        ])
+      // Every regular expression the Pi-hole took is one it compiles (its own check ran on each).
+      #expect(try await runner.run(["allow", "remove", "open.ads.example"]).status == 0)
+      let again = try await runner.run(["pihole", "sync", "--remove-dropped"])
+      #expect(again.standardError.contains("rules: 0 added, 1 removed, 4 kept"), "\(again.standardError)")
+      #expect(!double.domainRules.contains { $0.domain.contains("open") })
+      #expect(double.activeSessions == 0)
+    }
+  }
+
   @Test("--save-password keeps the password 0600 for the next command; no output ever shows it")
   func savedPassword() async throws {
     try await PiholeDouble.with { double in

@@ -95,6 +95,10 @@ extension Dashboard {
         var report = try await runCancellable(latch) {
           try await runner.run(registry) { event in publish { $0.apply(event) } }
         }
+        if kind == .system {
+          report = await report.checkingHTTPSRecords(
+            through: TestPlan.httpsRecordServer(explicit: nil), timeout: timeout)
+        }
         report = try History(store: store).save(await report.annotated(with: store))
         publish {
           $0.state = .finished

@@ -1,0 +1,79 @@
+import Blocklists
+import Foundation
+import Pihole
+
+extension PiholeSync {
+  /// One Pi-hole domain entry a profile rule becomes.
+  public struct RuleEntry: Sendable, Hashable {
+    /// `allow` or `deny`.
+    public var type: String
+    /// `exact` or `regex`.
+    public var kind: String
+    /// The name, or the regular expression.
+    public var domain: String
+
+    /// Creates an entry.
+    public init(type: String, kind: String, domain: String) {
+      self.type = type
+      self.kind = kind
+      self.domain = domain
+    }
+
+    /// `allow exact a.example`, for the command's lines.
+    public var description: String { "\(type) \(kind) \(domain)" }
+  }
+
+  /// The Pi-hole entries of a profile's rules, with the Pi-hole's own meanings: `=a.x` an exact allow;
+  /// `a.x` a regular expression for the name and its subdomains (`(\.|^)a\.x$`); `*.a.x` one for its
+  /// subdomains (`\.a\.x$`); `/re/` the expression itself; a deny rule an exact deny (FTL blocks exactly
+  /// the names of its lists, so a denied name blocks only itself there).
+  public static func entries(for rules: RuleSet) -> [RuleEntry] {
+    func escaped(_ name: String) -> String { name.replacingOccurrences(of: ".", with: "\\.") }
+    let allow = rules.allow.map { rule -> RuleEntry in
+      switch rule.kind {
+      case .exact: RuleEntry(type: "allow", kind: "exact", domain: rule.pattern)
+      case .subdomains: RuleEntry(type: "allow", kind: "regex", domain: "(\\.|^)\(escaped(rule.pattern))$")
+      case .wildcard: RuleEntry(type: "allow", kind: "regex", domain: "\\.\(escaped(rule.pattern))$")
+      case .regex: RuleEntry(type: "allow", kind: "regex", domain: rule.pattern)
+      }
+    }
+    let deny = rules.deny.map { RuleEntry(type: "deny", kind: "exact", domain: $0.pattern) }
+    var seen: Set<RuleEntry> = []
+    return (allow + deny).filter { seen.insert($0).inserted }
+  }
+
+  /// Plans the profile's rules against the Pi-hole's domain entries `existing`: the entries to add, and
+  /// (with `removeDropped`) this profile's own entries no rule asks for any more.
+  public mutating func planRules(_ rules: RuleSet, existing: [PiholeDomain], removeDropped: Bool) {
+    let wanted = Self.entries(for: rules)
+    let present = Set(existing.map { RuleEntry(type: $0.type, kind: $0.kind, domain: $0.domain) })
+    rulesToAdd = wanted.filter { !present.contains($0) }
+    let wantedSet = Set(wanted)
+    rulesToRemove =
+      removeDropped
+      ? existing.filter { $0.comment == comment }.map { RuleEntry(type: $0.type, kind: $0.kind, domain: $0.domain) }
+        .filter { !wantedSet.contains($0) } : []
+    rulesKept = wanted.count - rulesToAdd.count
+  }
+
+  /// Every domain entry of the Pi-hole (allow and deny, exact and regex).
+  public static func existingDomains(with client: PiholeClient) async throws -> [PiholeDomain] {
+    var all: [PiholeDomain] = []
+    for type in ["allow", "deny"] {
+      for kind in ["exact", "regex"] { all += try await client.domains(type: type, kind: kind) }
+    }
+    return all
+  }
+
+  /// Adds and removes the planned rule entries, those of one type and kind in one request.
+  func applyRules(with client: PiholeClient) async throws {
+    let groups = Dictionary(grouping: rulesToAdd) { "\($0.type) \($0.kind)" }
+    for key in groups.keys.sorted() {
+      let entries = groups[key] ?? []
+      let processed = try await client.addDomains(
+        entries.map(\.domain), type: entries[0].type, kind: entries[0].kind, comment: comment)
+      if !processed.errors.isEmpty { throw PiholeError.itemsFailed(processed.errors) }
+    }
+    for entry in rulesToRemove { try await client.removeDomain(entry.domain, type: entry.type, kind: entry.kind) }
+  }
+}
