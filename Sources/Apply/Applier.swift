@@ -145,6 +145,26 @@ public struct Applier: Sendable {
       return parser.finish().names.filter { seen.insert($0).inserted }
     }
 
+    /// The names this apply let through under a blocked parent: the exceptions it added for the name itself
+    /// (`server=/a/#`, a transparent zone without null data, `a CNAME rpz-passthru.`); `--verify` checks
+    /// each is not blocked.
+    public var allowedNames: [String] {
+      let added = change.added
+      var names: [String] = []
+      for line in added {
+        if line.hasPrefix("server=/"), line.hasSuffix("/#"), !line.hasPrefix("server=/*.") {
+          names.append(String(line.dropFirst(8).dropLast(2)))
+        } else if line.hasPrefix("local-zone: \""), line.hasSuffix(".\" transparent") {
+          let name = String(line.dropFirst(13).dropLast(14))
+          // With null data for the name itself it is a `*.name` exception: the name stays blocked.
+          if !added.contains("local-data: \"\(name). A 0.0.0.0\"") { names.append(name) }
+        } else if line.hasSuffix(" CNAME rpz-passthru."), !line.hasPrefix("*.") {
+          names.append(String(line.dropLast(20)))
+        }
+      }
+      return names
+    }
+
     /// The names the file blocks, to sample for a verification: the profile's names less any public
     /// suffix a format covering subdomains leaves out.
     public func verifiable(in store: Store) async throws -> [String] {

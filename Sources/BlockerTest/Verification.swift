@@ -34,6 +34,8 @@ public struct Verification: Sendable, Hashable, Codable {
     case notLoaded
     /// The server answers the name from elsewhere: its allow list, a local zone, another drop-in.
     case answeredElsewhere
+    /// A name the apply allowed (an exception it wrote) is still blocked.
+    case stillBlocked
   }
 
   /// One control domain's result.
@@ -54,6 +56,10 @@ public struct Verification: Sendable, Hashable, Codable {
   public var blocked: Int
   /// The sampled names not blocked, in sample order.
   public var notBlocked: [Miss]
+  /// Names the apply allowed under a blocked parent (exceptions it wrote), probed.
+  public var allowed: Int
+  /// Of those, the ones still blocked.
+  public var stillBlocked: [Miss]
   /// The control domains.
   public var controls: [Control]
   /// How long it took, in milliseconds.
@@ -66,7 +72,7 @@ public struct Verification: Sendable, Hashable, Codable {
 
   /// The summary line for these results.
   static func summary(
-    passed: Bool, sampled: Int, blocked: Int, controls: [Control]
+    passed: Bool, sampled: Int, blocked: Int, allowed: Int = 0, stillBlocked: Int = 0, controls: [Control]
   ) -> String {
     let reachable = controls.filter { $0.outcome == .reachable }.count
     let controlText: String
@@ -81,21 +87,27 @@ public struct Verification: Sendable, Hashable, Codable {
       controlText = "\(controls.count - reachable) of \(controls.count) controls did not resolve (offline?)"
     }
     let head = passed ? "verified" : "verification failed"
-    return "\(head): \(blocked)/\(sampled) sampled names blocked, \(controlText)"
+    let allowedText = allowed > 0 ? "\(allowed - stillBlocked)/\(allowed) allowed names let through, " : ""
+    return "\(head): \(blocked)/\(sampled) sampled names blocked, \(allowedText)\(controlText)"
   }
 
   /// Creates a verification (normally made by `run`).
   public init(
-    target: String, sampled: Int, blocked: Int, notBlocked: [Miss], controls: [Control], milliseconds: Int
+    target: String, sampled: Int, blocked: Int, notBlocked: [Miss], allowed: Int = 0, stillBlocked: [Miss] = [],
+    controls: [Control], milliseconds: Int
   ) {
     self.target = target
     self.sampled = sampled
     self.blocked = blocked
     self.notBlocked = notBlocked
+    self.allowed = allowed
+    self.stillBlocked = stillBlocked
     self.controls = controls
     self.milliseconds = milliseconds
-    passed = blocked == sampled && !controls.contains { $0.outcome == .blocked }
-    summary = Self.summary(passed: passed, sampled: sampled, blocked: blocked, controls: controls)
+    passed = blocked == sampled && stillBlocked.isEmpty && !controls.contains { $0.outcome == .blocked }
+    summary = Self.summary(
+      passed: passed, sampled: sampled, blocked: blocked, allowed: allowed, stillBlocked: stillBlocked.count,
+      controls: controls)
   }
 
   /// What the apply did, so a miss can be explained.
@@ -137,7 +149,8 @@ public struct Verification: Sendable, Hashable, Codable {
   /// `lookup` returns the verdict and, for a DNS answer, the smallest TTL of its records (a hint that a
   /// cache may still hold an old answer).
   public static func run<C: Clock>(
-    names: [String], controls: [String] = Registry.builtIn.controls.map(\.hostname), target: String,
+    names: [String], allowed: [String] = [], controls: [String] = Registry.builtIn.controls.map(\.hostname),
+    target: String,
     context: Context, concurrency: Int = 32, timeout: Duration = .seconds(3), clock: C = ContinuousClock(),
     lookup: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?)
   ) async -> Verification where C.Duration == Duration {
@@ -159,7 +172,7 @@ public struct Verification: Sendable, Hashable, Codable {
         return first ?? (Verdict(.inconclusive, "cancelled"), nil)
       }
     }
-    let all = names + controls
+    let all = names + allowed + controls
     var results = [(verdict: Verdict, ttl: UInt32?)?](repeating: nil, count: all.count)
     await withTaskGroup(of: (Int, (verdict: Verdict, ttl: UInt32?)).self) { group in
       var next = 0
@@ -187,13 +200,20 @@ public struct Verification: Sendable, Hashable, Codable {
         name: names[index], outcome: result.verdict.outcome, reason: result.verdict.reason,
         kind: kind, cause: text(kind, verdict: result.verdict, ttl: result.ttl, context: context))
     }
+    let stillBlocked = zip(allowed, probed.dropFirst(names.count).prefix(allowed.count)).filter {
+      $0.1.verdict.outcome == .blocked
+    }.map { name, result in
+      Miss(
+        name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .stillBlocked,
+        cause: text(.stillBlocked, verdict: result.verdict, ttl: result.ttl, context: context))
+    }
     let controlResults = zip(controls, probed.suffix(controls.count)).map { name, result in
       Control(name: name, outcome: result.verdict.outcome, reason: result.verdict.reason)
     }
     let elapsed = start.duration(to: .now)
     return Verification(
       target: target, sampled: names.count, blocked: names.count - missed.count, notBlocked: notBlocked,
-      controls: controlResults,
+      allowed: allowed.count, stillBlocked: stillBlocked, controls: controlResults,
       milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
   }
 
@@ -223,6 +243,10 @@ public struct Verification: Sendable, Hashable, Codable {
       "the server does not load \(context.path): add the configuration line `apply` printed on its first write, and check the server's log"
     case .answeredElsewhere:
       "the server answers it from elsewhere: its own allow list, a more specific local zone or record, or another drop-in"
+    case .stillBlocked:
+      context.reloaded
+        ? "still blocked: another list, rule or drop-in of the server blocks it, or the name does not exist upstream"
+        : "still blocked: the server was not reloaded: apply with --reload (or reload it yourself), then verify again"
     }
   }
 }
@@ -230,17 +254,24 @@ public struct Verification: Sendable, Hashable, Codable {
 extension Verification {
   /// Verifies `names` (already sampled) through the target: the DNS server `server` for a drop-in, the
   /// system resolver when nil (the hosts file), each answer within `timeout`.
+  /// `allowed` are names the apply let through under a blocked parent (its exceptions): each must not be
+  /// blocked.
   public static func verify(
-    _ names: [String], through server: ServerAddress?, context: Context, timeout: Duration = .seconds(2)
+    _ names: [String], allowed: [String] = [], through server: ServerAddress?, context: Context,
+    timeout: Duration = .seconds(2)
   ) async -> Verification {
     guard let server else {
       let probe = SystemProbe()
-      return await run(names: names, target: "system resolver", context: context, timeout: timeout) { name in
+      return await run(
+        names: names, allowed: allowed, target: "system resolver", context: context, timeout: timeout
+      ) { name in
         (await probe.probe(name), nil)
       }
     }
     let probe = DNSProbe(resolver: Resolver(server: server), timeout: timeout)
-    return await run(names: names, target: server.description, context: context, timeout: timeout + .seconds(1)) {
+    return await run(
+      names: names, allowed: allowed, target: server.description, context: context, timeout: timeout + .seconds(1)
+    ) {
       name in await probe.verify(name)
     }
   }

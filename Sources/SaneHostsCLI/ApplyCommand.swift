@@ -37,7 +37,8 @@ struct ApplyCommand: AsyncParsableCommand {
       the server's own exceptions (server=/name/#, transparent zones, rpz-passthru.).
 
       --verify closes the loop: after writing (and reloading), it probes every name this apply added, then \
-      a seeded sample of the other names applied (--verify-sample in all, default 50), and the control \
+      a seeded sample of the other names applied (--verify-sample in all, default 50), every name it let \
+      through under a blocked parent (which must not be blocked), and the control \
       domains through the target (the system \
       resolver for the hosts file, the server at --verify IP[:port] for a drop-in) and reports \
       `verified: 50/50 sampled names blocked, controls reachable`, or each name not blocked yet with the \
@@ -271,7 +272,9 @@ struct ApplyCommand: AsyncParsableCommand {
       reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
     // validate() checked the address (none for the hosts file: the system resolver).
     let server = target == .hosts ? nil : try? ServerAddress(parsing: verify ?? "")
-    return await Verification.verify(names, through: server, context: context, timeout: timeout)
+    return await Verification.verify(
+      names, allowed: Array(applied.allowedNames.prefix(verifySample)), through: server, context: context,
+      timeout: timeout)
   }
 
   private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?) {
@@ -315,6 +318,9 @@ struct ApplyCommand: AsyncParsableCommand {
     var text = "\(verification.summary) (through \(verification.target), \(verification.milliseconds) ms)\n"
     for miss in verification.notBlocked {
       text += "  not blocked: \(miss.name) (\(miss.outcome.rawValue): \(miss.reason)): \(miss.cause)\n"
+    }
+    for miss in verification.stillBlocked {
+      text += "  allowed but blocked: \(miss.name) (\(miss.reason)): \(miss.cause)\n"
     }
     for control in verification.controls where control.outcome != .reachable {
       text += "  control \(control.name): \(control.outcome.rawValue) (\(control.reason))\n"

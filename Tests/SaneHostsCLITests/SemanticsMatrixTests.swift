@@ -370,3 +370,37 @@ struct VerifyChangedTests {
     }
   }
 }
+
+extension VerifyChangedTests {
+  @Test(
+    "Regression: a name just allowed under a blocked parent is verified let through; written without a reload it is still blocked (exit 5)"
+  )
+  func allowedNameVerified() async throws {
+    let fixture = try await SemanticsMatrixTests.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.servers")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    try await DNSServerProcess.withAuthoritative(
+      zoneText: SemanticsMatrixTests.zone, moreZones: DNSServerProcess.controlZones,
+      directory: fixture.cli.directory.url
+    ) { upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: ["--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
+        directory: fixture.cli.directory.url
+      ) { server in
+        let apply = ["apply", "--target", "dnsmasq", "--output", dropIn.path, "--verify", "127.0.0.1:\(server.port)"]
+        try await fixture.cli.ok("allow", "add", "=deep.keep.ads.shop.test")
+        let unloaded = try await fixture.cli.runner.run(apply)
+        #expect(unloaded.status == 5, "\(unloaded.standardError)")
+        #expect(unloaded.standardError.contains("0/1 allowed names let through"), "\(unloaded.standardError)")
+        #expect(
+          unloaded.standardError.contains("allowed but blocked: deep.keep.ads.shop.test (NXDOMAIN)"),
+          "\(unloaded.standardError)")
+        try await fixture.cli.ok("allow", "add", "=y.ads.shop.test")
+        let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
+        #expect(reloaded.status == 0, "\(reloaded.standardError)")
+        #expect(reloaded.standardError.contains("1/1 allowed names let through"), "\(reloaded.standardError)")
+      }
+    }
+  }
+}

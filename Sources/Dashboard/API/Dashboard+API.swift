@@ -349,7 +349,7 @@ extension Dashboard {
       guard Ledger.key(applied.result.path) == "/etc/hosts" else {
         return (nil, "Not verified: the system resolver reads /etc/hosts, not \(applied.result.path).")
       }
-      return (await Verification.verify(names, through: nil, context: context), nil)
+      return (await Verification.verify(names, allowed: applied.allowedNames, through: nil, context: context), nil)
     }
     let settings = Settings.load(from: configuration.data)
     let resolver = settings.resolver
@@ -359,7 +359,10 @@ extension Dashboard {
       )
     }
     let timeout = Duration.milliseconds(Int(settings.timeout * 1000))
-    return (await Verification.verify(names, through: address, context: context, timeout: timeout), nil)
+    return (
+      await Verification.verify(
+        names, allowed: applied.allowedNames, through: address, context: context, timeout: timeout), nil
+    )
   }
 
   func backups(of target: ApplyTarget) -> [BackupView] {

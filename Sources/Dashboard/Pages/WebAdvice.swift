@@ -92,6 +92,8 @@ enum WebAdvice {
       "the server was not reloaded (the dashboard writes the file but does not reload servers): reload it, for example with systemctl reload, then apply again to verify"
     case .notLoaded:
       "the server does not load this file: add the configuration line shown after its first apply, and check the server's log"
+    case .stillBlocked:
+      "still blocked: the server was not reloaded, another list or drop-in blocks it, or the name does not exist upstream"
     case .noAnswer, .serverCache, .answeredElsewhere:
       miss.cause
     }
