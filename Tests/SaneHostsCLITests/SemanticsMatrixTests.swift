@@ -32,14 +32,20 @@ struct SemanticsMatrixTests {
     track IN CNAME ads
     newly IN A 198.51.100.18
     inlist.ads IN A 198.51.100.19
+    cdn IN A 198.51.100.20
+    x.y.cdn IN A 198.51.100.21
+    y.cdn IN A 198.51.100.22
 
     """
 
   /// The list: a blocked parent, a listed subdomain of it (compressed away), a parent with a wildcard allow,
   /// and the list's own exception under the blocked parent (`@@||name^`, read as AdGuard Home does).
-  static let listed = ["ads.shop.test", "x.ads.shop.test", "wild.shop.test", "@@||inlist.ads.shop.test^"]
-  /// Allow rules: exact, subdomains, wildcard.
-  static let allowRules = ["=keep.ads.shop.test", "open.ads.shop.test", "*.wild.shop.test"]
+  static let listed = [
+    "ads.shop.test", "x.ads.shop.test", "wild.shop.test", "@@||inlist.ads.shop.test^", "cdn.shop.test",
+  ]
+  /// Allow rules: exact, subdomains, wildcard; and an exact one two labels below its blocked parent (the
+  /// name between them must stay blocked: BIND stopped matching it with the parent's `*.` record).
+  static let allowRules = ["=keep.ads.shop.test", "open.ads.shop.test", "*.wild.shop.test", "=x.y.cdn.shop.test"]
 
   /// What a case expects of the server's answer.
   enum Expected: Equatable, CustomStringConvertible {
@@ -86,6 +92,8 @@ struct SemanticsMatrixTests {
       ),
       ("open.ads.shop.test", .a, .real("198.51.100.14")),
       ("inlist.ads.shop.test", .a, .real("198.51.100.19")),
+      ("x.y.cdn.shop.test", .a, .real("198.51.100.21")),
+      ("y.cdn.shop.test", .a, covered("198.51.100.22")),
       ("deep.open.ads.shop.test", .a, .real("198.51.100.15")),
       ("wild.shop.test", .a, .blocked),
       ("x.wild.shop.test", .a, .real("198.51.100.17")),
