@@ -145,6 +145,21 @@ public struct Applier: Sendable {
       return parser.finish().names.filter { seen.insert($0).inserted }
     }
 
+    /// The names whose block entries this apply took out of the file and that nothing in it blocks now
+    /// (not written again, and in a covering format no parent written): `--verify` checks them unblocked.
+    /// `applied` is every name the file blocks (`verifiable`).
+    public func removedNames(applied: [String]) -> [String] {
+      let text = change.removed.filter { !ServerTarget.isVolatile($0) }.joined(separator: "\n")
+      var parser = LineParser(format: nil)
+      Array(text.utf8).withUnsafeBufferPointer { parser.parse(buffer: $0) }
+      let blocked = Set(applied)
+      var seen: Set<String> = []
+      return parser.finish().names.filter { name in
+        guard seen.insert(name).inserted, !blocked.contains(name) else { return false }
+        return !coversSubdomains || !NameRules.parents(of: name).contains(where: blocked.contains)
+      }
+    }
+
     /// The names this apply let through under a blocked parent: the exceptions it added for the name itself
     /// (`server=/a/#`, a transparent zone without null data, `a CNAME rpz-passthru.`); `--verify` checks
     /// each is not blocked.

@@ -36,6 +36,8 @@ public struct Verification: Sendable, Hashable, Codable {
     case answeredElsewhere
     /// A name the apply allowed (an exception it wrote) is still blocked.
     case stillBlocked
+    /// A name the apply took out of the file still answers a sinkhole address.
+    case removedStillBlocked
   }
 
   /// One control domain's result.
@@ -58,8 +60,13 @@ public struct Verification: Sendable, Hashable, Codable {
   public var notBlocked: [Miss]
   /// Names the apply allowed under a blocked parent (exceptions it wrote), probed.
   public var allowed: Int
-  /// Of those, the ones still blocked.
+  /// Of those, the ones still blocked; and removed names still answered with a sinkhole address.
   public var stillBlocked: [Miss]
+  /// Names the apply took out of the file, probed.
+  public var removed: Int
+  /// Of those, the ones answered with no address (NXDOMAIN, NODATA, REFUSED): blocked still, or names that
+  /// do not exist upstream; a target that blocks that way cannot tell which, so they are said, not failed.
+  public var unconfirmed: [String]
   /// The control domains.
   public var controls: [Control]
   /// How long it took, in milliseconds.
@@ -72,7 +79,8 @@ public struct Verification: Sendable, Hashable, Codable {
 
   /// The summary line for these results.
   static func summary(
-    passed: Bool, sampled: Int, blocked: Int, allowed: Int = 0, stillBlocked: Int = 0, controls: [Control]
+    passed: Bool, sampled: Int, blocked: Int, allowed: Int = 0, stillBlocked: Int = 0, removed: Int = 0,
+    removedBlocked: Int = 0, unconfirmed: Int = 0, controls: [Control]
   ) -> String {
     let reachable = controls.filter { $0.outcome == .reachable }.count
     let controlText: String
@@ -87,14 +95,20 @@ public struct Verification: Sendable, Hashable, Codable {
       controlText = "\(controls.count - reachable) of \(controls.count) controls did not resolve (offline?)"
     }
     let head = passed ? "verified" : "verification failed"
-    let allowedText = allowed > 0 ? "\(allowed - stillBlocked)/\(allowed) allowed names let through, " : ""
-    return "\(head): \(blocked)/\(sampled) sampled names blocked, \(allowedText)\(controlText)"
+    let allowedText =
+      allowed > 0 ? "\(allowed - (stillBlocked - removedBlocked))/\(allowed) allowed names let through, " : ""
+    var removedText = ""
+    if removed > 0 {
+      removedText = "\(removed - removedBlocked - unconfirmed)/\(removed) removed names unblocked"
+      removedText += unconfirmed > 0 ? " (\(unconfirmed) answer no address: gone upstream, or still blocked), " : ", "
+    }
+    return "\(head): \(blocked)/\(sampled) sampled names blocked, \(allowedText)\(removedText)\(controlText)"
   }
 
   /// Creates a verification (normally made by `run`).
   public init(
     target: String, sampled: Int, blocked: Int, notBlocked: [Miss], allowed: Int = 0, stillBlocked: [Miss] = [],
-    controls: [Control], milliseconds: Int
+    removed: Int = 0, unconfirmed: [String] = [], controls: [Control], milliseconds: Int
   ) {
     self.target = target
     self.sampled = sampled
@@ -102,12 +116,15 @@ public struct Verification: Sendable, Hashable, Codable {
     self.notBlocked = notBlocked
     self.allowed = allowed
     self.stillBlocked = stillBlocked
+    self.removed = removed
+    self.unconfirmed = unconfirmed
     self.controls = controls
     self.milliseconds = milliseconds
     passed = blocked == sampled && stillBlocked.isEmpty && !controls.contains { $0.outcome == .blocked }
     summary = Self.summary(
       passed: passed, sampled: sampled, blocked: blocked, allowed: allowed, stillBlocked: stillBlocked.count,
-      controls: controls)
+      removed: removed, removedBlocked: stillBlocked.filter { $0.kind == .removedStillBlocked }.count,
+      unconfirmed: unconfirmed.count, controls: controls)
   }
 
   /// What the apply did, so a miss can be explained.
@@ -149,7 +166,8 @@ public struct Verification: Sendable, Hashable, Codable {
   /// `lookup` returns the verdict and, for a DNS answer, the smallest TTL of its records (a hint that a
   /// cache may still hold an old answer).
   public static func run<C: Clock>(
-    names: [String], allowed: [String] = [], controls: [String] = Registry.builtIn.controls.map(\.hostname),
+    names: [String], allowed: [String] = [], removed: [String] = [],
+    controls: [String] = Registry.builtIn.controls.map(\.hostname),
     target: String,
     context: Context, concurrency: Int = 32, timeout: Duration = .seconds(3), clock: C = ContinuousClock(),
     lookup: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?)
@@ -172,7 +190,7 @@ public struct Verification: Sendable, Hashable, Codable {
         return first ?? (Verdict(.inconclusive, "cancelled"), nil)
       }
     }
-    let all = names + allowed + controls
+    let all = names + allowed + removed + controls
     var results = [(verdict: Verdict, ttl: UInt32?)?](repeating: nil, count: all.count)
     await withTaskGroup(of: (Int, (verdict: Verdict, ttl: UInt32?)).self) { group in
       var next = 0
@@ -207,13 +225,29 @@ public struct Verification: Sendable, Hashable, Codable {
         name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .stillBlocked,
         cause: text(.stillBlocked, verdict: result.verdict, ttl: result.ttl, context: context))
     }
+    // A removed name still answered with a sinkhole address is still blocked; one with no address at all
+    // cannot be told from a name gone upstream.
+    var unconfirmed: [String] = []
+    var removedBlocked: [Miss] = []
+    for (name, result) in zip(removed, probed.dropFirst(names.count + allowed.count).prefix(removed.count))
+    where result.verdict.outcome == .blocked {
+      if result.verdict.addresses.isEmpty {
+        unconfirmed.append(name)
+      } else {
+        removedBlocked.append(
+          Miss(
+            name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .removedStillBlocked,
+            cause: text(.removedStillBlocked, verdict: result.verdict, ttl: result.ttl, context: context)))
+      }
+    }
     let controlResults = zip(controls, probed.suffix(controls.count)).map { name, result in
       Control(name: name, outcome: result.verdict.outcome, reason: result.verdict.reason)
     }
     let elapsed = start.duration(to: .now)
     return Verification(
       target: target, sampled: names.count, blocked: names.count - missed.count, notBlocked: notBlocked,
-      allowed: allowed.count, stillBlocked: stillBlocked, controls: controlResults,
+      allowed: allowed.count, stillBlocked: stillBlocked + removedBlocked, removed: removed.count,
+      unconfirmed: unconfirmed, controls: controlResults,
       milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
   }
 
@@ -243,6 +277,10 @@ public struct Verification: Sendable, Hashable, Codable {
       "the server does not load \(context.path): add the configuration line `apply` printed on its first write, and check the server's log"
     case .answeredElsewhere:
       "the server answers it from elsewhere: its own allow list, a more specific local zone or record, or another drop-in"
+    case .removedStillBlocked:
+      context.reloaded
+        ? "still answered with a sinkhole address: another list, rule or drop-in of the server blocks it, or a cached answer"
+        : "still answered with a sinkhole address: the server was not reloaded: apply with --reload, then verify again"
     case .stillBlocked:
       context.reloaded
         ? "still blocked: another list, rule or drop-in of the server blocks it, or the name does not exist upstream"
@@ -257,20 +295,22 @@ extension Verification {
   /// `allowed` are names the apply let through under a blocked parent (its exceptions): each must not be
   /// blocked.
   public static func verify(
-    _ names: [String], allowed: [String] = [], through server: ServerAddress?, context: Context,
-    timeout: Duration = .seconds(2)
+    _ names: [String], allowed: [String] = [], removed: [String] = [], through server: ServerAddress?,
+    context: Context, timeout: Duration = .seconds(2)
   ) async -> Verification {
     guard let server else {
       let probe = SystemProbe()
       return await run(
-        names: names, allowed: allowed, target: "system resolver", context: context, timeout: timeout
+        names: names, allowed: allowed, removed: removed, target: "system resolver", context: context,
+        timeout: timeout
       ) { name in
         (await probe.probe(name), nil)
       }
     }
     let probe = DNSProbe(resolver: Resolver(server: server), timeout: timeout)
     return await run(
-      names: names, allowed: allowed, target: server.description, context: context, timeout: timeout + .seconds(1)
+      names: names, allowed: allowed, removed: removed, target: server.description, context: context,
+      timeout: timeout + .seconds(1)
     ) {
       name in await probe.verify(name)
     }

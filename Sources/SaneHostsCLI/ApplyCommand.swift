@@ -38,7 +38,8 @@ struct ApplyCommand: AsyncParsableCommand {
 
       --verify closes the loop: after writing (and reloading), it probes every name this apply added, then \
       a seeded sample of the other names applied (--verify-sample in all, default 50), every name it let \
-      through under a blocked parent (which must not be blocked), and the control \
+      through under a blocked parent (which must not be blocked), a sample of the names it took out (one \
+      still answered with a sinkhole address fails), and the control \
       domains through the target (the system \
       resolver for the hosts file, the server at --verify IP[:port] for a drop-in) and reports \
       `verified: 50/50 sampled names blocked, controls reachable`, or each name not blocked yet with the \
@@ -266,15 +267,16 @@ struct ApplyCommand: AsyncParsableCommand {
   /// Probes a sample of the names just applied, and the controls, through the target.
   private func verification(_ applied: Applier.Applied, in store: Store) async throws -> Verification {
     let timeout = Duration.milliseconds(Int(verifyTimeout * 1000))
-    let names = Verification.sample(
-      try await applied.verifiable(in: store), added: applied.addedNames, count: verifySample, seed: 1)
+    let all = try await applied.verifiable(in: store)
+    let names = Verification.sample(all, added: applied.addedNames, count: verifySample, seed: 1)
+    let removed = Verification.sample(applied.removedNames(applied: all), count: verifySample, seed: 1)
     let context = Verification.Context(
       reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
     // validate() checked the address (none for the hosts file: the system resolver).
     let server = target == .hosts ? nil : try? ServerAddress(parsing: verify ?? "")
     return await Verification.verify(
-      names, allowed: Array(applied.allowedNames.prefix(verifySample)), through: server, context: context,
-      timeout: timeout)
+      names, allowed: Array(applied.allowedNames.prefix(verifySample)), removed: removed, through: server,
+      context: context, timeout: timeout)
   }
 
   private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?) {
@@ -320,7 +322,8 @@ struct ApplyCommand: AsyncParsableCommand {
       text += "  not blocked: \(miss.name) (\(miss.outcome.rawValue): \(miss.reason)): \(miss.cause)\n"
     }
     for miss in verification.stillBlocked {
-      text += "  allowed but blocked: \(miss.name) (\(miss.reason)): \(miss.cause)\n"
+      let what = miss.kind == .removedStillBlocked ? "removed but blocked" : "allowed but blocked"
+      text += "  \(what): \(miss.name) (\(miss.reason)): \(miss.cause)\n"
     }
     for control in verification.controls where control.outcome != .reachable {
       text += "  control \(control.name): \(control.outcome.rawValue) (\(control.reason))\n"

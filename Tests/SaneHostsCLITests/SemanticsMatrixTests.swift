@@ -412,3 +412,44 @@ extension VerifyChangedTests {
     }
   }
 }
+
+extension VerifyChangedTests {
+  @Test(
+    "A name taken out of the list is verified unblocked: unbound not reloaded still answers 0.0.0.0 (exit 5); reloaded, it resolves"
+  )
+  func removedNameVerified() async throws {
+    let fixture = try await SemanticsMatrixTests.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts-unbound.conf")
+    try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
+    try await DNSServerProcess.withAuthoritative(
+      zoneText: SemanticsMatrixTests.zone, moreZones: DNSServerProcess.controlZones,
+      directory: fixture.cli.directory.url
+    ) { upstream in
+      var lines = [#"local-zone: "test." nodefault"#, #"module-config: "iterator""#, #"include: "\#(dropIn.path)""#]
+      for zone in [DNSServerProcess.shopZone] + DNSServerProcess.controlZones.keys.sorted() {
+        lines += ["stub-zone:", #"name: "\#(zone)""#, "stub-addr: 127.0.0.1@\(upstream.port)"]
+      }
+      try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
+        let apply = ["apply", "--target", "unbound", "--output", dropIn.path, "--verify", "127.0.0.1:\(server.port)"]
+        func list(without removed: Set<String>) throws {
+          let names = SemanticsMatrixTests.listed.filter { !removed.contains($0) }
+          try Data(names.joined(separator: "\n").utf8).write(to: fixture.list)
+        }
+        try list(without: ["wild.shop.test"])
+        try await fixture.cli.ok("update", "--quiet")
+        let unloaded = try await fixture.cli.runner.run(apply)
+        #expect(unloaded.status == 5, "\(unloaded.standardError)")
+        #expect(unloaded.standardError.contains("0/1 removed names unblocked"), "\(unloaded.standardError)")
+        #expect(
+          unloaded.standardError.contains("removed but blocked: wild.shop.test (sinkhole 0.0.0.0"),
+          "\(unloaded.standardError)")
+        try list(without: ["wild.shop.test", "cdn.shop.test"])
+        try await fixture.cli.ok("update", "--quiet")
+        let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
+        #expect(reloaded.status == 0, "\(reloaded.standardError)")
+        #expect(reloaded.standardError.contains("1/1 removed names unblocked"), "\(reloaded.standardError)")
+      }
+    }
+  }
+}

@@ -339,9 +339,11 @@ extension Dashboard {
     let context = Verification.Context(
       reloaded: server == nil || applied.result.reloaded != nil, server: server != nil, path: applied.result.path)
     let names: [String]
+    let removed: [String]
     do {
-      names = Verification.sample(
-        try await applied.verifiable(in: store), added: applied.addedNames, count: 50, seed: 1)
+      let all = try await applied.verifiable(in: store)
+      names = Verification.sample(all, added: applied.addedNames, count: 50, seed: 1)
+      removed = Verification.sample(applied.removedNames(applied: all), count: 50, seed: 1)
     } catch {
       return (nil, "Not verified: the names applied could not be read back: \(error.localizedDescription)")
     }
@@ -349,7 +351,10 @@ extension Dashboard {
       guard Ledger.key(applied.result.path) == "/etc/hosts" else {
         return (nil, "Not verified: the system resolver reads /etc/hosts, not \(applied.result.path).")
       }
-      return (await Verification.verify(names, allowed: applied.allowedNames, through: nil, context: context), nil)
+      return (
+        await Verification.verify(
+          names, allowed: applied.allowedNames, removed: removed, through: nil, context: context), nil
+      )
     }
     let settings = Settings.load(from: configuration.data)
     let resolver = settings.resolver
@@ -361,7 +366,8 @@ extension Dashboard {
     let timeout = Duration.milliseconds(Int(settings.timeout * 1000))
     return (
       await Verification.verify(
-        names, allowed: applied.allowedNames, through: address, context: context, timeout: timeout), nil
+        names, allowed: applied.allowedNames, removed: removed, through: address, context: context,
+        timeout: timeout), nil
     )
   }
 
