@@ -103,7 +103,9 @@ struct PiholeCommand: AsyncParsableCommand {
 
         The profile's allow and deny rules become the Pi-hole's domain entries with the same comment: \
         =name an exact allow, name a regex allow for it and its subdomains ((\\.|^)name$), *.name one for \
-        its subdomains, /re/ a regex allow, a deny rule an exact deny; --remove-dropped also removes this \
+        its subdomains, /re/ a regex allow, a deny rule an exact deny. A list's own exceptions (@@||name^), \
+        which the Pi-hole's gravity drops as invalid lines, become regex allows for the name and its \
+        subdomains, as SaneHosts applies them. --remove-dropped also removes this \
         profile's entries whose rule is gone. Entries take effect without gravity.
 
         Gravity is rebuilt when lists were added or removed, and also when a synced list's content changed \
@@ -133,7 +135,8 @@ struct PiholeCommand: AsyncParsableCommand {
       let store = try self.store.open()
       let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
-      let rules = try storeCall { () throws(StoreError) in try store.ruleSet(for: profile) }
+      let rules: RuleSet
+      do { rules = try await PiholeSync.rules(of: profile, in: store) } catch { throw CLIError(error) }
       let (removeDropped, dryRun, noGravity) = (self.removeDropped, self.dryRun, self.noGravity)
       try await pihole.withClient(data: store.directory) { client in
         var plan = PiholeSync(

@@ -1,6 +1,7 @@
 import Blocklists
 import Foundation
 import Pihole
+import Store
 
 extension PiholeSync {
   /// One Pi-hole domain entry a profile rule becomes.
@@ -40,6 +41,18 @@ extension PiholeSync {
     let deny = rules.deny.map { RuleEntry(type: "deny", kind: "exact", domain: $0.pattern) }
     var seen: Set<RuleEntry> = []
     return (allow + deny).filter { seen.insert($0).inserted }
+  }
+
+  /// The rules a Pi-hole needs for `profile` to block there what it blocks here: its allow and deny
+  /// rules and the enabled sources' own exceptions (`@@||name^`), which FTL's gravity counts as invalid
+  /// lines of a block list and drops, so that without an allow entry it would block them.
+  public static func rules(of profile: Profile, in store: Store) async throws(StoreError) -> RuleSet {
+    let rules = try store.ruleSet(for: profile)
+    var reports: [SourceReport] = []
+    for member in try store.sources(in: profile.name) where member.enabled {
+      if let list = await store.list(of: member.source) { reports += list.sources }
+    }
+    return rules.including(listExceptions: reports)
   }
 
   /// Plans the profile's rules against the Pi-hole's domain entries `existing`: the entries to add, and

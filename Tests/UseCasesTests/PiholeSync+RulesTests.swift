@@ -1,5 +1,7 @@
 import Blocklists
+import Foundation
 import Pihole
+import Store
 import Testing
 import UseCases
 
@@ -37,5 +39,38 @@ struct PiholeSyncRulesTests {
     #expect(plan.rulesToRemove.map(\.domain) == ["gone.example"])
     plan.planRules(Self.rules, existing: existing, removeDropped: false)
     #expect(plan.rulesToRemove.isEmpty)
+  }
+
+  @Test("A list's own exceptions reach the Pi-hole as regex allows (its gravity drops @@ lines of a block list)")
+  func listExceptions() async throws {
+    let harness = try UpdatedStore()
+    defer { harness.remove() }
+    try harness.add("||example.org^\n@@||test.example.org^\n||ads.example^\n", key: "easy")
+    try harness.store.addRule("=keep.example", action: .allow)
+    try await harness.update()
+    let profile = try harness.store.profile(nil)
+    let rules = try await PiholeSync.rules(of: profile, in: harness.store)
+    #expect(
+      PiholeSync.entries(for: rules).map(\.description) == [
+        "allow exact keep.example", #"allow regex (\.|^)test\.example\.org$"#,
+      ])
+    // Without the list's exception, the Pi-hole would block test.example.org through ||example.org^.
+    #expect(try harness.store.ruleSet(for: profile).allow.count == 1)
+  }
+
+  @Test("README's Pi-hole column is what sync adds for each rule kind")
+  func readmeColumn() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+    let rows: [(String, RuleSet.Kind)] = [("| `=a.x`", .exact), ("| `a.x`", .subdomains), ("| `*.a.x`", .wildcard)]
+    for (prefix, kind) in rows {
+      let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix(prefix + " (") }, "\(prefix)")
+      // The last cell's code span, `\|` read as `|`.
+      let last = try #require(line.dropLast().split(separator: "| ").last).replacingOccurrences(of: "\\|", with: "|")
+      let code = last.split(separator: "`", omittingEmptySubsequences: false)[1]
+      let entry = PiholeSync.entries(for: RuleSet(allow: [.init(kind: kind, pattern: "a.x", origin: "r")]))
+      #expect(entry.map(\.description) == [String(code)], "\(prefix)")
+    }
   }
 }
