@@ -34,7 +34,7 @@ else
   # FTL behaviours) run on their own after the rest: on 2 cores their processes would starve the
   # timing-sensitive tests running beside them (download retries, time limits). So does the relay's
   # deadlock test, the other way round: beside the rest, its rounds on the shared task pool starve.
-  heavy="InteropMatrixTests|SemanticsMatrixTests|VerifyChangedTests|LeakVerdictTests|PiholeFTLBehaviourTests|StateRelayDeadlockTests"
+  heavy="InteropMatrixTests|SemanticsMatrixTests|VerifyChangedTests|VerifyRemovedTests|LeakVerdictTests|PiholeFTLBehaviourTests|StateRelayDeadlockTests"
   swift test --skip-build --skip "$heavy"
   swift test --skip-build --filter "$heavy"
 fi

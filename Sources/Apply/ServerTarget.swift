@@ -67,6 +67,11 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   /// Whether the drop-in is a response-policy zone.
   public var isRPZ: Bool { [.bind, .pdnsRecursor, .knotResolver].contains(self) }
 
+  /// How long `--verify` asks again for names not yet as applied after a reload: BIND loads a zone
+  /// again in the background after `rndc reload` or SIGHUP (the first answers after it are the old
+  /// zone's; found on the real `named`), and the others may still be finishing a large file.
+  public var settleAfterReload: Duration { self == .bind ? .seconds(10) : .seconds(2) }
+
   /// The Lua file that makes the server load the zone at `output` (PowerDNS Recursor and Knot Resolver),
   /// written beside it: the zone's name with `.lua` for `.rpz`.
   public func loaderPath(output: String) -> String? {

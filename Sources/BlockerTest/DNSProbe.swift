@@ -112,8 +112,28 @@ public struct DNSProbe: Probe {
     default:
       reason = a == aaaa ? a.text(sinkholes) : "\(a.text(sinkholes)) (AAAA: \(aaaa.text(sinkholes)))"
     }
-    return Verdict(.blocked, reason, addresses: addresses)
+    return Verdict(
+      .blocked, reason, addresses: addresses, upstreamZone: addresses.isEmpty ? Self.upstreamZone(lookup) : nil)
   }
+
+  /// The zone whose SOA both replies carry in their authority sections, when it is a zone above the name
+  /// (or the name itself) other than the root: an upstream's negative answer (RFC 2308 §3). A blocker's
+  /// own NXDOMAIN has none (dnsmasq `server=/name/`) or its policy zone's (BIND RPZ), which is not above
+  /// the name.
+  static func upstreamZone(_ lookup: Lookup) -> String? {
+    func trimmed(_ name: String) -> String {
+      let lower = name.lowercased()
+      return lower.count > 1 && lower.hasSuffix(".") ? String(lower.dropLast()) : lower
+    }
+    func zone(_ reply: Result<Message, ResolverError>) -> String? {
+      guard case .success(let message) = reply else { return nil }
+      return message.authority.first { $0.type == .soa }.map { trimmed($0.name) }
+    }
+    let name = trimmed(lookup.name)
+    guard let owner = zone(lookup.a), owner == zone(lookup.aaaa), owner != "." else { return nil }
+    return name == owner || name.hasSuffix("." + owner) ? owner : nil
+  }
+
 
   static func describe(_ error: ResolverError) -> String {
     switch error {

@@ -23,12 +23,19 @@ public struct Verdict: Sendable, Hashable, Codable {
   public var addresses: [String]
   /// The CNAME chain the answer followed, the name first (`track.example → ads.example`), when it had one.
   public var chain: [String]?
+  /// For a DNS answer with no address, the zone above the name whose SOA both negative answers carried
+  /// (`shop.test`): the upstream's own "no such name" (RFC 2308), which a blocker's local answer lacks.
+  public var upstreamZone: String?
 
   /// Creates a verdict.
-  public init(_ outcome: Outcome, _ reason: String, addresses: [String] = [], chain: [String]? = nil) {
+  public init(
+    _ outcome: Outcome, _ reason: String, addresses: [String] = [], chain: [String]? = nil,
+    upstreamZone: String? = nil
+  ) {
     self.outcome = outcome
     self.reason = reason
     self.addresses = addresses
     self.chain = chain
+    self.upstreamZone = upstreamZone
   }
 }

@@ -36,7 +36,8 @@ public struct Verification: Sendable, Hashable, Codable {
     case answeredElsewhere
     /// A name the apply allowed (an exception it wrote) is still blocked.
     case stillBlocked
-    /// A name the apply took out of the file still answers a sinkhole address.
+    /// A name the apply took out of the file is still answered as blocked: a sinkhole address, or (from a
+    /// DNS server) no address without the upstream's SOA.
     case removedStillBlocked
   }
 
@@ -64,9 +65,12 @@ public struct Verification: Sendable, Hashable, Codable {
   public var stillBlocked: [Miss]
   /// Names the apply took out of the file, probed.
   public var removed: Int
-  /// Of those, the ones answered with no address (NXDOMAIN, NODATA, REFUSED): blocked still, or names that
-  /// do not exist upstream; a target that blocks that way cannot tell which, so they are said, not failed.
+  /// Of those, the ones the system resolver answered with no address: blocked still, or names that do not
+  /// exist upstream; it does not say which, so they are said, not failed.
   public var unconfirmed: [String]
+  /// Removed and allowed names a DNS server answered with no address and the SOA of a zone above them:
+  /// the upstream's own "no such name", so they are let through (and counted so).
+  public var goneUpstream: [String]
   /// The control domains.
   public var controls: [Control]
   /// How long it took, in milliseconds.
@@ -80,7 +84,7 @@ public struct Verification: Sendable, Hashable, Codable {
   /// The summary line for these results.
   static func summary(
     passed: Bool, sampled: Int, blocked: Int, allowed: Int = 0, stillBlocked: Int = 0, removed: Int = 0,
-    removedBlocked: Int = 0, unconfirmed: Int = 0, controls: [Control]
+    removedBlocked: Int = 0, unconfirmed: Int = 0, goneUpstream: Int = 0, controls: [Control]
   ) -> String {
     let reachable = controls.filter { $0.outcome == .reachable }.count
     let controlText: String
@@ -102,13 +106,17 @@ public struct Verification: Sendable, Hashable, Codable {
       removedText = "\(removed - removedBlocked - unconfirmed)/\(removed) removed names unblocked"
       removedText += unconfirmed > 0 ? " (\(unconfirmed) answer no address: gone upstream, or still blocked), " : ", "
     }
+    if goneUpstream > 0 {
+      removedText += "\(goneUpstream) of them gone upstream (its own NXDOMAIN or NODATA), "
+    }
     return "\(head): \(blocked)/\(sampled) sampled names blocked, \(allowedText)\(removedText)\(controlText)"
   }
 
   /// Creates a verification (normally made by `run`).
   public init(
     target: String, sampled: Int, blocked: Int, notBlocked: [Miss], allowed: Int = 0, stillBlocked: [Miss] = [],
-    removed: Int = 0, unconfirmed: [String] = [], controls: [Control], milliseconds: Int
+    removed: Int = 0, unconfirmed: [String] = [], goneUpstream: [String] = [], controls: [Control],
+    milliseconds: Int
   ) {
     self.target = target
     self.sampled = sampled
@@ -118,13 +126,14 @@ public struct Verification: Sendable, Hashable, Codable {
     self.stillBlocked = stillBlocked
     self.removed = removed
     self.unconfirmed = unconfirmed
+    self.goneUpstream = goneUpstream
     self.controls = controls
     self.milliseconds = milliseconds
     passed = blocked == sampled && stillBlocked.isEmpty && !controls.contains { $0.outcome == .blocked }
     summary = Self.summary(
       passed: passed, sampled: sampled, blocked: blocked, allowed: allowed, stillBlocked: stillBlocked.count,
       removed: removed, removedBlocked: stillBlocked.filter { $0.kind == .removedStillBlocked }.count,
-      unconfirmed: unconfirmed.count, controls: controls)
+      unconfirmed: unconfirmed.count, goneUpstream: goneUpstream.count, controls: controls)
   }
 
   /// What the apply did, so a miss can be explained.
@@ -164,12 +173,15 @@ public struct Verification: Sendable, Hashable, Codable {
   /// explains each name that is not blocked.
   ///
   /// `lookup` returns the verdict and, for a DNS answer, the smallest TTL of its records (a hint that a
-  /// cache may still hold an old answer).
+  /// cache may still hold an old answer). With `settle`, names not yet as applied are asked again every
+  /// 100 ms for up to that long before they count (a server that loads its files in the background
+  /// after a reload, as BIND does).
   public static func run<C: Clock>(
     names: [String], allowed: [String] = [], removed: [String] = [],
     controls: [String] = Registry.builtIn.controls.map(\.hostname),
     target: String,
-    context: Context, concurrency: Int = 32, timeout: Duration = .seconds(3), clock: C = ContinuousClock(),
+    context: Context, concurrency: Int = 32, timeout: Duration = .seconds(3), settle: Duration = .zero,
+    clock: C = ContinuousClock(),
     lookup: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?)
   ) async -> Verification where C.Duration == Duration {
     let start = ContinuousClock.now
@@ -191,6 +203,78 @@ public struct Verification: Sendable, Hashable, Codable {
       }
     }
     let all = names + allowed + removed + controls
+    var probed = await probeAll(all, concurrency: concurrency, bounded)
+    // Whether a name's answer is as applied: a name blocked, an allowed or removed one let through.
+    func settled(_ index: Int) -> Bool {
+      let verdict = probed[index].verdict
+      if index < names.count { return verdict.outcome == .blocked }
+      if index >= names.count + allowed.count + removed.count { return true }
+      return verdict.outcome != .blocked || (verdict.addresses.isEmpty && verdict.upstreamZone != nil)
+    }
+    let settleStart = clock.now
+    while settle > .zero {
+      let pending = all.indices.filter { !settled($0) }
+      guard !pending.isEmpty, settleStart.duration(to: clock.now) < settle else { break }
+      do { try await clock.sleep(for: .milliseconds(100)) } catch { break }
+      let again = await probeAll(pending.map { all[$0] }, concurrency: concurrency, bounded)
+      for (index, result) in zip(pending, again) { probed[index] = result }
+    }
+    let sampled = Array(probed.prefix(names.count))
+    let missed = sampled.enumerated().filter { $0.element.verdict.outcome != .blocked }
+    let allMissed = !names.isEmpty && missed.count == names.count
+    let notBlocked = missed.map { index, result in
+      let kind = cause(result.verdict, ttl: result.ttl, everyName: allMissed, context: context)
+      return Miss(
+        name: names[index], outcome: result.verdict.outcome, reason: result.verdict.reason,
+        kind: kind, cause: text(kind, verdict: result.verdict, ttl: result.ttl, context: context))
+    }
+    // A name answered with no address but the upstream's SOA does not exist there: it is let through.
+    var goneUpstream: [String] = []
+    var stillBlocked: [Miss] = []
+    for (name, result) in zip(allowed, probed.dropFirst(names.count).prefix(allowed.count))
+    where result.verdict.outcome == .blocked {
+      if result.verdict.upstreamZone != nil {
+        goneUpstream.append(name)
+      } else {
+        stillBlocked.append(
+          Miss(
+            name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .stillBlocked,
+            cause: text(.stillBlocked, verdict: result.verdict, ttl: result.ttl, context: context)))
+      }
+    }
+    // A removed name still answered with a sinkhole address, or by a server with no address and without
+    // the upstream's SOA, is still blocked; the system resolver's "no address" cannot be told from a name
+    // gone upstream.
+    var unconfirmed: [String] = []
+    var removedBlocked: [Miss] = []
+    for (name, result) in zip(removed, probed.dropFirst(names.count + allowed.count).prefix(removed.count))
+    where result.verdict.outcome == .blocked {
+      if result.verdict.addresses.isEmpty && result.verdict.upstreamZone != nil {
+        goneUpstream.append(name)
+      } else if result.verdict.addresses.isEmpty && !context.server {
+        unconfirmed.append(name)
+      } else {
+        removedBlocked.append(
+          Miss(
+            name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .removedStillBlocked,
+            cause: text(.removedStillBlocked, verdict: result.verdict, ttl: result.ttl, context: context)))
+      }
+    }
+    let controlResults = zip(controls, probed.suffix(controls.count)).map { name, result in
+      Control(name: name, outcome: result.verdict.outcome, reason: result.verdict.reason)
+    }
+    let elapsed = start.duration(to: .now)
+    return Verification(
+      target: target, sampled: names.count, blocked: names.count - missed.count, notBlocked: notBlocked,
+      allowed: allowed.count, stillBlocked: stillBlocked + removedBlocked, removed: removed.count,
+      unconfirmed: unconfirmed, goneUpstream: goneUpstream, controls: controlResults,
+      milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+  }
+
+  /// Each name's result from `bounded`, at most `concurrency` at a time, in the names' order.
+  static func probeAll(
+    _ all: [String], concurrency: Int, _ bounded: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?)
+  ) async -> [(verdict: Verdict, ttl: UInt32?)] {
     var results = [(verdict: Verdict, ttl: UInt32?)?](repeating: nil, count: all.count)
     await withTaskGroup(of: (Int, (verdict: Verdict, ttl: UInt32?)).self) { group in
       var next = 0
@@ -208,47 +292,7 @@ public struct Verification: Sendable, Hashable, Codable {
         }
       }
     }
-    let probed = results.map { $0 ?? (Verdict(.inconclusive, "not probed"), nil) }
-    let sampled = Array(probed.prefix(names.count))
-    let missed = sampled.enumerated().filter { $0.element.verdict.outcome != .blocked }
-    let allMissed = !names.isEmpty && missed.count == names.count
-    let notBlocked = missed.map { index, result in
-      let kind = cause(result.verdict, ttl: result.ttl, everyName: allMissed, context: context)
-      return Miss(
-        name: names[index], outcome: result.verdict.outcome, reason: result.verdict.reason,
-        kind: kind, cause: text(kind, verdict: result.verdict, ttl: result.ttl, context: context))
-    }
-    let stillBlocked = zip(allowed, probed.dropFirst(names.count).prefix(allowed.count)).filter {
-      $0.1.verdict.outcome == .blocked
-    }.map { name, result in
-      Miss(
-        name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .stillBlocked,
-        cause: text(.stillBlocked, verdict: result.verdict, ttl: result.ttl, context: context))
-    }
-    // A removed name still answered with a sinkhole address is still blocked; one with no address at all
-    // cannot be told from a name gone upstream.
-    var unconfirmed: [String] = []
-    var removedBlocked: [Miss] = []
-    for (name, result) in zip(removed, probed.dropFirst(names.count + allowed.count).prefix(removed.count))
-    where result.verdict.outcome == .blocked {
-      if result.verdict.addresses.isEmpty {
-        unconfirmed.append(name)
-      } else {
-        removedBlocked.append(
-          Miss(
-            name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .removedStillBlocked,
-            cause: text(.removedStillBlocked, verdict: result.verdict, ttl: result.ttl, context: context)))
-      }
-    }
-    let controlResults = zip(controls, probed.suffix(controls.count)).map { name, result in
-      Control(name: name, outcome: result.verdict.outcome, reason: result.verdict.reason)
-    }
-    let elapsed = start.duration(to: .now)
-    return Verification(
-      target: target, sampled: names.count, blocked: names.count - missed.count, notBlocked: notBlocked,
-      allowed: allowed.count, stillBlocked: stillBlocked + removedBlocked, removed: removed.count,
-      unconfirmed: unconfirmed, controls: controlResults,
-      milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+    return results.map { $0 ?? (Verdict(.inconclusive, "not probed"), nil) }
   }
 
   /// The likely reason a name is not blocked.
@@ -279,11 +323,11 @@ public struct Verification: Sendable, Hashable, Codable {
       "the server answers it from elsewhere: its own allow list, a more specific local zone or record, or another drop-in"
     case .removedStillBlocked:
       context.reloaded
-        ? "still answered with a sinkhole address: another list, rule or drop-in of the server blocks it, or a cached answer"
-        : "still answered with a sinkhole address: the server was not reloaded: apply with --reload, then verify again"
+        ? "still answered as blocked: another list, rule or drop-in of the server blocks it, or a cached answer"
+        : "still answered as blocked: the server was not reloaded: apply with --reload, then verify again"
     case .stillBlocked:
       context.reloaded
-        ? "still blocked: another list, rule or drop-in of the server blocks it, or the name does not exist upstream"
+        ? "still blocked: another list, rule or drop-in of the server blocks it"
         : "still blocked: the server was not reloaded: apply with --reload (or reload it yourself), then verify again"
     }
   }
@@ -296,7 +340,7 @@ extension Verification {
   /// blocked.
   public static func verify(
     _ names: [String], allowed: [String] = [], removed: [String] = [], through server: ServerAddress?,
-    context: Context, timeout: Duration = .seconds(2)
+    context: Context, timeout: Duration = .seconds(2), settle: Duration = .zero
   ) async -> Verification {
     guard let server else {
       let probe = SystemProbe()
@@ -310,7 +354,7 @@ extension Verification {
     let probe = DNSProbe(resolver: Resolver(server: server), timeout: timeout)
     return await run(
       names: names, allowed: allowed, removed: removed, target: server.description, context: context,
-      timeout: timeout + .seconds(1)
+      timeout: timeout + .seconds(1), settle: settle
     ) {
       name in await probe.verify(name)
     }

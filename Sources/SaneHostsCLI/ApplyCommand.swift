@@ -39,7 +39,8 @@ struct ApplyCommand: AsyncParsableCommand {
       --verify closes the loop: after writing (and reloading), it probes every name this apply added, then \
       a seeded sample of the other names applied (--verify-sample in all, default 50), every name it let \
       through under a blocked parent (which must not be blocked), a sample of the names it took out (one \
-      still answered with a sinkhole address fails), and the control \
+      still answered as blocked fails; a server's NXDOMAIN or NODATA counts as gone upstream only with the \
+      SOA of a zone above the name, which a blocker's own answer lacks), and the control \
       domains through the target (the system \
       resolver for the hosts file, the server at --verify IP[:port] for a drop-in) and reports \
       `verified: 50/50 sampled names blocked, controls reachable`, or each name not blocked yet with the \
@@ -276,7 +277,8 @@ struct ApplyCommand: AsyncParsableCommand {
     let server = target == .hosts ? nil : try? ServerAddress(parsing: verify ?? "")
     return await Verification.verify(
       names, allowed: Array(applied.allowedNames.prefix(verifySample)), removed: removed, through: server,
-      context: context, timeout: timeout)
+      context: context, timeout: timeout,
+      settle: applied.result.reloaded != nil ? target.server?.settleAfterReload ?? .zero : .zero)
   }
 
   private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?) {

@@ -108,6 +108,41 @@ struct DNSProbeTests {
   }
 
   @Test(
+    "A negative answer carrying the SOA of a zone above the name is the upstream's own; none, the root's, or a policy zone's is not"
+  )
+  func upstreamZone() {
+    let probe = DNSProbe(resolver: Resolver(server: ServerAddress(ip: .v4(IPv4Address("127.0.0.1")!), port: 53)))
+    func negative(_ type: RecordType, _ code: ResponseCode, zone: String?) -> Result<Message, ResolverError> {
+      let soa = zone.map {
+        Record(
+          name: $0,
+          data: .soa(
+            .init(primary: "ns.\($0)", mailbox: "h.\($0)", serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1)))
+      }
+      return .success(
+        Message(
+          id: 1, flags: .init(isResponse: true, responseCode: code),
+          questions: [Question(name: "ads.shop.test", type: type)],
+          authority: soa.map { [$0] } ?? []))
+    }
+    let cases: [(String?, String?, ResponseCode, String?)] = [
+      ("shop.test", "shop.test", .nxDomain, "shop.test"),  // the upstream's NXDOMAIN
+      ("Shop.Test.", "shop.test", .noError, "shop.test"),  // NODATA, any case, a final dot
+      ("ads.shop.test", "ads.shop.test", .noError, "ads.shop.test"),  // the name's own zone
+      (nil, nil, .nxDomain, nil),  // dnsmasq's server=/name/: no SOA
+      ("sanehosts.rpz", "sanehosts.rpz", .nxDomain, nil),  // BIND's RPZ: its policy zone
+      (".", ".", .nxDomain, nil),  // the root: says nothing of the name
+      ("shop.test", nil, .nxDomain, nil),  // only one of the two answers
+      ("hop.test", "hop.test", .nxDomain, nil),  // a suffix, not a zone above
+    ]
+    for (a, aaaa, code, expected) in cases {
+      let verdict = probe.verdict(
+        Lookup(name: "ads.shop.test", a: negative(.a, code, zone: a), aaaa: negative(.aaaa, code, zone: aaaa)))
+      #expect(verdict.outcome == .blocked && verdict.upstreamZone == expected, "\(a ?? "-") \(aaaa ?? "-"): \(verdict)")
+    }
+  }
+
+  @Test(
     "Hostile servers: garbage, a wrong id, a reply from another port, TC then a closed TCP connection, each with AAAA refused: inconclusive, never blocked"
   )
   func hostileAnswers() async throws {

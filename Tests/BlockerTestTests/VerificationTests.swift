@@ -1,5 +1,6 @@
 import BlockerTest
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -88,5 +89,55 @@ struct VerificationTests {
     #expect(Verification.sample(names, count: 50, seed: 1) == Verification.sample(names, count: 50, seed: 1))
     #expect(Set(Verification.sample(names, count: 50, seed: 1)).count == 50)
     #expect(Verification.sample(["a"], count: 50, seed: 1) == ["a"])
+  }
+
+  @Test(
+    "A removed name a server answers with no address is still blocked unless the upstream's SOA comes with it; through the system resolver it is unconfirmed"
+  )
+  func removedWithoutAddress() async {
+    let upstream = Verdict(.blocked, "NXDOMAIN", upstreamZone: "example")
+    let local = Verdict(.blocked, "NXDOMAIN")
+    let server = await Verification.run(
+      names: [], removed: ["gone.example", "held.example"], controls: [], target: "127.0.0.1:53",
+      context: Self.server
+    ) { name in (name == "gone.example" ? upstream : local, nil) }
+    #expect(!server.passed)
+    #expect(server.goneUpstream == ["gone.example"])
+    #expect(server.stillBlocked.map(\.name) == ["held.example"])
+    #expect(server.stillBlocked.first?.kind == .removedStillBlocked)
+    #expect(server.summary.contains("1/2 removed names unblocked, 1 of them gone upstream"), "\(server.summary)")
+    let system = await Verification.run(
+      names: [], removed: ["held.example"], controls: [], target: "system resolver",
+      context: Verification.Context(reloaded: true, server: false, path: "/etc/hosts")
+    ) { _ in (local, nil) }
+    #expect(system.passed && system.unconfirmed == ["held.example"])
+  }
+
+  @Test("After a reload, names not yet as applied are asked again until they are, within the settle time")
+  func settles() async {
+    let clock = ManualClock()
+    let calls = Mutex(0)
+    async let result = Verification.run(
+      names: [], removed: ["slow.example"], controls: [], target: "127.0.0.1:53", context: Self.server,
+      timeout: .seconds(3600), settle: .seconds(60), clock: clock
+    ) { _ in
+      let call = calls.withLock {
+        $0 += 1
+        return $0
+      }
+      // The server answers from the old zone three times, then from the new one.
+      return call < 4 ? (Verdict(.blocked, "NXDOMAIN"), nil) : (Verdict(.reachable, "192.0.2.1"), nil)
+    }
+    // Time moves only for the settle's 100 ms waits (the lookups' timeouts are an hour away).
+    var steps = 0
+    while calls.withLock({ $0 }) < 4 && steps < 100_000 {
+      clock.advance(by: .milliseconds(100))
+      await Task.yield()
+      steps += 1
+    }
+    let settled = await result
+    #expect(settled.passed, "\(settled.summary)")
+    #expect(calls.withLock { $0 } == 4)
+    #expect(settled.summary.contains("1/1 removed names unblocked"))
   }
 }

@@ -367,7 +367,7 @@ extension Dashboard {
     return (
       await Verification.verify(
         names, allowed: applied.allowedNames, removed: removed, through: address, context: context,
-        timeout: timeout), nil
+        timeout: timeout, settle: applied.result.reloaded != nil ? server?.settleAfterReload ?? .zero : .zero), nil
     )
   }
 

@@ -93,9 +93,9 @@ enum WebAdvice {
     case .notLoaded:
       "the server does not load this file: add the configuration line shown after its first apply, and check the server's log"
     case .stillBlocked:
-      "still blocked: the server was not reloaded, another list or drop-in blocks it, or the name does not exist upstream"
+      "still blocked: the server was not reloaded, or another list or drop-in blocks it"
     case .removedStillBlocked:
-      "taken out of the list but still answered with a sinkhole address: the server was not reloaded, or another list or drop-in blocks it"
+      "taken out of the list but still answered as blocked: the server was not reloaded, or another list or drop-in blocks it"
     case .noAnswer, .serverCache, .answeredElsewhere:
       miss.cause
     }
