@@ -16,8 +16,8 @@ $S sources add $DEMO/easylist-mirror.txt --name easylist-mirror > /dev/null
 $S allow add =ads.google.com > /dev/null
 $S deny add tracker.example.org > /dev/null
 $S update -q
-echo '$ sanehosts why doubleclick.net ads.google.com metrics.foo.doubleclick.net bücher.example bad_name!'
-$S why doubleclick.net ads.google.com metrics.foo.doubleclick.net bücher.example 'bad_name!'; echo "(exit $?)"
+echo '$ sanehosts why doubleclick.net ads.google.com metrics.foo.doubleclick.net bücher.de bad_name!'
+$S why doubleclick.net ads.google.com metrics.foo.doubleclick.net bücher.de 'bad_name!'; echo "(exit $?)"
 echo
 echo '$ sanehosts sources overlap'
 $S sources overlap

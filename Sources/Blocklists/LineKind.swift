@@ -12,7 +12,7 @@ enum LineKind {
   case exception(Range<Int>)
   /// `*.name`: the range of the name.
   case wildcard(Range<Int>)
-  /// A bare name.
+  /// Bare names: one, or several separated by spaces or tabs (each validated), before a comment.
   case plain
   /// An address followed by names; the address's kind and where its token ends.
   case hosts(Address, end: Int)
@@ -113,7 +113,8 @@ enum LineKind {
 
     if first == UInt8(ascii: "*") && second == UInt8(ascii: ".") {
       var end = 2
-      while end < count, line[end] != 0x20, line[end] != 0x09 { end += 1 }
+      // A `#` glued to the name starts a comment (`*.ads.example.com#note`).
+      while end < count, line[end] != 0x20, line[end] != 0x09, line[end] != UInt8(ascii: "#") { end += 1 }
       if line[2..<end].contains(UInt8(ascii: "*")) { return .unsupported }
       // `*.name CNAME .` is an RPZ record: let the token analysis below see it.
       if onlyCommentAfter(line, from: end) { return .wildcard(2..<end) }
@@ -124,8 +125,12 @@ enum LineKind {
     var equals = -1
     while firstEnd < count, line[firstEnd] != 0x20, line[firstEnd] != 0x09 {
       if line[firstEnd] == UInt8(ascii: "=") && equals < 0 { equals = firstEnd }
+      // A `#` glued to a name starts a comment, as in hosts(5) (`ads.example.com# note`); not in a
+      // dnsmasq directive, where `address=/name/#` is the null address.
+      if line[firstEnd] == UInt8(ascii: "#") && equals < 0 { break }
       firstEnd += 1
     }
+    if firstEnd == 0 { return .malformed }
     if equals > 0 && isWord(line, 0..<equals) { return .dnsmasq }
     if line[firstEnd - 1] == UInt8(ascii: ":") && firstEnd > 1 && isWord(line, 0..<(firstEnd - 1)) {
       if matches(line, 0..<firstEnd, "server:") { return .ignored }
@@ -171,6 +176,15 @@ enum LineKind {
     }
     if tokens == 2, firstToken.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
       return .ignored
+    }
+    // Several names on one line (`a.example.com b.example.com`), as hBlock, HostlistCompiler and
+    // StevenBlack read them: when the first word is a dotted name (a sentence's first word is not).
+    // Its last label starts with a letter, as a top-level domain does (`127.0.0.1x bad.example.com` is a
+    // broken hosts line, not names).
+    if !hasRecordType, let dot = firstToken.lastIndex(of: UInt8(ascii: ".")), dot > 0, dot + 1 < firstToken.count,
+      (firstToken[dot + 1] | 0x20) &- UInt8(ascii: "a") < 26
+    {
+      return .plain
     }
     return .malformed
   }

@@ -132,7 +132,7 @@ public struct LineParser: ~Copyable {
     case .exception(let name):
       exception(UnsafeBufferPointer(rebasing: line[name]), number: number)
     case .plain:
-      count(.domains, if: emit(UnsafeBufferPointer(rebasing: line[..<tokenEnd(line, from: 0)]), number: number))
+      plainLine(line, number: number)
     case .hosts(let address, let end):
       hostsLine(line, address: address, addressEnd: end, number: number)
     case .dnsmasq:
@@ -169,6 +169,21 @@ public struct LineParser: ~Copyable {
     case .rejected(let reason):
       result.findings.reject(reason, line: number, text: token)
     }
+  }
+
+  /// Each name of a plain line, up to a comment (`#`, glued to a name or not): one name on most lines,
+  /// several on some, each validated and counted on its own.
+  private mutating func plainLine(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
+    var index = 0
+    var accepted = false
+    while true {
+      while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+      if index >= line.count || line[index] == UInt8(ascii: "#") { break }
+      let end = tokenEnd(line, from: index, orHash: true)
+      if emit(UnsafeBufferPointer(rebasing: line[index..<end]), number: number) { accepted = true }
+      index = end
+    }
+    count(.domains, if: accepted)
   }
 
   /// Counts a line as written in a format (only lines that gave a name count, so junk decides nothing).
@@ -235,7 +250,9 @@ public struct LineParser: ~Copyable {
       return
     }
     let key = String(decoding: line[..<equals], as: UTF8.self)
-    let value = line[(equals + 1)...]
+    // A value has no space: what follows one is a comment (`address=/ads.example.com/0.0.0.0 # note`).
+    let valueEnd = line[(equals + 1)...].firstIndex { $0 == 0x20 || $0 == 0x09 } ?? line.count
+    let value = line[(equals + 1)..<valueEnd]
     guard ["address", "local", "server"].contains(key), value.first == UInt8(ascii: "/") else {
       result.findings.reject(.unsupportedRule, line: number, text: line)
       return

@@ -5,8 +5,10 @@ import Foundation
 /// answers from a list that is maintained.
 public enum ListDate {
   /// The keys that introduce a list's own date, lower-cased.
-  static let keys = ["last modified", "last-modified", "last updated", "updated", "date", "version", "generated",
-    "timeupdated"]
+  static let keys = [
+    "last modified", "last-modified", "last updated", "updated", "date", "version", "generated",
+    "timeupdated",
+  ]
 
   /// The first date found in the leading comment lines of `bytes` (the start of a list), or nil. Dates
   /// before 1995 or more than a day ahead of `now` are ignored.
@@ -45,15 +47,18 @@ public enum ListDate {
     }
     // 24 Jul 2022 12:25 UTC, So 24. Jul 12:25:34 UTC 2022, Tue, 02 Jan 2024 03:04:05 GMT, 24 July 2022
     if let match = value.firstMatch(
-      of: /(\d{1,2})\.?\s+([A-Za-zäÄ]{3,9})\.?,?\s+(?:(\d{1,2}):(\d{2})(?::(\d{2}))?\s+(?:[A-Z]{2,4}\s+)?)?(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/)
-    {
+      of:
+        /(\d{1,2})\.?\s+([A-Za-zäÄ]{3,9})\.?,?\s+(?:(\d{1,2}):(\d{2})(?::(\d{2}))?\s+(?:[A-Z]{2,4}\s+)?)?(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/
+    ) {
       guard let month = month(String(match.2)) else { return nil }
       return date(
         Int(match.6), month, Int(match.1), Int(match.3 ?? match.7 ?? "0"), Int(match.4 ?? match.8 ?? "0"),
         Int(match.5 ?? match.9 ?? "0"))
     }
     // January 2, 2024
-    if let match = value.firstMatch(of: /([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})/), let month = month(String(match.1)) {
+    if let match = value.firstMatch(of: /([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})/),
+      let month = month(String(match.1))
+    {
       return date(Int(match.3), month, Int(match.2), 0, 0, 0)
     }
     return nil

@@ -11,6 +11,10 @@ import Foundation
 /// - has a top label that is a possible TLD: it starts with a letter, or is punycode (`xn--…`), so an
 ///   IP address can never pass as a name; every real TLD (`.host`, `.local`, `.zip`…) is kept;
 /// - is not one of the machine's own names (`localhost`, `broadcasthost`, `ip6-localhost`…);
+/// - is not a name of the local network or a special-use name (`SpecialUse`): `*.localhost`, `*.local`,
+///   `*.home.arpa`, `*.internal`, names under a top-level domain that is not in the Public Suffix List
+///   (`.lan`, `.corp`…), and `*.test`, `*.example`, `*.invalid`, `*.onion` (a user's deny rule may still
+///   name them: `normalize(_:allowingSpecialUse:)`);
 /// - does not start with `0.0.0.0` or `127.0.0.1` (an address glued to a name by a broken converter).
 ///
 /// Unicode names are converted to punycode (IDNA) and then checked by the same rules. Names that are
@@ -53,7 +57,8 @@ public enum NameRules {
   /// The hash's steps are the eight-byte words just written, still in cache: hashing each name again
   /// afterwards was 4 % of a compile.
   static func normalize(
-    _ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, hash: inout UInt64?
+    _ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, hash: inout UInt64?,
+    specialUse: Bool = false
   ) -> Outcome {
     hash = nil
     guard let source = token.baseAddress, let target = output.baseAddress else { return .rejected(.emptyLabel) }
@@ -61,7 +66,8 @@ public enum NameRules {
     if count > 0 && source[count - 1] == UInt8(ascii: ".") { count -= 1 }
     if count == 0 { return .rejected(.emptyLabel) }
     if count > maximumLength {
-      return token.contains { $0 >= 0x80 } ? internationalize(token, into: output) : .rejected(.nameTooLong)
+      return token.contains { $0 >= 0x80 }
+        ? internationalize(token, into: output, specialUse: specialUse) : .rejected(.nameTooLong)
     }
 
     var labelStart = 0
@@ -162,7 +168,7 @@ public enum NameRules {
           seen |= kind
           underscoreLabel = labels
         } else if kind == ByteClass.high {
-          return internationalize(token, into: output)
+          return internationalize(token, into: output, specialUse: specialUse)
         } else if byte < 0x20 || byte == 0x7F {
           return .rejected(.binaryData)
         } else {
@@ -191,16 +197,21 @@ public enum NameRules {
       return .rejected(.gluedAddress)
     }
     if isLocalName(name) { return .rejected(.localName) }
+    if !specialUse, let reason = SpecialUse.reason(name, top: labelStart) { return .rejected(reason) }
     if hashing { hash = NameHash.mix(state) }
     return .valid(count)
   }
 
   /// Checks a name given as a string; returns the normalised name or the reason it is not one.
-  public static func normalize(_ text: String) -> Result<String, RejectReason> {
+  ///
+  /// With `allowingSpecialUse`, a name of the local network or a special-use name passes (a user's own
+  /// deny rule, which may block what no list may).
+  public static func normalize(_ text: String, allowingSpecialUse: Bool = false) -> Result<String, RejectReason> {
     var bytes = Array(text.utf8)
     return bytes.withUnsafeMutableBufferPointer { token in
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { output in
-        switch normalize(UnsafeBufferPointer(token), into: output) {
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { output -> Result<String, RejectReason> in
+        var hash: UInt64?
+        return switch normalize(UnsafeBufferPointer(token), into: output, hash: &hash, specialUse: allowingSpecialUse) {
         case .valid(let count): .success(String(decoding: output[0..<count], as: UTF8.self))
         case .rejected(let reason): .failure(reason)
         }
@@ -265,7 +276,7 @@ public enum NameRules {
   /// are encoded here directly; anything else (capitals, compatibility forms, combining marks, symbols)
   /// goes through Foundation's full IDNA mapping, which is correct but about 50 times slower.
   private static func internationalize(
-    _ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+    _ token: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, specialUse: Bool
   )
     -> Outcome
   {
@@ -277,7 +288,8 @@ public enum NameRules {
     }
     var bytes = ascii
     return bytes.withUnsafeMutableBufferPointer { buffer in
-      let outcome = normalize(UnsafeBufferPointer(buffer), into: output)
+      var hash: UInt64?
+      let outcome = normalize(UnsafeBufferPointer(buffer), into: output, hash: &hash, specialUse: specialUse)
       if case .rejected(let reason) = outcome, reason == .invalidCharacter {
         return .rejected(.invalidInternationalName)
       }

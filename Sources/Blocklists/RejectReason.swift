@@ -35,6 +35,18 @@ public enum RejectReason: String, Error, Sendable, Hashable, CaseIterable, Codab
   case lineTooLong
   /// NUL bytes, control characters or invalid UTF-8: the data is not text.
   case binaryData
+  /// A name of the local network, never blocked: `localhost` and `*.localhost` (RFC 6761 §6.3), `*.local`
+  /// (multicast DNS, RFC 6762), `*.home.arpa` (RFC 8375), `*.internal` (reserved for private use), and
+  /// the top-level names home networks use (`.lan`, `.home`, `.corp`, `.localdomain`…): blocking them from
+  /// a list would break printers, routers and NAS boxes.
+  case localNetworkName
+  /// A name reserved for testing, documentation or other special use, never blocked: `*.test`,
+  /// `*.example`, `*.invalid` (RFC 6761 §6.2, §6.5, §6.4) and `*.onion` (RFC 7686).
+  case reservedName
+  /// A name under a top-level domain that is not in the Public Suffix List (`46186911.vtt`,
+  /// `tracker.comm`): no public name lives there, so it is a local network's name, a file name or a
+  /// typo; never blocked.
+  case unknownTopLevelDomain
 
   /// A short description for people.
   public var summary: String {
@@ -56,6 +68,9 @@ public enum RejectReason: String, Error, Sendable, Hashable, CaseIterable, Codab
     case .malformedLine: "malformed line"
     case .lineTooLong: "line over 64 KiB"
     case .binaryData: "binary data"
+    case .localNetworkName: "local network name, never blocked"
+    case .reservedName: "special-use name (RFC 6761), never blocked"
+    case .unknownTopLevelDomain: "no such top-level domain (a local network name or a typo), never blocked"
     }
   }
 

@@ -6,12 +6,15 @@ import Foundation
 /// - `example.com` — in an allow list: the name **and its subdomains** (label by label, so `t.co` does not
 ///   allow `fat.co`); in a deny list: the name.
 /// - `=example.com` — exactly this name.
-/// - `*.example.com` — its subdomains only, not the name itself (allow); in a deny list: the name, which
-///   formats that cover subdomains then block with them.
+/// - `*.example.com` — its subdomains only, not the name itself (allow lists only: a deny rule is
+///   refused, as a block set holds names, not "subdomains only").
 /// - `/regex/` — names the regular expression matches anywhere (allow lists only; anchor with `^…$`).
 ///   Regex rules test every name, so they cost time on large lists.
 ///
-/// Allow wins over every block, denied names included.
+/// Allow wins over every block, denied names included. A deny rule may name what no list may block (a
+/// local network or special-use name, `printer.lan`): it is the user's own choice, and `warning` says
+/// so. An allow rule that can match nothing a list may block (`router`, `nas.local`) is kept, with a
+/// warning: an allow rule can only unblock.
 public struct RuleSet: Sendable, Hashable {
   /// How a rule matches.
   public enum Kind: String, Sendable, Hashable, Codable {
@@ -31,6 +34,17 @@ public struct RuleSet: Sendable, Hashable {
       self.kind = kind
       self.pattern = pattern
       self.origin = origin
+    }
+
+    /// Why this rule may not do what it seems to, for a warning (nil when it does): a deny rule for a
+    /// local network or special-use name; an allow rule that matches nothing a list may block.
+    public func warning(deny: Bool) -> String? {
+      guard kind != .regex else { return nil }
+      let reason = pattern.contains(".") ? SpecialUse.reason(pattern) : .bareTopLevelDomain
+      guard let reason else { return nil }
+      return deny
+        ? "deny rule \(text) blocks a \(reason.summary.replacingOccurrences(of: ", never blocked", with: "")): no list may block it, your rule does"
+        : "allow rule \(text) matches nothing a list may block (\(reason.summary)): it is kept, and changes nothing"
     }
 
     /// The rule as written in a rules file.
@@ -106,15 +120,41 @@ public struct RuleSet: Sendable, Hashable {
       kind = .exact
       name = name.dropFirst()
     } else if name.hasPrefix("*.") {
-      kind = deny ? .exact : .wildcard
+      guard !deny else {
+        throw .invalidRule(
+          file: file, line: line, text: text,
+          reason:
+            "is a subdomains-only rule, which a deny rule cannot be (the block set holds names): deny \(name.dropFirst(2)) blocks the name and, in formats that cover them, its subdomains"
+        )
+      }
+      kind = .wildcard
       name = name.dropFirst(2)
     }
-    switch NameRules.normalize(String(name)) {
+    // A user's rule may name a local network or special-use name (`warning` says what it does).
+    switch NameRules.normalize(String(name), allowingSpecialUse: true) {
     case .success(let normalised):
       return Rule(kind: kind, pattern: normalised, origin: origin)
     case .failure(let reason):
+      // An allow rule for a single label (`router`, `localhost`) can only unblock: kept, with a warning.
+      if !deny, reason == .bareTopLevelDomain || reason == .localName, let label = singleLabel(name) {
+        return Rule(kind: kind, pattern: label, origin: origin)
+      }
       throw .invalidRule(file: file, line: line, text: text, reason: "is not a name (\(reason.summary))")
     }
+  }
+
+  /// A single label of letters, digits and inner hyphens, lower-cased, without a final dot.
+  private static func singleLabel(_ text: Substring) -> String? {
+    let label = (text.hasSuffix(".") ? text.dropLast() : text).lowercased()
+    guard !label.isEmpty, label.utf8.count <= NameRules.maximumLabelLength, !label.hasPrefix("-"),
+      !label.hasSuffix("-"), label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+    else { return nil }
+    return label
+  }
+
+  /// Warnings for these rules (`Rule.warning`), in order: allow rules, then deny rules.
+  public var warnings: [String] {
+    allow.compactMap { $0.warning(deny: false) } + deny.compactMap { $0.warning(deny: true) }
   }
 
   private static func split(_ origin: String) -> (String, Int) {

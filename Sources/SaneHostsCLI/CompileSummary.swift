@@ -63,6 +63,7 @@ struct CompileSummary {
         + report.unexpressedSamples.joined(separator: ", ")
         + " (use a format with exceptions: adblock, dnsmasq, unbound, rpz)\n"
     }
+    for warning in list.rules.warnings { out += "warning: \(warning)\n" }
     out += "\(report.written.grouped) names written as \(format.rawValue) in \(String(format: "%.2f", seconds)) s\n"
     return out
   }

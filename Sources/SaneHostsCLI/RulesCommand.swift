@@ -6,9 +6,13 @@ import Store
 /// The rule syntax, shown in `allow` and `deny` help.
 private let ruleSyntax = """
   example.com allows the name and its subdomains (label by label: t.co does not allow fat.co); \
-  =example.com only that name; *.example.com only its subdomains; /regex/ every name the expression \
-  matches (allow only; anchor with ^…$). Deny rules add names to the block set. Allow wins over every \
-  block. Rules take effect at the next `sanehosts update` (or `sanehosts compile`).
+  =example.com only that name; *.example.com only its subdomains (allow only); /regex/ every name the \
+  expression matches (allow only; anchor with ^…$). Deny rules add names to the block set: example.com \
+  or =example.com, blocking its subdomains too in the formats that cover them; a deny rule may name a \
+  local network name (printer.lan), which no list may, with a warning. Allow wins over every block. An \
+  allow rule that matches nothing a list may block (a single label such as router) is kept, with a \
+  warning. `add` adds all its rules or none. Rules take effect at the next `sanehosts update` (or \
+  `sanehosts compile`).
   """
 
 /// `sanehosts allow`: names never blocked.
@@ -74,13 +78,16 @@ struct RuleArguments: ParsableArguments {
     if rules.isEmpty { throw ValidationError("Give at least one rule, e.g. example.com.") }
   }
 
+  /// Adds every rule, or none when one is refused (the error names it).
   func add(_ action: ProfileRule.Action) throws {
     let store = try store.open()
-    for text in rules {
-      let rule = try storeCall { () throws(StoreError) in
-        try store.addRule(text, action: action, to: profile, comment: comment)
-      }
+    let added = try storeCall { () throws(StoreError) in
+      try store.addRules(rules, action: action, to: profile, comment: comment)
+    }
+    for rule in added {
       Terminal.writeOutput("Added \(action.rawValue) rule \(rule.text) (\(rule.kind.rawValue)).\n")
+      let parsed = RuleSet.Rule(kind: rule.kind, pattern: rule.pattern, origin: "")
+      if let warning = parsed.warning(deny: action == .deny) { Terminal.writeError("warning: \(warning)\n") }
     }
   }
 

@@ -39,20 +39,37 @@ extension Store {
   public func addRule(
     _ text: String, action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil
   ) throws(StoreError) -> ProfileRule {
-    let parsed = try Self.parseRule(text, action: action)
+    try addRules([text], action: action, to: profile, comment: comment)[0]
+  }
+
+  /// Parses rules as written and adds them all in one transaction, or none: the first refused (not a
+  /// rule, or one the profile has already, or given twice) is the error, naming it.
+  @discardableResult
+  public func addRules(
+    _ texts: [String], action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil
+  ) throws(StoreError) -> [ProfileRule] {
+    var parsed: [(text: String, rule: RuleSet.Rule)] = []
+    for text in texts { parsed.append((text, try Self.parseRule(text, action: action))) }
+    let rules = parsed
     return try write { db in
       let profile = try Self.profile(profile, db)
-      let existing = try ProfileRule.filter(
-        ProfileRule.Columns.profileID == profile.id && ProfileRule.Columns.action == action.rawValue
-          && ProfileRule.Columns.kind == parsed.kind.rawValue && ProfileRule.Columns.pattern == parsed.pattern
-      ).fetchCount(db)
-      if existing > 0 {
-        throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text)
+      var seen = Set<String>()
+      var added: [ProfileRule] = []
+      for (text, rule) in rules {
+        let existing = try ProfileRule.filter(
+          ProfileRule.Columns.profileID == profile.id && ProfileRule.Columns.action == action.rawValue
+            && ProfileRule.Columns.kind == rule.kind.rawValue && ProfileRule.Columns.pattern == rule.pattern
+        ).fetchCount(db)
+        guard existing == 0, seen.insert("\(rule.kind.rawValue) \(rule.pattern)").inserted else {
+          throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text)
+        }
+        added.append(
+          try Self.insertNew(
+            ProfileRule(
+              id: 0, profileID: profile.id, action: action, kind: rule.kind, pattern: rule.pattern, comment: comment),
+            db))
       }
-      return try Self.insertNew(
-        ProfileRule(
-          id: 0, profileID: profile.id, action: action, kind: parsed.kind, pattern: parsed.pattern, comment: comment),
-        db)
+      return added
     }
   }
 

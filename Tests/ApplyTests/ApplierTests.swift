@@ -37,9 +37,9 @@ struct ApplierTests {
       let data = DataDirectory(url: directory.file("data"))
       let store = try Store.open(data)
       let list = directory.file("list.txt")
-      try Data("ads.example\ntracker.example\n".utf8).write(to: list)
+      try Data("ads.website\ntracker.website\n".utf8).write(to: list)
       _ = try store.addSource(NewSource(location: list, key: "local", format: .domains))
-      _ = try store.addRule("extra.example", action: .deny)
+      _ = try store.addRule("extra.website", action: .deny)
       let hosts = directory.file("hosts")
       try Data("127.0.0.1 localhost\n".utf8).write(to: hosts)
       let file = ManagedFile(
@@ -48,14 +48,14 @@ struct ApplierTests {
 
       let preview = try await applier.apply(Applier.Options(dryRun: true))
       #expect(preview.result.dryRun && !preview.result.wrote)
-      #expect(preview.change.added.contains("0.0.0.0 extra.example"))
+      #expect(preview.change.added.contains("0.0.0.0 extra.website"))
       #expect(try String(contentsOf: hosts, encoding: .utf8) == "127.0.0.1 localhost\n")
       // The source has no saved copy yet: only the deny rule counts, and the source is named.
       #expect(preview.result.warnings.contains(.notDownloaded(source: "local")))
 
       let applied = try await applier.apply(Applier.Options())
       #expect(applied.result.wrote)
-      #expect(try String(contentsOf: hosts, encoding: .utf8).contains("0.0.0.0 extra.example"))
+      #expect(try String(contentsOf: hosts, encoding: .utf8).contains("0.0.0.0 extra.website"))
       #expect(try String(contentsOf: hosts, encoding: .utf8).hasPrefix("127.0.0.1 localhost\n"))
       let again = try await applier.apply(Applier.Options())
       #expect(!again.result.wrote && again.result.added == 0)
@@ -64,7 +64,7 @@ struct ApplierTests {
       #expect(content.hasPrefix(try store.currentFingerprint(of: store.activeProfile())))
       #expect(again.result.names == applied.result.names && again.lastName == applied.lastName)
       // A new rule changes the fingerprint: rendered and written.
-      _ = try store.addRule("more.example", action: .deny)
+      _ = try store.addRule("more.website", action: .deny)
       let changed = try await applier.apply(Applier.Options())
       #expect(changed.result.wrote && changed.result.added == 1)
       #expect(file.ledger.entry(for: hosts.path)?.content != content)
@@ -76,7 +76,7 @@ struct ApplierTests {
     try await TemporaryDirectory.with { directory in
       let data = DataDirectory(url: directory.file("data"))
       let store = try Store.open(data)
-      _ = try store.addRule("ads.example", action: .deny)
+      _ = try store.addRule("ads.website", action: .deny)
       // Compiled as `update` leaves it: the profile's block set file under the current fingerprint.
       try await store.saveAsCompiled(
         try await BlockSet.compile(profile: nil, in: store).list, names: 1, withLookupTable: false)
@@ -96,7 +96,7 @@ struct ApplierTests {
         #expect(!again.result.wrote && again.list == nil, "\(String(describing: server))")
         #expect(again.result.names == 1)
         // A verification still gets the names, read when it asks.
-        #expect(try await again.verifiable(in: store) == ["ads.example"])
+        #expect(try await again.verifiable(in: store) == ["ads.website"])
       }
     }
   }

@@ -58,14 +58,14 @@ struct ManagedFileTests {
   func diffAndCreate() throws {
     let fixture = try Fixture()
     defer { fixture.directory.remove() }
-    let change = try fixture.file.prepare(lines: ["# header", "0.0.0.0 a.example", "0.0.0.0 b.example"])
+    let change = try fixture.file.prepare(lines: ["# header", "0.0.0.0 a.website", "0.0.0.0 b.website"])
     #expect(change.before == nil)
-    #expect(change.added == ["0.0.0.0 a.example", "0.0.0.0 b.example"])
+    #expect(change.added == ["0.0.0.0 a.website", "0.0.0.0 b.website"])
     let outcome = try fixture.file.commit(change, profile: "p", names: 2, target: "hosts")
     #expect(outcome.wrote && outcome.backup == nil)
-    let next = try fixture.file.prepare(lines: ["# other header", "0.0.0.0 b.example", "0.0.0.0 c.example"])
-    #expect(next.added == ["0.0.0.0 c.example"])
-    #expect(next.removed == ["0.0.0.0 a.example"])
+    let next = try fixture.file.prepare(lines: ["# other header", "0.0.0.0 b.website", "0.0.0.0 c.website"])
+    #expect(next.added == ["0.0.0.0 c.website"])
+    #expect(next.removed == ["0.0.0.0 a.website"])
     let written = try fixture.file.commit(next, profile: "p", names: 2, target: "hosts")
     #expect(written.backup != nil)
     #expect(fixture.file.ledger.entry(for: fixture.file.path)?.names == 2)
@@ -76,9 +76,9 @@ struct ManagedFileTests {
     let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
     defer { fixture.directory.remove() }
     try fixture.file.commit(
-      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+      try fixture.file.prepare(lines: ["0.0.0.0 a.website"]), profile: "p", names: 1, target: "hosts")
     try fixture.write(try fixture.contents() + Array("10.0.0.5 printer.lan\n".utf8))
-    let change = try fixture.file.prepare(lines: ["0.0.0.0 b.example"])
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 b.website"])
     guard case .outsideSection = change.drift else {
       Issue.record("expected drift outside the section, got \(String(describing: change.drift))")
       return
@@ -86,9 +86,9 @@ struct ManagedFileTests {
     try fixture.file.commit(change, profile: "p", names: 1, target: "hosts")
     let text = String(decoding: try fixture.contents(), as: UTF8.self)
     #expect(text.hasSuffix("10.0.0.5 printer.lan\n"))
-    #expect(text.contains("0.0.0.0 b.example") && !text.contains("a.example"))
+    #expect(text.contains("0.0.0.0 b.website") && !text.contains("a.website"))
     // After our write, the ledger matches again.
-    #expect(try fixture.file.prepare(lines: ["0.0.0.0 b.example"]).drift == nil)
+    #expect(try fixture.file.prepare(lines: ["0.0.0.0 b.website"]).drift == nil)
   }
 
   @Test("A hand edit inside the section is refused unless forced, and nothing is written")
@@ -96,11 +96,11 @@ struct ManagedFileTests {
     let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
     defer { fixture.directory.remove() }
     try fixture.file.commit(
-      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+      try fixture.file.prepare(lines: ["0.0.0.0 a.website"]), profile: "p", names: 1, target: "hosts")
     let edited = String(decoding: try fixture.contents(), as: UTF8.self)
-      .replacingOccurrences(of: "0.0.0.0 a.example", with: "0.0.0.0 a.example\n192.168.1.2 mine.lan")
+      .replacingOccurrences(of: "0.0.0.0 a.website", with: "0.0.0.0 a.website\n192.168.1.2 mine.lan")
     try fixture.write(Array(edited.utf8))
-    let change = try fixture.file.prepare(lines: ["0.0.0.0 b.example"])
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 b.website"])
     #expect(throws: ApplyError.self) {
       try fixture.file.commit(change, profile: "p", names: 1, target: "hosts")
     }
@@ -115,7 +115,7 @@ struct ManagedFileTests {
   func changedMeanwhile() throws {
     let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
     defer { fixture.directory.remove() }
-    let change = try fixture.file.prepare(lines: ["0.0.0.0 a.example"])
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 a.website"])
     try fixture.write(Array("127.0.0.1 localhost\n::1 localhost\n".utf8))
     #expect(throws: ApplyError.changedMeanwhile(path: fixture.file.path)) {
       try fixture.file.commit(change, profile: "p", names: 1, target: "hosts")
@@ -128,11 +128,11 @@ struct ManagedFileTests {
     let broken = try Fixture(contents: Array("\(ManagedSection.beginMarker)\n0.0.0.0 x\n".utf8))
     defer { broken.directory.remove() }
     #expect(throws: ApplyError.brokenSection(path: broken.file.path, problem: .unterminated(beginLine: 1))) {
-      try broken.file.prepare(lines: ["0.0.0.0 a.example"])
+      try broken.file.prepare(lines: ["0.0.0.0 a.website"])
     }
     let nul = try Fixture(contents: Array("127.0.0.1 local\0host\n".utf8))
     defer { nul.directory.remove() }
-    #expect(throws: ApplyError.self) { try nul.file.prepare(lines: ["0.0.0.0 a.example"]) }
+    #expect(throws: ApplyError.self) { try nul.file.prepare(lines: ["0.0.0.0 a.website"]) }
     #expect(throws: ApplyError.self) { try nul.file.prepare(lines: ["0.0.0.0 a\0b"]) }
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -148,14 +148,14 @@ struct ManagedFileTests {
     defer { fixture.directory.remove() }
     chmod(fixture.file.path, 0o640)
     try fixture.file.commit(
-      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+      try fixture.file.prepare(lines: ["0.0.0.0 a.website"]), profile: "p", names: 1, target: "hosts")
     var status = stat()
     stat(fixture.file.path, &status)
     #expect(status.st_mode & 0o777 == 0o640)
     var small = fixture.file
     small.maximumSize = 100
     #expect(throws: ApplyError.self) {
-      try small.prepare(lines: Array(repeating: "0.0.0.0 long-name.example", count: 10))
+      try small.prepare(lines: Array(repeating: "0.0.0.0 long-name.website", count: 10))
     }
   }
 
@@ -165,7 +165,7 @@ struct ManagedFileTests {
     let fixture = try Fixture(contents: original)
     defer { fixture.directory.remove() }
     try fixture.file.commit(
-      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
+      try fixture.file.prepare(lines: ["0.0.0.0 a.website"]), profile: "p", names: 1, target: "hosts")
     let applied = try fixture.contents()
     let backup = try #require(fixture.file.backups.list().first)
     let (_, outcome) = try fixture.file.restore(backup.id)
@@ -185,11 +185,11 @@ struct ManagedFileTests {
     let fixture = try Fixture(ownership: .whole)
     defer { fixture.directory.remove() }
     try fixture.file.commit(
-      try fixture.file.prepare(contents: Array("address=/a.example/#\n".utf8)), profile: "p", names: 1,
+      try fixture.file.prepare(contents: Array("address=/a.website/#\n".utf8)), profile: "p", names: 1,
       target: "dnsmasq")
-    let change = try fixture.file.prepare(contents: Array("address=/b.example/#\n".utf8))
+    let change = try fixture.file.prepare(contents: Array("address=/b.website/#\n".utf8))
     // dnsmasq lines are compared name by name.
-    #expect(change.added == ["b.example"] && change.removed == ["a.example"])
+    #expect(change.added == ["b.website"] && change.removed == ["a.website"])
     try fixture.file.commit(change, profile: "p", names: 1, target: "dnsmasq")
     let removal = try fixture.file.prepareRemoval()
     #expect(removal.after == nil)
@@ -202,7 +202,7 @@ struct ManagedFileTests {
   func digestsHandedIn() throws {
     let whole = try Fixture(ownership: .whole)
     defer { whole.directory.remove() }
-    let bytes = Array("address=/a.example/#\n".utf8)
+    let bytes = Array("address=/a.website/#\n".utf8)
     let digests = whole.file.digests(bytes)
     #expect(digests.whole == ManagedFile.sha256(bytes) && digests.section == digests.whole)
     try whole.file.commit(
@@ -214,7 +214,7 @@ struct ManagedFileTests {
 
     let section = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
     defer { section.directory.remove() }
-    let change = try section.file.prepare(lines: ["0.0.0.0 ads.example"])
+    let change = try section.file.prepare(lines: ["0.0.0.0 ads.website"])
     let after = try #require(change.after)
     let sectionDigests = section.file.digests(after)
     #expect(sectionDigests.whole == ManagedFile.sha256(after) && sectionDigests.section != sectionDigests.whole)
@@ -224,13 +224,13 @@ struct ManagedFileTests {
   func differenceMatchesSets() {
     var generator = SystemRandomNumberGenerator()
     for round in 0..<200 {
-      let old = (0..<Int.random(in: 0...40, using: &generator)).map { "0.0.0.0 n\($0).example" }
+      let old = (0..<Int.random(in: 0...40, using: &generator)).map { "0.0.0.0 n\($0).website" }
       var new = old
       for _ in 0..<Int.random(in: 0...4, using: &generator) {
         switch Int.random(in: 0..<3, using: &generator) {
         case 0 where !new.isEmpty: new.remove(at: Int.random(in: 0..<new.count, using: &generator))
         case 1:
-          new.insert("0.0.0.0 new\(round)-\(new.count).example", at: Int.random(in: 0...new.count, using: &generator))
+          new.insert("0.0.0.0 new\(round)-\(new.count).website", at: Int.random(in: 0...new.count, using: &generator))
         default: if new.count > 1 { new.swapAt(0, new.count - 1) }
         }
       }
@@ -256,9 +256,9 @@ struct ManagedFileTests {
     let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
     defer { fixture.directory.remove() }
     try fixture.file.commit(
-      try fixture.file.prepare(lines: ["0.0.0.0 a.example"]), profile: "p", names: 1, target: "hosts")
-    let change = try fixture.file.prepare(lines: ["0.0.0.0 a.example", "0.0.0.0 b.example"])
-    #expect(change.added == ["0.0.0.0 b.example"] && change.removed.isEmpty)
+      try fixture.file.prepare(lines: ["0.0.0.0 a.website"]), profile: "p", names: 1, target: "hosts")
+    let change = try fixture.file.prepare(lines: ["0.0.0.0 a.website", "0.0.0.0 b.website"])
+    #expect(change.added == ["0.0.0.0 b.website"] && change.removed.isEmpty)
     try fixture.file.commit(change, profile: "p", names: 2, target: "hosts")
     let entry = try #require(fixture.file.ledger.entry(for: fixture.file.path))
     let now = try fixture.contents()
@@ -266,25 +266,25 @@ struct ManagedFileTests {
     #expect(entry.sectionSHA256 == ManagedFile.sha256(fixture.file.ourBytes(now)))
     // A hand edit outside the section is drift, still seen.
     try fixture.write(Array("# mine\n".utf8) + now)
-    #expect(try fixture.file.prepare(lines: ["0.0.0.0 a.example"]).drift != nil)
+    #expect(try fixture.file.prepare(lines: ["0.0.0.0 a.website"]).drift != nil)
   }
 
   @Test("A dnsmasq drop-in differs name by name, however its names are packed into lines")
   func packedNames() throws {
     let fixture = try Fixture(ownership: .whole)
     defer { fixture.directory.remove() }
-    let oneALine = Array("address=/a.example/#\naddress=/b.example/#\naddress=/c.example/#\n".utf8)
+    let oneALine = Array("address=/a.website/#\naddress=/b.website/#\naddress=/c.website/#\n".utf8)
     try fixture.file.commit(try fixture.file.prepare(contents: oneALine), profile: "p", names: 3, target: "dnsmasq")
-    let packed = try fixture.file.prepare(contents: Array("address=/a.example/b.example/c.example/#\n".utf8))
+    let packed = try fixture.file.prepare(contents: Array("address=/a.website/b.website/c.website/#\n".utf8))
     #expect(!packed.isNoOp && packed.added.isEmpty && packed.removed.isEmpty)
     let moved = try fixture.file.prepare(
-      contents: Array("address=/a.example/new.example/\naddress=/c.example/#\n".utf8))
-    #expect(moved.added == ["new.example"] && moved.removed == ["b.example"])
+      contents: Array("address=/a.website/new.website/\naddress=/c.website/#\n".utf8))
+    #expect(moved.added == ["new.website"] && moved.removed == ["b.website"])
     // Other lines, and an address= line without a name, stay whole lines (dnsmasq's `#`, every domain,
     // counts as a name).
     let other = try fixture.file.prepare(
-      contents: Array("address=/#/0.0.0.0\naddress=/0.0.0.0\nserver=/x.example/1.1.1.1\n".utf8))
-    #expect(other.added == ["#", "address=/0.0.0.0", "server=/x.example/1.1.1.1"])
+      contents: Array("address=/#/0.0.0.0\naddress=/0.0.0.0\nserver=/x.website/1.1.1.1\n".utf8))
+    #expect(other.added == ["#", "address=/0.0.0.0", "server=/x.website/1.1.1.1"])
   }
 
   @Test("Backup names come from the whole path, so two files called hosts never share backups")
@@ -298,7 +298,7 @@ struct ManagedFileTests {
     let fixture = try Fixture(contents: Array("127.0.0.1 localhost\n".utf8))
     defer { fixture.directory.remove() }
     #expect(try fixture.file.unchanged(content: "c1") == nil)  // never written
-    let change = try fixture.file.prepare(body: Array("0.0.0.0 a.example\n".utf8))
+    let change = try fixture.file.prepare(body: Array("0.0.0.0 a.website\n".utf8))
     try fixture.file.commit(change, profile: "p", names: 1, target: "hosts", content: "c1")
     #expect(try fixture.file.unchanged(content: "c1") == fixture.contents())
     #expect(try fixture.file.unchanged(content: "c2") == nil)
@@ -310,12 +310,12 @@ struct ManagedFileTests {
   func largeDiff() throws {
     let fixture = try Fixture()
     defer { fixture.directory.remove() }
-    let old = (0..<5_000).map { "0.0.0.0 n\($0).example" }
+    let old = (0..<5_000).map { "0.0.0.0 n\($0).website" }
     try fixture.file.commit(try fixture.file.prepare(lines: old), profile: "p", names: 5_000, target: "hosts")
-    let new = old.filter { !$0.hasSuffix("7.example") } + ["0.0.0.0 extra.example", "0.0.0.0 n1.example.org"]
+    let new = old.filter { !$0.hasSuffix("7.website") } + ["0.0.0.0 extra.website", "0.0.0.0 n1.example.org"]
     let change = try fixture.file.prepare(lines: new)
-    #expect(change.added == ["0.0.0.0 extra.example", "0.0.0.0 n1.example.org"])
-    #expect(change.removed == old.filter { $0.hasSuffix("7.example") })
+    #expect(change.added == ["0.0.0.0 extra.website", "0.0.0.0 n1.example.org"])
+    #expect(change.removed == old.filter { $0.hasSuffix("7.website") })
     #expect(change.addedLines.count == 2 && change.removedLines.count == 500)
   }
 
@@ -323,10 +323,10 @@ struct ManagedFileTests {
   func deletedDropIn() throws {
     let fixture = try Fixture(ownership: .whole)
     defer { fixture.directory.remove() }
-    let lines = Array("address=/a.example/#\n# a comment\naddress=/b.example/#\n".utf8)
+    let lines = Array("address=/a.website/#\n# a comment\naddress=/b.website/#\n".utf8)
     let first = try fixture.file.prepare(contents: lines)
     #expect(first.drift == nil)
-    #expect(first.added == ["a.example", "b.example"] && first.removed.isEmpty)
+    #expect(first.added == ["a.website", "b.website"] && first.removed.isEmpty)
     try fixture.file.commit(first, profile: "p", names: 2, target: "dnsmasq")
     try FileManager.default.removeItem(atPath: fixture.file.path)
     let again = try fixture.file.prepare(contents: lines)
@@ -342,7 +342,7 @@ struct ManagedFileTests {
     defer { fixture.directory.remove() }
     let ledger = Ledger(url: fixture.directory.file("applied.json"))
     try fixture.file.commit(
-      try fixture.file.prepare(body: Array("0.0.0.0 a.example\n".utf8)), profile: "p", names: 1, target: "hosts",
+      try fixture.file.prepare(body: Array("0.0.0.0 a.website\n".utf8)), profile: "p", names: 1, target: "hosts",
       content: "c1")
     let written = try #require(ledger.entry(for: fixture.file.path))
     let bytes = try #require(try fixture.file.unchanged(content: "c1"))
@@ -353,7 +353,7 @@ struct ManagedFileTests {
 
     // A line added outside the section: the same section again is a no-op that records the new file.
     try fixture.write(try fixture.contents() + Array("192.0.2.1 printer\n".utf8))
-    let again = try fixture.file.prepare(body: Array("0.0.0.0 a.example\n".utf8))
+    let again = try fixture.file.prepare(body: Array("0.0.0.0 a.website\n".utf8))
     #expect(again.isNoOp && again.drift != nil)
     try fixture.file.commit(again, profile: "p", names: 1, target: "hosts", content: "c1")
     #expect(ledger.entry(for: fixture.file.path)?.sha256 == ManagedFile.sha256(try fixture.contents()))

@@ -101,17 +101,17 @@ struct ServerReloadTests {
       let hosts = try await writeSample(.dnsmasqHosts, in: directory.url)
       try await DNSServerProcess.withDnsmasq(arguments: ["--addn-hosts=\(hosts)"], directory: directory.url) { server in
         let dig = try Dig(port: server.port)
-        #expect(try await dig.query("ads.example") == ["0.0.0.0"], "\(server.log())")
-        #expect(try await dig.query("new.example") == [])
-        try Data("0.0.0.0 new.example\n".utf8).write(to: URL(fileURLWithPath: hosts))
+        #expect(try await dig.query("ads.website") == ["0.0.0.0"], "\(server.log())")
+        #expect(try await dig.query("new.website") == [])
+        try Data("0.0.0.0 new.website\n".utf8).write(to: URL(fileURLWithPath: hosts))
         let done = try await ReloadMethod.signal(pid: server.pid).perform(runner: RecordingRunner())
         #expect(done == "sent SIGHUP to process \(server.pid)")
         // dnsmasq handles the signal in its own loop: ask until the new file is in use (bounded).
         let reloaded = await eventually(within: 10) {
-          (try? await dig.query("new.example")) == ["0.0.0.0"]
+          (try? await dig.query("new.website")) == ["0.0.0.0"]
         }
         #expect(reloaded, "\(server.log())")
-        #expect(try await dig.query("ads.example") == [])
+        #expect(try await dig.query("ads.website") == [])
       }
     }
   }

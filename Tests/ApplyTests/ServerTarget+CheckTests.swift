@@ -20,8 +20,8 @@ struct ServerTargetCheckTests {
   func rejected() async throws {
     try await TemporaryDirectory.with { directory in
       let broken: [(ServerTarget, String, String)] = [
-        (.dnsmasq, "address=/ads.example/#\nno-such-option=1\n", "bad option"),
-        (.unbound, "server:\nlocal-zone: \"ads.example.\" nonsense\n", "local-zone"),
+        (.dnsmasq, "address=/ads.website/#\nno-such-option=1\n", "bad option"),
+        (.unbound, "server:\nlocal-zone: \"ads.website.\" nonsense\n", "local-zone"),
         (
           .bind,
           "$TTL 300\n@ IN SOA localhost. root.localhost. 1 3600 600 86400 300\n@ IN NS localhost.\nbad line here\n",

@@ -42,28 +42,28 @@ struct ServerTargetTests {
   @Test("Each target renders its format, subdomains of blocked names compressed away")
   func rendering() async throws {
     let list = try await Compiler().compile(
-      [.text("ads.example\nsub.ads.example\ntracker.test\n", name: "t")], rules: RuleSet())
+      [.text("ads.website\nsub.ads.website\ntracker.blog\n", name: "t")], rules: RuleSet())
     func body(_ target: ServerTarget) async throws -> [String] {
       let text = String(decoding: try await target.render(list, title: "Test", date: sampleDate), as: UTF8.self)
       #expect(text.contains("Title: Test"))
       return text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.hasPrefix(";") }
     }
     // Many names a server= line: dnsmasq reads such a file three times faster.
-    #expect(try await body(.dnsmasq) == ["server=/ads.example/tracker.test/"])
+    #expect(try await body(.dnsmasq) == ["server=/ads.website/tracker.blog/"])
     #expect(
       try await body(.dnsmasqHosts) == [
-        "0.0.0.0 ads.example", ":: ads.example", "0.0.0.0 sub.ads.example", ":: sub.ads.example",
-        "0.0.0.0 tracker.test", ":: tracker.test",
+        "0.0.0.0 ads.website", ":: ads.website", "0.0.0.0 sub.ads.website", ":: sub.ads.website",
+        "0.0.0.0 tracker.blog", ":: tracker.blog",
       ])
     #expect(
       try await body(.unbound) == [
-        "server:", #"local-zone: "ads.example." always_null"#, #"local-zone: "tracker.test." always_null"#,
+        "server:", #"local-zone: "ads.website." always_null"#, #"local-zone: "tracker.blog." always_null"#,
       ])
     let zone = try await body(.bind)
     #expect(zone.first == "$TTL 300")
     #expect(
       zone.suffix(4) == [
-        "ads.example CNAME .", "*.ads.example CNAME .", "tracker.test CNAME .", "*.tracker.test CNAME .",
+        "ads.website CNAME .", "*.ads.website CNAME .", "tracker.blog CNAME .", "*.tracker.blog CNAME .",
       ])
   }
 
@@ -105,17 +105,17 @@ struct RealServerTests {
     try await TemporaryDirectory.with { directory in
       let dropIn = try await writeSample(.dnsmasq, in: directory.url)
       try await DNSServerProcess.withDnsmasq(
-        arguments: ["--servers-file=\(dropIn)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
+        arguments: ["--servers-file=\(dropIn)", "--address=/allowed.blog/192.0.2.7"], directory: directory.url
       ) { server in
         let dig = try Dig(port: server.port)
-        for name in ["ads.example", "x.ads.example", "tracker.test", "deep.x.metrics.example"] {
+        for name in ["ads.website", "x.ads.website", "tracker.blog", "deep.x.metrics.website"] {
           for type in ["A", "AAAA", "HTTPS", "TXT"] {
             #expect(try await dig.status(name, type) == "NXDOMAIN", "\(name) \(type)\n\(server.log())")
           }
         }
-        #expect(try await dig.query("allowed.test", "A") == ["192.0.2.7"])
+        #expect(try await dig.query("allowed.blog", "A") == ["192.0.2.7"])
         // The parent of a blocked name is not blocked (no upstream here: refused, not NXDOMAIN).
-        #expect(try await dig.status("metrics.example", "A") == "REFUSED")
+        #expect(try await dig.status("metrics.website", "A") == "REFUSED")
       }
     }
   }
@@ -125,7 +125,7 @@ struct RealServerTests {
     try await TemporaryDirectory.with { directory in
       let hosts = try await writeSample(.dnsmasqHosts, in: directory.url)
       try await DNSServerProcess.withDnsmasq(
-        arguments: ["--addn-hosts=\(hosts)", "--address=/allowed.test/192.0.2.7"], directory: directory.url
+        arguments: ["--addn-hosts=\(hosts)", "--address=/allowed.blog/192.0.2.7"], directory: directory.url
       ) { server in
         let dig = try Dig(port: server.port)
         for name in sampleNames {
@@ -133,9 +133,9 @@ struct RealServerTests {
           #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")
         }
         // A hosts file names exact names: a subdomain of a listed name is not blocked.
-        #expect(try await dig.query("x.ads.example", "A") == [])
-        #expect(try await dig.query("x.ads.example", "AAAA") == [])
-        #expect(try await dig.query("allowed.test", "A") == ["192.0.2.7"])
+        #expect(try await dig.query("x.ads.website", "A") == [])
+        #expect(try await dig.query("x.ads.website", "AAAA") == [])
+        #expect(try await dig.query("allowed.blog", "A") == ["192.0.2.7"])
       }
     }
   }
@@ -145,15 +145,15 @@ struct RealServerTests {
     try await TemporaryDirectory.with { directory in
       let dropIn = try await writeSample(.unbound, in: directory.url)
       try await DNSServerProcess.withUnbound(
-        serverLines: [#"local-data: "allowed.test. A 192.0.2.7""#, #"include: "\#(dropIn)""#],
+        serverLines: [#"local-data: "allowed.blog. A 192.0.2.7""#, #"include: "\#(dropIn)""#],
         directory: directory.url
       ) { server in
         let dig = try Dig(port: server.port)
-        for name in ["ads.example", "x.ads.example", "tracker.test", "deep.x.metrics.example"] {
+        for name in ["ads.website", "x.ads.website", "tracker.blog", "deep.x.metrics.website"] {
           #expect(try await dig.query(name, "A") == ["0.0.0.0"], "\(name) A\n\(server.log())")
           #expect(try await dig.query(name, "AAAA") == ["::"], "\(name) AAAA")
         }
-        #expect(try await dig.query("allowed.test", "A") == ["192.0.2.7"])
+        #expect(try await dig.query("allowed.blog", "A") == ["192.0.2.7"])
       }
     }
   }

@@ -32,8 +32,8 @@ final class RecordingRunner: ProcessRunning {
   }
 }
 
-/// Names blocked by the sample list: `metrics.example` itself is not blocked, only its `x.` subdomain.
-let sampleNames = ["ads.example", "tracker.test", "x.metrics.example"]
+/// Names blocked by the sample list: `metrics.website` itself is not blocked, only its `x.` subdomain.
+let sampleNames = ["ads.website", "tracker.blog", "x.metrics.website"]
 
 /// A small compiled list of `sampleNames`.
 func sampleList() async throws -> CompiledList {

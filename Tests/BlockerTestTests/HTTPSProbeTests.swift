@@ -34,25 +34,25 @@ struct HTTPSProbeTests {
     try await FixtureServer.with(certificate: certificate) { server in
       server.route("/", .status(404))
       let table: [String: Result<[String], HTTPSProbe.ResolveFailure>] = [
-        "null.test": .success(["0.0.0.0"]),
-        "gone.test": .failure(.init(code: -2, message: "Name or service not known")),
+        "null.blog": .success(["0.0.0.0"]),
+        "gone.blog": .failure(.init(code: -2, message: "Name or service not known")),
       ]
       let sinkholes = Sinkholes(loopbackBlocks: false)
       let probe = HTTPSProbe(
         sinkholes: sinkholes, timeout: .seconds(5), port: server.port, client: client, resolve: Self.resolver(table))
-      let answered = await probe.probe("tracker.test")
+      let answered = await probe.probe("tracker.blog")
       #expect(answered.outcome == .reachable && answered.reason == "HTTP 404 from 127.0.0.1", "\(answered)")
-      #expect(server.requests.last?.header("Host") == "tracker.test")
+      #expect(server.requests.last?.header("Host") == "tracker.blog")
       #expect(server.requests.last?.method == "HEAD")
-      let null = await probe.probe("null.test")
+      let null = await probe.probe("null.blog")
       #expect(null.outcome == .blocked && null.reason.contains("0.0.0.0"), "\(null)")
-      let gone = await probe.probe("gone.test")
+      let gone = await probe.probe("gone.blog")
       #expect(gone.outcome == .blocked, "\(gone)")
       // A certificate that is not trusted: the connection was made, so reachable.
       let tlsError = await HTTPSProbe(
         sinkholes: sinkholes, timeout: .seconds(5), port: server.port, client: untrusting,
         resolve: Self.resolver([:])
-      ).probe("tracker.test")
+      ).probe("tracker.blog")
       #expect(tlsError.outcome == .reachable && tlsError.reason.hasPrefix("TLS error after connecting"), "\(tlsError)")
     }
     // Nothing listens: a refusal from a routable address is inconclusive, never blocked.
@@ -60,7 +60,7 @@ struct HTTPSProbeTests {
     let refused = await HTTPSProbe(
       sinkholes: Sinkholes(loopbackBlocks: false), timeout: .seconds(5), port: Int(closed), client: client,
       resolve: Self.resolver([:])
-    ).probe("tracker.test")
+    ).probe("tracker.blog")
     #expect(refused.outcome == .inconclusive, "\(refused)")
   }
 }

@@ -12,8 +12,8 @@ struct HistoryTests {
     defer { directory.remove() }
     let history = History(store: try Store.open(DataDirectory(url: directory.file("data"))))
     #expect(try history.latest() == nil)
-    let first = try history.save(report(["ads.example": .blocked]))
-    var later = report(["ads.example": .reachable, "stats.example": .blocked])
+    let first = try history.save(report(["ads.website": .blocked]))
+    var later = report(["ads.website": .reachable, "stats.website": .blocked])
     later.startedAt = later.startedAt.addingTimeInterval(60)
     let second = try history.save(later)
     #expect(first.id != nil && second.id != nil && first.id != second.id)
@@ -26,11 +26,11 @@ struct HistoryTests {
 
   @Test("diff names the newly blocked, the newly reachable and the rest")
   func difference() {
-    let old = report(["ads.example": .reachable, "banner.example": .blocked, "stats.example": .inconclusive], id: 1)
-    let new = report(["ads.example": .blocked, "banner.example": .reachable, "stats.example": .blocked], id: 2)
+    let old = report(["ads.website": .reachable, "banner.website": .blocked, "stats.website": .inconclusive], id: 1)
+    let new = report(["ads.website": .blocked, "banner.website": .reachable, "stats.website": .blocked], id: 2)
     let diff = RunDifference(from: old, to: new)
-    #expect(diff.newlyBlocked.map(\.hostname) == ["ads.example", "stats.example"])
-    #expect(diff.newlyReachable.map(\.hostname) == ["banner.example"])
+    #expect(diff.newlyBlocked.map(\.hostname) == ["ads.website", "stats.website"])
+    #expect(diff.newlyReachable.map(\.hostname) == ["banner.website"])
     #expect(diff.other.isEmpty)
     #expect(diff.scores.map(\.blocked) == [1, 2])
     #expect(RunDifference(from: old, to: old).isEmpty)
@@ -41,8 +41,8 @@ struct HistoryTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try Store.open(DataDirectory(url: directory.file("data")))
-    let annotated = await report(["ads.example": .reachable]).annotated(with: store)
-    #expect(annotated.results.first { $0.hostname == "ads.example" }?.listedBy == [])
-    #expect(annotated.results.first { $0.hostname == "banner.example" }?.listedBy == nil)
+    let annotated = await report(["ads.website": .reachable]).annotated(with: store)
+    #expect(annotated.results.first { $0.hostname == "ads.website" }?.listedBy == [])
+    #expect(annotated.results.first { $0.hostname == "banner.website" }?.listedBy == nil)
   }
 }

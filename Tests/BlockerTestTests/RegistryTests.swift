@@ -39,20 +39,20 @@ struct RegistryTests {
       try Registry(tsv: "# comment\nAds only-two\n")
     }
     #expect(throws: RegistryError.invalidHostname("not a name")) { try Registry(tsv: "Ads\tX\tnot a name\n") }
-    let parsed = try Registry(tsv: "Ads\tX\tAds.Example.\nAds\tY\tads.example\n", custom: true)
-    #expect(parsed.domains == [TestDomain(hostname: "ads.example", category: "Ads", provider: "X", isCustom: true)])
-    #expect(try Registry.normalize("bücher.example") == "xn--bcher-kva.example")
+    let parsed = try Registry(tsv: "Ads\tX\tAds.Website.\nAds\tY\tads.website\n", custom: true)
+    #expect(parsed.domains == [TestDomain(hostname: "ads.website", category: "Ads", provider: "X", isCustom: true)])
+    #expect(try Registry.normalize("bücher.website") == "xn--bcher-kva.website")
   }
 
   @Test("Filtering by category keeps the controls; a sample is deterministic for a seed")
   func filterAndSample() {
     let filtered = Registry.builtIn.filtered(categories: ["ads"])
     #expect(filtered.tested.count == 19 && filtered.controls.count == 3)
-    let names = (0..<1000).map { "n\($0).example" }
+    let names = (0..<1000).map { "n\($0).website" }
     let sample = Registry.sample(names, count: 10, seed: 42)
     #expect(sample.count == 10 && Set(sample).count == 10)
     #expect(Registry.sample(names.shuffled(), count: 10, seed: 42) == sample)
     #expect(Registry.sample(names, count: 10, seed: 43) != sample)
-    #expect(Registry.sample(["a.example"], count: 10, seed: 1) == ["a.example"])
+    #expect(Registry.sample(["a.website"], count: 10, seed: 1) == ["a.website"])
   }
 }

@@ -22,10 +22,10 @@ final class TableProbe: Probe {
 
 /// A small registry: two ad domains, two analytics domains, one control.
 let smallRegistry = Registry([
-  TestDomain(hostname: "ads.example", category: "Ads", provider: "A"),
-  TestDomain(hostname: "banner.example", category: "Ads", provider: "B"),
-  TestDomain(hostname: "stats.example", category: "Analytics", provider: "A"),
-  TestDomain(hostname: "metrics.example", category: "Analytics", provider: "C"),
+  TestDomain(hostname: "ads.website", category: "Ads", provider: "A"),
+  TestDomain(hostname: "banner.website", category: "Ads", provider: "B"),
+  TestDomain(hostname: "stats.website", category: "Analytics", provider: "A"),
+  TestDomain(hostname: "metrics.website", category: "Analytics", provider: "C"),
   TestDomain(hostname: "example.com", category: "Control", provider: "IANA"),
 ])
 

@@ -6,7 +6,7 @@ import Testing
 struct TestReportTests {
   @Test("JSON has the documented top-level fields and every domain with outcome and reason, and reads back")
   func json() throws {
-    let original = report(["ads.example": .blocked, "stats.example": .reachable], id: 7)
+    let original = report(["ads.website": .blocked, "stats.website": .reachable], id: 7)
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
     let data = try encoder.encode(original)
@@ -18,7 +18,7 @@ struct TestReportTests {
       ])
     let results = try #require(object["results"] as? [[String: Any]])
     #expect(results.count == 4)
-    #expect(results[0]["hostname"] as? String == "ads.example")
+    #expect(results[0]["hostname"] as? String == "ads.website")
     #expect(results[0]["outcome"] as? String == "blocked")
     #expect(results[0]["reason"] as? String == "NXDOMAIN")
     #expect((object["score"] as? [String: Any])?["blocked"] as? Int == 1)
@@ -29,20 +29,20 @@ struct TestReportTests {
 
   @Test("Text: summary with gauge, category and provider tables, slowest probes, what was not blocked")
   func text() {
-    let text = report(["ads.example": .blocked, "banner.example": .blocked, "stats.example": .reachable], id: 3)
+    let text = report(["ads.website": .blocked, "banner.website": .blocked, "stats.website": .reachable], id: 3)
       .text()
     #expect(text.hasPrefix("Blocker test #3: dns probe via 127.0.0.1:53, 4 domains in 0.42 s (timeout 2 s)\n"))
     #expect(text.contains("Score: [█████████████░░░░░░░] 67 % (strong), 1 inconclusive"))
     #expect(text.contains("Ads              2          0         0  100 % (strong)\n"))
-    #expect(text.contains("Slowest probes:\n  150 ms  metrics.example"))
-    #expect(text.contains("reachable    stats.example (Analytics, A): 192.0.2.1"))
+    #expect(text.contains("Slowest probes:\n  150 ms  metrics.website"))
+    #expect(text.contains("reachable    stats.website (Analytics, A): 192.0.2.1"))
     #expect(!text.contains("\u{1B}["))
     #expect(report([:]).text(colour: true).contains("\u{1B}[33m"))
   }
 
   @Test("JUnit: a suite per category, reachable domains fail, inconclusive ones are skipped, XML escaped")
   func junit() {
-    var sample = report(["ads.example": .blocked, "stats.example": .reachable])
+    var sample = report(["ads.website": .blocked, "stats.website": .reachable])
     sample.results[2].reason = "a <b> & \"c\""
     let xml = sample.junit()
     #expect(
@@ -50,7 +50,7 @@ struct TestReportTests {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"sanehosts blocker test\" tests=\"4\" failures=\"1\" skipped=\"2\""
       ))
     #expect(xml.contains("<testsuite name=\"Ads\" tests=\"2\" failures=\"0\" skipped=\"1\""))
-    #expect(xml.contains("<testcase classname=\"Ads.A\" name=\"ads.example\" time=\"0.110\"/>"))
+    #expect(xml.contains("<testcase classname=\"Ads.A\" name=\"ads.website\" time=\"0.110\"/>"))
     #expect(xml.contains("<failure message=\"reachable: a &lt;b&gt; &amp; &quot;c&quot;\" type=\"reachable\"/>"))
     #expect(xml.contains("<skipped message=\"inconclusive: timeout after 2 s\"/>"))
     #expect(xml.hasSuffix("</testsuites>\n"))
@@ -58,7 +58,7 @@ struct TestReportTests {
 
   /// The small report with its control domain blocked.
   func overBlocking() -> TestReport {
-    var sample = report(["ads.example": .blocked, "stats.example": .reachable], id: 9)
+    var sample = report(["ads.website": .blocked, "stats.website": .reachable], id: 9)
     sample.controls = [
       DomainResult(
         domain: TestDomain(hostname: "example.com", category: "Control", provider: "IANA"),
@@ -82,30 +82,30 @@ struct TestReportTests {
     #expect(xml.contains("<testsuite name=\"Controls\" tests=\"1\" failures=\"1\""))
     #expect(xml.contains("<property name=\"warning\" value=\"\(warning)\"/>"))
     #expect(xml.contains("<failure message=\"control blocked: NXDOMAIN\" type=\"over-blocking\"/>"))
-    let clean = report(["ads.example": .blocked])
+    let clean = report(["ads.website": .blocked])
     #expect(clean.scoreWarning == nil && !clean.text().contains("⚠"))
   }
 
   @Test("A name decided by the user's rule says so in the text, beside the lists that carry it")
   func ruleInText() {
-    var sample = report(["stats.example": .reachable])
-    sample.results[2].rule = "allowed by your rule stats.example"
+    var sample = report(["stats.website": .reachable])
+    sample.results[2].rule = "allowed by your rule stats.website"
     sample.results[2].listedBy = ["easylist"]
     #expect(
       sample.text().contains(
-        "stats.example (Analytics, A): 192.0.2.1; allowed by your rule stats.example; listed by easylist"))
+        "stats.website (Analytics, A): 192.0.2.1; allowed by your rule stats.website; listed by easylist"))
   }
 }
 
 @Suite("Reports with leaks")
 struct TestReportLeakTests {
   static func leakyReport() -> TestReport {
-    var report = report(["ads.example": .blocked, "banner.example": .reachable, "stats.example": .blocked])
+    var report = report(["ads.website": .blocked, "banner.website": .reachable, "stats.website": .blocked])
     report.results[3] = DomainResult(
       domain: smallRegistry.tested[3],
       verdict: Verdict(
-        .leaking, "leaks via CNAME: metrics.example → ads.example answers 192.0.2.1, though ads.example is blocked",
-        addresses: ["192.0.2.1"], chain: ["metrics.example", "ads.example"]), milliseconds: 5)
+        .leaking, "leaks via CNAME: metrics.website → ads.website answers 192.0.2.1, though ads.website is blocked",
+        addresses: ["192.0.2.1"], chain: ["metrics.website", "ads.website"]), milliseconds: 5)
     return report
   }
 
@@ -116,8 +116,8 @@ struct TestReportLeakTests {
     let text = report.text()
     #expect(text.contains("blocked 2, reachable 1, leaking 1, inconclusive 0"), "\(text)")
     #expect(text.contains("BLOCKED  REACHABLE  LEAKING  INCONCL."), "\(text)")
-    #expect(text.contains("leaking      metrics.example"), "\(text)")
-    #expect(text.contains("CNAME chain metrics.example → ads.example"), "\(text)")
+    #expect(text.contains("leaking      metrics.website"), "\(text)")
+    #expect(text.contains("CNAME chain metrics.website → ads.website"), "\(text)")
     let junit = report.junit()
     #expect(junit.contains("type=\"leaking\""))
     #expect(junit.contains("failures=\"2\""), "\(junit)")
@@ -125,7 +125,7 @@ struct TestReportLeakTests {
 
   @Test("Without leaks the text has no leaking column or count, as before")
   func noLeaks() {
-    let text = report(["ads.example": .blocked]).text()
+    let text = report(["ads.website": .blocked]).text()
     #expect(!text.contains("LEAKING") && !text.contains("leaking"))
   }
 }

@@ -8,15 +8,15 @@ struct TestRunnerTests {
   @Test("Outcomes come back in registry order with per-category scores; events count progress")
   func scores() async throws {
     let probe = TableProbe([
-      "ads.example": Verdict(.blocked, "NXDOMAIN"), "banner.example": Verdict(.blocked, "sinkhole 0.0.0.0"),
-      "stats.example": Verdict(.reachable, "192.0.2.1"), "metrics.example": Verdict(.inconclusive, "SERVFAIL"),
+      "ads.website": Verdict(.blocked, "NXDOMAIN"), "banner.website": Verdict(.blocked, "sinkhole 0.0.0.0"),
+      "stats.website": Verdict(.reachable, "192.0.2.1"), "metrics.website": Verdict(.inconclusive, "SERVFAIL"),
       "example.com": Verdict(.reachable, "93.184.215.14"),
     ])
     let events = Locked<[TestEvent]>([])
     let report = try await TestRunner(probe: probe, clock: ContinuousClock()).run(smallRegistry) { event in
       events.withLock { $0.append(event) }
     }
-    #expect(report.results.map(\.hostname) == ["ads.example", "banner.example", "stats.example", "metrics.example"])
+    #expect(report.results.map(\.hostname) == ["ads.website", "banner.website", "stats.website", "metrics.website"])
     #expect(report.controls.map(\.hostname) == ["example.com"])
     #expect(report.score == Score(blocked: 2, reachable: 1, inconclusive: 1))
     #expect(report.categories.map(\.name) == ["Ads", "Analytics"])
@@ -63,8 +63,8 @@ struct TestRunnerTests {
   @Test("A sliding window: a slow domain holds one slot while the others finish; the bound cuts it off")
   func slidingWindowAndBound() async throws {
     var answers = ["example.com": Verdict(.reachable, "93.184.215.14")]
-    for name in ["ads.example", "banner.example", "stats.example"] { answers[name] = Verdict(.blocked, "NXDOMAIN") }
-    let probe = TableProbe(answers)  // metrics.example never answers
+    for name in ["ads.website", "banner.website", "stats.website"] { answers[name] = Verdict(.blocked, "NXDOMAIN") }
+    let probe = TableProbe(answers)  // metrics.website never answers
     let clock = ManualClock()
     let runner = TestRunner(
       probe: probe, options: .init(timeout: .seconds(10), concurrency: 2, maximumDuration: .seconds(5)), clock: clock)
@@ -74,7 +74,7 @@ struct TestRunnerTests {
     clock.advance(by: .seconds(5))
     let finished = try await report
     #expect(finished.score == Score(blocked: 3, reachable: 0, inconclusive: 1))
-    let stuck = try #require(finished.results.first { $0.hostname == "metrics.example" })
+    let stuck = try #require(finished.results.first { $0.hostname == "metrics.website" })
     #expect(stuck.reason == "not finished within the run's bound of 5 s")
     #expect(finished.warnings.contains { $0.contains("not finished within the run's bound") })
   }

@@ -11,7 +11,7 @@ struct VerificationTests {
   @Test("Every sampled name blocked and the controls reachable: verified; the summary says so")
   func verified() async {
     let result = await Verification.run(
-      names: ["a.example", "b.example"], controls: ["example.com"], target: "127.0.0.1:53", context: Self.server
+      names: ["a.website", "b.website"], controls: ["example.com"], target: "127.0.0.1:53", context: Self.server
     ) { name in
       name == "example.com" ? (Verdict(.reachable, "192.0.2.1"), 60) : (Verdict(.blocked, "NXDOMAIN"), nil)
     }
@@ -25,30 +25,30 @@ struct VerificationTests {
   func causes() async {
     func run(_ context: Verification.Context, blocked: Set<String>, ttl: UInt32?) async -> Verification {
       await Verification.run(
-        names: ["a.example", "b.example"], controls: ["example.com"], target: "127.0.0.1:53", context: context
+        names: ["a.website", "b.website"], controls: ["example.com"], target: "127.0.0.1:53", context: context
       ) { name in
         blocked.contains(name) ? (Verdict(.blocked, "NXDOMAIN"), nil) : (Verdict(.reachable, "192.0.2.1"), ttl)
       }
     }
     let stale = Verification.Context(reloaded: false, server: true, path: "/x.conf")
-    let unloaded = await run(stale, blocked: ["a.example"], ttl: nil)
+    let unloaded = await run(stale, blocked: ["a.website"], ttl: nil)
     #expect(!unloaded.passed)
     #expect(unloaded.summary == "verification failed: 1/2 sampled names blocked, controls reachable")
-    #expect(unloaded.notBlocked.map(\.name) == ["b.example"])
+    #expect(unloaded.notBlocked.map(\.name) == ["b.website"])
     #expect(unloaded.notBlocked[0].cause.hasPrefix("the server was not reloaded"))
     #expect(unloaded.notBlocked[0].kind == .notReloaded)
-    let cached = await run(Self.server, blocked: ["a.example"], ttl: 300)
+    let cached = await run(Self.server, blocked: ["a.website"], ttl: 300)
     #expect(cached.notBlocked[0].cause.hasPrefix("a cached answer (TTL 300 s)"))
     #expect(cached.notBlocked[0].kind == .serverCache)
     let ignored = await run(Self.server, blocked: [], ttl: 0)
     #expect(
       ignored.notBlocked.allSatisfy { $0.cause.hasPrefix("the server does not load /etc/dnsmasq.d/sanehosts.conf") })
-    let elsewhere = await run(Self.server, blocked: ["a.example"], ttl: 0)
+    let elsewhere = await run(Self.server, blocked: ["a.website"], ttl: 0)
     #expect(elsewhere.notBlocked[0].cause.hasPrefix("the server answers it from elsewhere"))
     #expect(
       ignored.notBlocked.allSatisfy { $0.kind == .notLoaded } && elsewhere.notBlocked[0].kind == .answeredElsewhere)
     let hosts = Verification.Context(reloaded: true, server: false, path: "/etc/hosts")
-    let system = await run(hosts, blocked: ["a.example"], ttl: nil).notBlocked[0]
+    let system = await run(hosts, blocked: ["a.website"], ttl: nil).notBlocked[0]
     #expect(system.cause.contains("--flush") && system.kind == .systemCache)
     #expect(await run(hosts, blocked: [], ttl: nil).notBlocked.allSatisfy { $0.kind == .resolverSkipsFile })
   }
@@ -56,7 +56,7 @@ struct VerificationTests {
   @Test("A blocked control fails the verification even when every name is blocked")
   func overBlocking() async {
     let result = await Verification.run(
-      names: ["a.example"], controls: ["example.com"], target: "127.0.0.1:53", context: Self.server
+      names: ["a.website"], controls: ["example.com"], target: "127.0.0.1:53", context: Self.server
     ) { _ in (Verdict(.blocked, "NXDOMAIN"), nil) }
     #expect(!result.passed)
     #expect(
@@ -69,7 +69,7 @@ struct VerificationTests {
   func timeout() async {
     let clock = ManualClock()
     async let result = Verification.run(
-      names: ["slow.example"], controls: [], target: "system resolver",
+      names: ["slow.website"], controls: [], target: "system resolver",
       context: Verification.Context(reloaded: true, server: false, path: "/etc/hosts"), timeout: .seconds(3),
       clock: clock
     ) { _ in
@@ -85,7 +85,7 @@ struct VerificationTests {
 
   @Test("The sample is seeded: the same seed picks the same names")
   func sample() {
-    let names = (0..<500).map { "n\($0).example" }
+    let names = (0..<500).map { "n\($0).website" }
     #expect(Verification.sample(names, count: 50, seed: 1) == Verification.sample(names, count: 50, seed: 1))
     #expect(Set(Verification.sample(names, count: 50, seed: 1)).count == 50)
     #expect(Verification.sample(["a"], count: 50, seed: 1) == ["a"])
@@ -98,19 +98,19 @@ struct VerificationTests {
     let upstream = Verdict(.blocked, "NXDOMAIN", upstreamZone: "example")
     let local = Verdict(.blocked, "NXDOMAIN")
     let server = await Verification.run(
-      names: [], removed: ["gone.example", "held.example"], controls: [], target: "127.0.0.1:53",
+      names: [], removed: ["gone.website", "held.website"], controls: [], target: "127.0.0.1:53",
       context: Self.server
-    ) { name in (name == "gone.example" ? upstream : local, nil) }
+    ) { name in (name == "gone.website" ? upstream : local, nil) }
     #expect(!server.passed)
-    #expect(server.goneUpstream == ["gone.example"])
-    #expect(server.stillBlocked.map(\.name) == ["held.example"])
+    #expect(server.goneUpstream == ["gone.website"])
+    #expect(server.stillBlocked.map(\.name) == ["held.website"])
     #expect(server.stillBlocked.first?.kind == .removedStillBlocked)
     #expect(server.summary.contains("1/2 removed names unblocked, 1 of them gone upstream"), "\(server.summary)")
     let system = await Verification.run(
-      names: [], removed: ["held.example"], controls: [], target: "system resolver",
+      names: [], removed: ["held.website"], controls: [], target: "system resolver",
       context: Verification.Context(reloaded: true, server: false, path: "/etc/hosts")
     ) { _ in (local, nil) }
-    #expect(system.passed && system.unconfirmed == ["held.example"])
+    #expect(system.passed && system.unconfirmed == ["held.website"])
   }
 
   @Test("After a reload, names not yet as applied are asked again until they are, within the settle time")
@@ -118,7 +118,7 @@ struct VerificationTests {
     let clock = ManualClock()
     let calls = Mutex(0)
     async let result = Verification.run(
-      names: [], removed: ["slow.example"], controls: [], target: "127.0.0.1:53", context: Self.server,
+      names: [], removed: ["slow.website"], controls: [], target: "127.0.0.1:53", context: Self.server,
       timeout: .seconds(3600), settle: .seconds(60), clock: clock
     ) { _ in
       let call = calls.withLock {

@@ -10,7 +10,7 @@ struct BlockSetFileTests {
   @Test("Names are found by their hashes, with their lines; others are not; a removed entry says so")
   func lookups() async throws {
     try await TemporaryDirectory.with { folder in
-      let text = "# list\n0.0.0.0 a.example b.example\n||c.example^\n\nd.example\n0.0.0.0 a.example\n"
+      let text = "# list\n0.0.0.0 a.website b.website\n||c.website^\n\nd.website\n0.0.0.0 a.website\n"
       var compiler = Compiler()
       compiler.recordsOrigins = true
       let list = try await compiler.compile([.text(text, name: "s")])
@@ -20,22 +20,22 @@ struct BlockSetFileTests {
       let file = try #require(BlockSetFile(path: path, fingerprint: "fp"))
       #expect(file.hasOrigins)
       #expect(file.entries == 4)
-      let found = file.entries(of: ["d.example", "x.example", "a.example", "c.example", "example"])
+      let found = file.entries(of: ["d.website", "x.website", "a.website", "c.website", "example"])
       #expect(found == [3, nil, 0, 2, nil])
-      #expect(file.name(3) == "d.example")
+      #expect(file.name(3) == "d.website")
       // The offset is the line's start in the source; the checkpoint before it, the first line.
       let offset = try #require(file.origin(2)?.offset)
-      #expect(Array(text.utf8)[offset..<(offset + 12)].elementsEqual("||c.example^".utf8))
+      #expect(Array(text.utf8)[offset..<(offset + 12)].elementsEqual("||c.website^".utf8))
       #expect(file.origin(3)?.checkpoint.offset == 0 && file.origin(3)?.checkpoint.line == 1)
       #expect(file.report?.name == "s")
 
       // A profile's file (allow rule applied, no origins): found by hashing, removed entries marked.
       let ruled = try await Compiler().compile(
-        [.text(text, name: "s")], rules: RuleSet(allow: [.init(kind: .exact, pattern: "b.example", origin: "t")]))
+        [.text(text, name: "s")], rules: RuleSet(allow: [.init(kind: .exact, pattern: "b.website", origin: "t")]))
       try ruled.writeArchive(to: path, fingerprint: "fp2", withLookupTable: false)
       let profile = try #require(BlockSetFile(path: path, fingerprint: "fp2"))
       #expect(!profile.hasOrigins)
-      #expect(profile.entries(of: ["b.example", "a.example"]) == [1, 0])
+      #expect(profile.entries(of: ["b.website", "a.website"]) == [1, 0])
       #expect(profile.isRemoved(1))
       #expect(!profile.isRemoved(0))
       #expect(profile.origin(0) == nil)
@@ -47,7 +47,7 @@ struct BlockSetFileTests {
     try await TemporaryDirectory.with { folder in
       var compiler = Compiler()
       compiler.recordsOrigins = true
-      let list = try await compiler.compile([.text("a.example\nb.example\n")])
+      let list = try await compiler.compile([.text("a.website\nb.website\n")])
       let path = folder.file("s.blockset").path
       try list.writeArchive(to: path, fingerprint: "fp", withLookupTable: false)
       let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -83,7 +83,7 @@ struct BlockSetFileTests {
       var compiler = Compiler()
       compiler.recordsOrigins = true
       let path = folder.file("s.blockset").path
-      try await compiler.compile([.text("a.example\n")]).writeArchive(
+      try await compiler.compile([.text("a.website\n")]).writeArchive(
         to: path, fingerprint: "fp", withLookupTable: false)
       let file = try #require(BlockSetFile(path: path, fingerprint: "fp"))
       #expect(file.name(-1) == "" && file.name(1) == "")

@@ -7,8 +7,8 @@ import Testing
 struct CompiledListArchiveTests {
   static let rules: RuleSet = {
     var rules = RuleSet()
-    rules.allow = (try? RuleSet.parse("keep.example\n", origin: "test")) ?? []
-    rules.deny = (try? RuleSet.parse("=extra.example\n", origin: "test", deny: true)) ?? []
+    rules.allow = (try? RuleSet.parse("keep.website\n", origin: "test")) ?? []
+    rules.deny = (try? RuleSet.parse("=extra.website\n", origin: "test", deny: true)) ?? []
     return rules
   }()
 
@@ -17,7 +17,7 @@ struct CompiledListArchiveTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let list = try await compile(
-      ["0.0.0.0 ads.example\n0.0.0.0 keep.example\n0.0.0.0 a.keep.example\n", "ads.example\ntracker.example\n"],
+      ["0.0.0.0 ads.website\n0.0.0.0 keep.website\n0.0.0.0 a.keep.website\n", "ads.website\ntracker.website\n"],
       rules: Self.rules)
     let path = directory.file("p.blockset").path
     try list.writeArchive(to: path, fingerprint: "fp1")
@@ -27,9 +27,9 @@ struct CompiledListArchiveTests {
     #expect(read.count == list.count && read.names.removedCount == list.names.removedCount)
     #expect(read.sources == list.sources)
     #expect(read.ruleReports == list.ruleReports)
-    #expect(read.sources(listing: "ads.example") == ["list1", "list2"])
-    #expect(read.sources(listing: "extra.example") == ["deny rules"])
-    #expect(!read.blocks("keep.example") && read.blocks("tracker.example"))
+    #expect(read.sources(listing: "ads.website") == ["list1", "list2"])
+    #expect(read.sources(listing: "extra.website") == ["deny rules"])
+    #expect(!read.blocks("keep.website") && read.blocks("tracker.website"))
     for format in [ListFormat.hosts, .dnsmasq, .adblock] {
       #expect(try render(read, format) == render(list, format))
     }
@@ -39,20 +39,20 @@ struct CompiledListArchiveTests {
   func leanKeepsRuleSource() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let list = try await compile(["0.0.0.0 ads.example\n"], rules: Self.rules)
+    let list = try await compile(["0.0.0.0 ads.website\n"], rules: Self.rules)
     let path = directory.file("lean.blockset").path
     try list.writeArchive(to: path, fingerprint: "fp", withLookupTable: false)
     let read = try #require(CompiledList.readArchive(at: path, fingerprint: "fp", rules: Self.rules))
-    #expect(read.sources(listing: "extra.example") == ["deny rules"])
-    #expect(read.sources(listing: "ads.example") == ["list1"])
+    #expect(read.sources(listing: "extra.website") == ["deny rules"])
+    #expect(read.sources(listing: "ads.website") == ["list1"])
     // A list alone, without rules, is still written without its source bits.
-    let alone = try await compile(["0.0.0.0 ads.example\n0.0.0.0 b.example\n"])
+    let alone = try await compile(["0.0.0.0 ads.website\n0.0.0.0 b.website\n"])
     try alone.writeArchive(to: directory.file("alone").path, fingerprint: "a", withLookupTable: false)
     try alone.writeArchive(to: directory.file("whole").path, fingerprint: "a", withLookupTable: true)
     let leanSize = try FileManager.default.attributesOfItem(atPath: directory.file("alone").path)[.size] as? Int
     let readAlone = try #require(
       CompiledList.readArchive(at: directory.file("alone").path, fingerprint: "a", rules: RuleSet()))
-    #expect(readAlone.sources(listing: "b.example") == ["list1"])
+    #expect(readAlone.sources(listing: "b.website") == ["list1"])
     #expect((leanSize ?? 0) > 0)
   }
 
@@ -60,12 +60,12 @@ struct CompiledListArchiveTests {
   func shapes() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let many = try await compile((0..<70).map { "n\($0).example\nshared.example\n" })
+    let many = try await compile((0..<70).map { "n\($0).website\nshared.website\n" })
     try many.writeArchive(to: directory.file("many").path, fingerprint: "f")
     let read = try #require(
       CompiledList.readArchive(at: directory.file("many").path, fingerprint: "f", rules: RuleSet()))
-    #expect(read.sources(listing: "shared.example").count == 70)
-    #expect(read.sources(listing: "n69.example") == ["list70"])
+    #expect(read.sources(listing: "shared.website").count == 70)
+    #expect(read.sources(listing: "n69.website") == ["list70"])
     let empty = try await compile([])
     try empty.writeArchive(to: directory.file("empty").path, fingerprint: "e")
     #expect(CompiledList.readArchive(at: directory.file("empty").path, fingerprint: "e", rules: RuleSet())?.count == 0)
@@ -75,7 +75,7 @@ struct CompiledListArchiveTests {
   func refused() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let list = try await compile(["0.0.0.0 ads.example\n0.0.0.0 b.example\n"])
+    let list = try await compile(["0.0.0.0 ads.website\n0.0.0.0 b.website\n"])
     let path = directory.file("p.blockset").path
     try list.writeArchive(to: path, fingerprint: "fp")
     #expect(CompiledList.readArchive(at: path, fingerprint: "other", rules: RuleSet()) == nil)
@@ -108,7 +108,7 @@ struct LeanArchiveTests {
   func lean() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let list = try await compile(["0.0.0.0 a.example\n0.0.0.0 b.example\nc.example\n0.0.0.0 a.example\n"])
+    let list = try await compile(["0.0.0.0 a.website\n0.0.0.0 b.website\nc.website\n0.0.0.0 a.website\n"])
     let full = directory.file("full").path
     let lean = directory.file("lean").path
     try list.writeArchive(to: full, fingerprint: "f")
@@ -118,7 +118,7 @@ struct LeanArchiveTests {
     #expect(leanSize < fullSize)
     let read = try #require(CompiledList.readArchive(at: lean, fingerprint: "f", rules: RuleSet()))
     #expect(read.allNames == list.allNames && read.sources == list.sources)
-    #expect(read.sources(listing: "b.example") == ["list1"] && !read.blocks("d.example"))
+    #expect(read.sources(listing: "b.website") == ["list1"] && !read.blocks("d.website"))
     var merging = Compiler.Merging(sourceCount: 2)
     let added = merging.add(archiveAt: lean, fingerprint: "f", name: "one")
     let refused = merging.add(archiveAt: lean, fingerprint: "other", name: "two")
@@ -127,17 +127,17 @@ struct LeanArchiveTests {
     let merged = merging.finish()
     #expect(merged.allNames == list.allNames)
     #expect(merged.sources.map(\.unique) == [3, 0])
-    #expect(merged.sources(listing: "c.example") == ["one", "two"])
+    #expect(merged.sources(listing: "c.website") == ["one", "two"])
   }
 
   @Test("A list of several sources is always written whole: lean would lose which source lists a name")
   func severalSources() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let list = try await compile(["a.example\n", "a.example\nb.example\n"])
+    let list = try await compile(["a.website\n", "a.website\nb.website\n"])
     let path = directory.file("two").path
     try list.writeArchive(to: path, fingerprint: "f", withLookupTable: false)
     let read = try #require(CompiledList.readArchive(at: path, fingerprint: "f", rules: RuleSet()))
-    #expect(read.sources(listing: "a.example") == ["list1", "list2"])
+    #expect(read.sources(listing: "a.website") == ["list1", "list2"])
   }
 }

@@ -6,16 +6,16 @@ import Testing
 @Suite("Merging lists compiled alone")
 struct CompilerMergeTests {
   static let texts = [
-    "0.0.0.0 ads.example\n0.0.0.0 keep.example\n0.0.0.0 ads.example\nbad_name!\n",
-    "ads.example\ntracker.example\n||cdn.tracker.example^\n",
-    "*.wild.example\nkeep.example\nsub.keep.example\n",
+    "0.0.0.0 ads.website\n0.0.0.0 keep.website\n0.0.0.0 ads.website\nbad_name!\n",
+    "ads.website\ntracker.website\n||cdn.tracker.website^\n",
+    "*.wild.website\nkeep.website\nsub.keep.website\n",
   ]
 
   /// An allow rule and a deny rule, so that merges are compared with rules applied.
   static func rules() throws -> RuleSet {
     var rules = RuleSet()
-    rules.allow = try RuleSet.parse("keep.example\n", origin: "test")
-    rules.deny = try RuleSet.parse("=extra.example\n", origin: "test", deny: true)
+    rules.allow = try RuleSet.parse("keep.website\n", origin: "test")
+    rules.deny = try RuleSet.parse("=extra.website\n", origin: "test", deny: true)
     return rules
   }
 
@@ -31,7 +31,7 @@ struct CompilerMergeTests {
     #expect(merged.allNames == together.allNames)
     #expect(merged.sources == together.sources)
     #expect(merged.ruleReports == together.ruleReports)
-    #expect(merged.sources(listing: "ads.example") == together.sources(listing: "ads.example"))
+    #expect(merged.sources(listing: "ads.website") == together.sources(listing: "ads.website"))
     for format in [ListFormat.hosts, .adblock, .rpz] {
       #expect(try render(merged, format) == render(together, format))
     }
@@ -56,7 +56,7 @@ struct CompilerMergeTests {
     #expect(merged.allNames == together.allNames)
     #expect(merged.sources == together.sources)
     #expect(merged.ruleReports == together.ruleReports)
-    for name in ["ads.example", "keep.example", "tracker.example", "extra.example"] {
+    for name in ["ads.website", "keep.website", "tracker.website", "extra.website"] {
       #expect(merged.sources(listing: name) == together.sources(listing: name), "\(name)")
     }
     for format in [ListFormat.hosts, .adblock, .rpz] {
@@ -88,17 +88,17 @@ struct CompilerMergeTests {
 
   @Test("More than 64 sources: each source's repeats are told from other sources' names by its own bit")
   func manySources() async throws {
-    let texts = (0..<70).map { index in "shared.example\nown\(index).example\nshared.example\nown\(index).example\n" }
+    let texts = (0..<70).map { index in "shared.website\nown\(index).website\nshared.website\nown\(index).website\n" }
     var merging = Compiler.Merging(sourceCount: texts.count)
     for (index, text) in texts.enumerated() {
       let own = merging.add(try await Compiler().parse(.text(text, name: "s\(index)")), name: "s\(index)")
-      #expect(own.names == ["shared.example", "own\(index).example"])
+      #expect(own.names == ["shared.website", "own\(index).website"])
       #expect(own.report.unique == 2)
       #expect(own.report.duplicates == 2)
     }
     let merged = merging.finish()
     #expect(merged.count == 71)
-    #expect(merged.sources(listing: "shared.example").count == 70)
+    #expect(merged.sources(listing: "shared.website").count == 70)
     #expect(merged.sources.map(\.unique) == [2] + Array(repeating: 1, count: 69))
   }
 

@@ -5,7 +5,7 @@ import Testing
 struct CompilerParseTests {
   @Test("Progress counts lines and names read, repeats included, and ends at the whole source")
   func progress() async throws {
-    let text = String(repeating: "0.0.0.0 same.example\n", count: 200) + "0.0.0.0 other.example\n"
+    let text = String(repeating: "0.0.0.0 same.website\n", count: 200) + "0.0.0.0 other.website\n"
     var seen: [Compiler.Progress] = []
     let list = try await Compiler(blockSize: 512).parse(.text(text, name: "x")) { seen.append($0) }
     #expect(seen.count > 1, "a block at a time")
@@ -25,7 +25,7 @@ struct CompilerParseTests {
 
   @Test("A cancelled parse throws .cancelled")
   func cancelled() async throws {
-    let text = String(repeating: "0.0.0.0 a.example\n", count: 100_000)
+    let text = String(repeating: "0.0.0.0 a.website\n", count: 100_000)
     let task = Task { try await Compiler(blockSize: 1024).parse(.text(text, name: "x")) }
     task.cancel()
     do {

@@ -5,17 +5,17 @@ import Testing
 
 @Suite("One source's own names, collected while it is merged")
 struct LeanListTests {
-  static let text = "0.0.0.0 b.example\n0.0.0.0 a.example\n0.0.0.0 b.example\nbad_name!\n||c.example^\n"
+  static let text = "0.0.0.0 b.website\n0.0.0.0 a.website\n0.0.0.0 b.website\nbad_name!\n||c.website^\n"
 
   @Test("Its file reads back as the source compiled alone and written lean: the same names, order and report")
   func sameFileAsCompiledAlone() async throws {
     try await TemporaryDirectory.with { folder in
       var merging = Compiler.Merging(sourceCount: 2)
       // Merged second, after a source that shares a name: its own list still has every name it gives.
-      _ = merging.add(try await Compiler().parse(.text("a.example\n", name: "first")), name: "first")
+      _ = merging.add(try await Compiler().parse(.text("a.website\n", name: "first")), name: "first")
       let own = merging.add(try await Compiler().parse(.text(Self.text, name: "list1")), name: "list1")
       #expect(own.count == 3)
-      #expect(own.names == ["b.example", "a.example", "c.example"])
+      #expect(own.names == ["b.website", "a.website", "c.website"])
       #expect(own.report.unique == 3)
       #expect(own.report.duplicates == 1)
 
@@ -27,7 +27,7 @@ struct LeanListTests {
       let expected = try #require(CompiledList.readArchive(at: alone, fingerprint: "copy", rules: RuleSet()))
       #expect(read.allNames == expected.allNames)
       #expect(read.sources == expected.sources)
-      #expect(read.sources(listing: "a.example") == ["list1"])
+      #expect(read.sources(listing: "a.website") == ["list1"])
       // The same size: no table, no source bits, as lean as the file of the source compiled alone.
       let sizes = try [lean, alone].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
       #expect(sizes[0] == sizes[1])

@@ -14,7 +14,7 @@ struct LineParserTests {
       ::1 loop6.example.com
       0.0.0.0 0.0.0.0
       127.0.0.1 localhost
-      1.2.3.4 bank.example
+      1.2.3.4 bank.website
       """)
     #expect(
       names == [
@@ -23,7 +23,7 @@ struct LineParserTests {
     #expect(findings.rejected[.ipAddress] == 1)
     #expect(findings.rejected[.localName] == 1)
     #expect(findings.rejected[.nonBlockingAddress] == 1)
-    #expect(findings.samples[.nonBlockingAddress]?.first == Findings.Sample(line: 8, text: "1.2.3.4 bank.example"))
+    #expect(findings.samples[.nonBlockingAddress]?.first == Findings.Sample(line: 8, text: "1.2.3.4 bank.website"))
     #expect(findings.formats[.hosts] == 4, "lines that gave a name")
     #expect(findings.ignoredLines == 1)
   }
@@ -59,8 +59,8 @@ struct LineParserTests {
   @Test("A remote list can never send a name to a real address: such lines block nothing")
   func noRedirects() {
     for line in [
-      "1.2.3.4 bank.example", "address=/bank.example/1.2.3.4", "server=/bank.example/1.2.3.4",
-      "local-data: \"bank.example A 1.2.3.4\"", "bank.example CNAME evil.example.",
+      "1.2.3.4 bank.website", "address=/bank.website/1.2.3.4", "server=/bank.website/1.2.3.4",
+      "local-data: \"bank.website A 1.2.3.4\"", "bank.website CNAME evil.website.",
     ] {
       let (names, findings) = parse(line)
       #expect(names.isEmpty, "\(line)")
@@ -106,9 +106,9 @@ struct LineParserTests {
     "Regression (fuzz): NUL and control bytes after an address end the prose check instead of stalling it",
     .timeLimit(.minutes(1)))
   func proseWithControlBytes() {
-    let line = ":: " + String(repeating: "\u{0}", count: 32) + "inline\r\n0.0.0.0 \u{1}\u{7}\u{1F} next.example\n"
+    let line = ":: " + String(repeating: "\u{0}", count: 32) + "inline\r\n0.0.0.0 \u{1}\u{7}\u{1F} next.website\n"
     let (names, findings) = parse(line)
-    #expect(names == ["next.example"])
+    #expect(names == ["next.website"])
     #expect(findings.totalRejected >= 1)
   }
 
@@ -156,7 +156,7 @@ struct LineParserTests {
       @@||Test.Example.org^
       @@||x.example.org^|
       @@||x.example.org^$important
-      @@||bad name.example^
+      @@||bad name.website^
       """)
     #expect(names == ["example.org"])
     #expect(findings.exceptions?.map(\.text) == ["test.example.org", "x.example.org"])
@@ -248,5 +248,41 @@ struct LineParserTests {
     #expect(findings.rejected[.invalidTopLabel] == 8)
     #expect(findings.samples[.invalidTopLabel]?.map(\.line) == [1, 2, 3, 4, 5])
     #expect(findings.totalRejected == 8)
+  }
+
+  @Test(
+    "A glued comment ends the names in every line format (hosts(5): `#` starts a comment anywhere); dnsmasq's `address=/x/#` is no comment"
+  )
+  func gluedComments() {
+    let (names, findings) = parse(
+      "ads.example.com# note\n0.0.0.0 b.example.com#note\n*.c.example.com#note\n"
+        + "address=/d.example.com/0.0.0.0 # a comment\naddress=/e.example.com/#\n")
+    #expect(names == ["ads.example.com", "b.example.com", "c.example.com", "d.example.com", "e.example.com"])
+    #expect(findings.totalRejected == 0, "\(findings.samples)")
+  }
+
+  @Test(
+    "Several names on a plain line are each taken and each validated, as hBlock and HostlistCompiler do; a sentence is one malformed line"
+  )
+  func severalNames() {
+    let (names, findings) = parse(
+      "a.example.com b.example.com\tc.example.com # note\nd.example.com bad_name! e.example.com\n"
+        + "This is not a list of names at all\n127.0.0.1x f.example.com\n")
+    #expect(names == ["a.example.com", "b.example.com", "c.example.com", "d.example.com", "e.example.com"])
+    #expect(findings.rejected[.invalidCharacter] == 1)
+    #expect(findings.samples[.malformedLine]?.map(\.line) == [4], "127.0.0.1x is a broken address, not a name")
+    #expect(findings.formats[.domains] == 2)
+  }
+
+  @Test("Local network and special-use names in any line format are counted with their own reasons, never taken")
+  func specialUse() {
+    let (names, findings) = parse(
+      "0.0.0.0 a.localhost printer.local\nnas.home.arpa\n||db.internal^\naddress=/router.lan/#\n"
+        + "local-zone: \"x.test.\" always_null\n*.docs.example\nads.example.com\n46186911.vtt\n")
+    #expect(names == ["ads.example.com"])
+    #expect(findings.rejected[.localNetworkName] == 5)
+    #expect(findings.rejected[.reservedName] == 2)
+    #expect(findings.rejected[.unknownTopLevelDomain] == 1)
+    #expect(findings.samples[.localNetworkName]?.first == Findings.Sample(line: 1, text: "a.localhost"))
   }
 }

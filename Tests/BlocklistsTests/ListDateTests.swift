@@ -19,14 +19,14 @@ struct ListDateTests {
       ("\u{FEFF}[Adblock Plus 2.0]\n! Title: x\n! Last modified: Tue, 02 Jan 2024 03:04:05 GMT\n", "2024-01-02T03:04:05Z"),
     ])
   func forms(header: String, expected: String) {
-    #expect(ListDate.find(in: Array((header + "0.0.0.0 a.example\n").utf8)) == Self.utc(expected))
+    #expect(ListDate.find(in: Array((header + "0.0.0.0 a.website\n").utf8)) == Self.utc(expected))
   }
 
   @Test("No date: placeholders, other keys, dates after the first entry, impossible or future dates")
   func none() {
     let now = Self.utc("2026-11-25T00:00:00Z")
     for text in [
-      "! Last modified: %timestamp%\n", "# Expires: 2024-01-02\n", "0.0.0.0 a.example\n# Date: 2024-01-02\n",
+      "! Last modified: %timestamp%\n", "# Expires: 2024-01-02\n", "0.0.0.0 a.website\n# Date: 2024-01-02\n",
       "# Date: 2024-02-31\n", "# Date: 2031-01-01\n", "# Version: 1.2.3\n", "",
     ] {
       #expect(ListDate.find(in: Array(text.utf8), now: now) == nil, "\(text)")

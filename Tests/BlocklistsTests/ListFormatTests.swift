@@ -26,12 +26,12 @@ struct ListFormatTests {
 struct LineFormatTests {
   @Test("Each line is recognised as the parser does; comments and blank lines have none")
   func lines() {
-    #expect(ListFormat.of(line: "0.0.0.0 ads.example\r") == .hosts)
-    #expect(ListFormat.of(line: "||ads.example^") == .adblock)
-    #expect(ListFormat.of(line: "address=/ads.example/#") == .dnsmasq)
-    #expect(ListFormat.of(line: "local-zone: \"ads.example.\" always_null") == .unbound)
-    #expect(ListFormat.of(line: "*.ads.example") == .wildcard)
-    #expect(ListFormat.of(line: "  ads.example") == .domains)
+    #expect(ListFormat.of(line: "0.0.0.0 ads.website\r") == .hosts)
+    #expect(ListFormat.of(line: "||ads.website^") == .adblock)
+    #expect(ListFormat.of(line: "address=/ads.website/#") == .dnsmasq)
+    #expect(ListFormat.of(line: "local-zone: \"ads.website.\" always_null") == .unbound)
+    #expect(ListFormat.of(line: "*.ads.website") == .wildcard)
+    #expect(ListFormat.of(line: "  ads.website") == .domains)
     #expect(ListFormat.of(line: "") == nil)
   }
 }

@@ -10,7 +10,7 @@ struct NameRulesTests {
       ("ads.example.com", "ads.example.com"), ("ADS.Example.COM.", "ads.example.com"),
       ("1st.ad-server.net", "1st.ad-server.net"),
       ("_dmarc.example.com", "_dmarc.example.com"), ("ad_server.example.org", "ad_server.example.org"),
-      ("xn--mnchen-3ya.de", "xn--mnchen-3ya.de"), ("tracker.host", "tracker.host"), ("a.b", "a.b"),
+      ("xn--mnchen-3ya.de", "xn--mnchen-3ya.de"), ("tracker.host", "tracker.host"), ("a.bz", "a.bz"),
       ("0.0.0.0.beeglivesex.com", "0.0.0.0.beeglivesex.com"),
       // Names whose special bytes fall on both sides of the eight-byte fast path.
       ("abcdefgH.example.com", "abcdefgh.example.com"),
@@ -21,8 +21,8 @@ struct NameRulesTests {
       ("abcdefgh-ijklmnop-qrstuvw.example.com", "abcdefgh-ijklmnop-qrstuvw.example.com"),
       ("a-b-c-d-e.f-g-h-i.example-site.com", "a-b-c-d-e.f-g-h-i.example-site.com"),
       // Capitals inside the steps, and the last bytes read as the name's last eight.
-      ("Abcdefgh.Ijklmnop.Qrs", "abcdefgh.ijklmnop.qrs"), ("abcdefghi.COM", "abcdefghi.com"),
-      ("abcdefgh_ij.com", "abcdefgh_ij.com"), ("ABCDEFG_.Hi.jK", "abcdefg_.hi.jk"),
+      ("Abcdefgh.Ijklmnop.Xyz", "abcdefgh.ijklmnop.xyz"), ("abcdefghi.COM", "abcdefghi.com"),
+      ("abcdefgh_ij.com", "abcdefgh_ij.com"), ("ABCDEFG_.Hi.jP", "abcdefg_.hi.jp"),
       (String(repeating: "a", count: 63) + ".com", String(repeating: "a", count: 63) + ".com"),
     ])
   func valid(input: String, expected: String) {
@@ -114,6 +114,8 @@ struct NameRulesTests {
         for _ in 0..<(1 + next(round % 3 == 0 ? 20 : 7)) { token.append(alphabet[next(alphabet.count)]) }
       }
       if next(50) == 0 { token += Array("é".utf8) }
+      // A top-level domain of the Public Suffix List (names under others are local network names).
+      token += Array([".com", ".de", ".website", ".co.uk"][next(4)].utf8)
       if next(10) == 0 { token.append(UInt8(ascii: ".")) }
       var hash: UInt64?
       let outcome = token.withUnsafeBufferPointer { NameRules.normalize($0, into: output, hash: &hash) }

@@ -7,12 +7,12 @@ struct NameSetTests {
   @Test("Source bits are made only once a second source appears, and then say the same")
   func lazySourceBits() {
     var set = NameSet(sourceCount: 3)
-    set.insert("a.example", source: 1)
-    set.insert("b.example", source: 1)
-    set.insert("a.example", source: 1)
+    set.insert("a.website", source: 1)
+    set.insert("b.website", source: 1)
+    set.insert("a.website", source: 1)
     #expect(set.sources(of: 0) == [1] && set.sources(of: 1) == [1])
-    set.insert("b.example", source: 2)
-    set.insert("c.example", source: 0)
+    set.insert("b.website", source: 2)
+    set.insert("c.website", source: 0)
     #expect(set.sources(of: 0) == [1] && set.sources(of: 1) == [1, 2] && set.sources(of: 2) == [0])
     #expect(NameSet(sourceCount: 1).sources(of: 0) == [])
   }
@@ -20,18 +20,18 @@ struct NameSetTests {
   @Test("Presence bits: every entry (removed ones too) may be there; most absent names are surely not")
   func presence() {
     var set = NameSet(sourceCount: 1)
-    for index in 0..<20_000 { set.insert("name-\(index).example", source: 0) }
+    for index in 0..<20_000 { set.insert("name-\(index).website", source: 0) }
     set.remove(7)
     let presence = set.presence()
     func hash(_ name: String) -> UInt64 {
       var bytes = Array(name.utf8)
       return bytes.withUnsafeMutableBufferPointer { NameHash.hash(UnsafeBufferPointer($0)) }
     }
-    #expect((0..<20_000).allSatisfy { presence.mayContain(hash("name-\($0).example")) })
-    let falsePositives = (0..<20_000).filter { presence.mayContain(hash("other-\($0).example")) }.count
+    #expect((0..<20_000).allSatisfy { presence.mayContain(hash("name-\($0).website")) })
+    let falsePositives = (0..<20_000).filter { presence.mayContain(hash("other-\($0).website")) }.count
     // About one bit in sixteen is set.
     #expect(falsePositives < 2_000, "\(falsePositives) of 20,000 absent names may be there")
-    #expect(!NameSet(sourceCount: 1).presence().mayContain(hash("a.example")))
+    #expect(!NameSet(sourceCount: 1).presence().mayContain(hash("a.website")))
   }
 
   @Test("Prefetching slots, entries and names of present, absent and empty batches changes nothing")
@@ -41,22 +41,22 @@ struct NameSetTests {
     set.prefetchSlots(empty)
     set.prefetchEntries(empty)
     set.prefetchNames(empty)
-    set.insert("a.example", source: 0)
-    set.insert("b.example", source: 0)
+    set.insert("a.website", source: 0)
+    set.insert("b.website", source: 0)
     func hash(_ name: String) -> UInt64 {
       var bytes = Array(name.utf8)
       return bytes.withUnsafeMutableBufferPointer { NameHash.hash(UnsafeBufferPointer($0)) }
     }
     // Entry 0 (no end offset before it), entry 1, an absent name, and a hash whose slot is taken by
     // another name's fingerprint-less neighbour.
-    let hashes = [hash("a.example"), hash("b.example"), hash("absent.example"), 0, UInt64.max]
+    let hashes = [hash("a.website"), hash("b.website"), hash("absent.website"), 0, UInt64.max]
     hashes.withUnsafeBufferPointer { batch in
       set.prefetchSlots(batch)
       set.prefetchEntries(batch)
       set.prefetchNames(batch)
     }
-    #expect(set.names == ["a.example", "b.example"])
-    #expect(set.entry(of: "b.example") == 1 && set.entry(of: "absent.example") == nil)
+    #expect(set.names == ["a.website", "b.website"])
+    #expect(set.entry(of: "b.website") == 1 && set.entry(of: "absent.website") == nil)
   }
 
   @Test("Bytes compared eight at a time: equal at every length to 40, unequal wherever one byte differs")

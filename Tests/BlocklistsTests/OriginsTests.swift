@@ -15,14 +15,14 @@ struct OriginsTests {
     }
     var lines: [String] = ["\u{FEFF}# a header"]
     for index in 0..<3000 {
-      let name = "n\(next() % 900).example"
+      let name = "n\(next() % 900).website"
       if index == 1000 {
         // Skipped unread (too long): the offsets after it must still count its bytes.
-        lines.append("0.0.0.0 " + String(repeating: "x", count: 70_000) + ".example")
+        lines.append("0.0.0.0 " + String(repeating: "x", count: 70_000) + ".website")
         continue
       }
       switch index % 7 {
-      case 0: lines.append("0.0.0.0 \(name) w\(index).example\r")
+      case 0: lines.append("0.0.0.0 \(name) w\(index).website\r")
       case 1: lines.append("||\(name)^")
       case 2: lines.append("! comment \(index)")
       case 3: lines.append(name)
@@ -92,7 +92,7 @@ struct OriginsTests {
     var compiler = Compiler(blockSize: 4096, parallelism: 2)
     compiler.recordsOrigins = true
     var merging = Compiler.Merging(sourceCount: 2)
-    _ = merging.add(try await compiler.parse(.text("n1.example\nn2.example\n", name: "first")), name: "first")
+    _ = merging.add(try await compiler.parse(.text("n1.website\nn2.website\n", name: "first")), name: "first")
     let own = merging.add(try await compiler.parse(.text(text, name: "s")), name: "s")
     let alone = try await compiler.compile([.text(text, name: "s")])
     #expect(own.names == alone.allNames)
@@ -101,7 +101,7 @@ struct OriginsTests {
 
   @Test("A plain compile keeps no origins")
   func offByDefault() async throws {
-    let list = try await Compiler().compile([.text("a.example\nb.example\n")])
+    let list = try await Compiler().compile([.text("a.website\nb.website\n")])
     #expect(list.origins.count == 0)
   }
 }

@@ -10,7 +10,7 @@ struct OverlapTests {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return (state >> 33) % bound
     }
-    let sets: [Set<String>] = (0..<count).map { _ in Set((0..<200).map { _ in "n\(next(400)).example" }) }
+    let sets: [Set<String>] = (0..<count).map { _ in Set((0..<200).map { _ in "n\(next(400)).website" }) }
     let texts = sets.map { $0.sorted().joined(separator: "\n") + "\n" }
     let list = try await Compiler().compile(texts.enumerated().map { .text($0.element, name: "s\($0.offset)") })
     let overlap = Overlap(list)
@@ -34,7 +34,7 @@ struct OverlapTests {
 
   @Test("One source, and no source")
   func small() async throws {
-    let one = Overlap(try await Compiler().compile([.text("a.example\nb.example\n", name: "only")]))
+    let one = Overlap(try await Compiler().compile([.text("a.website\nb.website\n", name: "only")]))
     #expect(one.sources.map(\.unique) == [2])
     #expect(one.pairs.isEmpty)
     let none = Overlap(Compiler.Merging(sourceCount: 0).finish())

@@ -5,7 +5,7 @@ import Testing
 struct ParsedListTests {
   @Test("Blocks add up: names with repeats, lines, and findings at their line in the whole source")
   func blocksAddUp() async throws {
-    let text = "0.0.0.0 a.example\n0.0.0.0 a.example\nbad_name!\n0.0.0.0 b.example\n<html>\n0.0.0.0 c.example\n"
+    let text = "0.0.0.0 a.website\n0.0.0.0 a.website\nbad_name!\n0.0.0.0 b.website\n<html>\n0.0.0.0 c.website\n"
     // A block of 16 bytes holds one line, so each line comes in a block of its own.
     let list = try await Compiler(blockSize: 16).parse(.text(text, name: "x"))
     #expect(list.names == 4)

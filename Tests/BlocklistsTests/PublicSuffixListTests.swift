@@ -32,7 +32,7 @@ struct PublicSuffixListTests {
     #expect(rules.isPublicSuffix("any.yy") && !rules.isPublicSuffix("ok.yy"))
     #expect(rules.isPublicSuffix("last.xx"))
     // The fast check on bytes agrees with the one on text.
-    for name in ["com.zz", "any.yy", "ok.yy", "last.xx", "other.example"] {
+    for name in ["com.zz", "any.yy", "ok.yy", "last.xx", "other.website"] {
       var bytes = Array(name.utf8)
       let fast = bytes.withUnsafeMutableBufferPointer {
         rules.isPublicSuffix(UnsafeBufferPointer($0), hash: NameHash.hash(UnsafeBufferPointer($0)))

@@ -37,13 +37,13 @@ struct PunycodeDecodingTests {
 
   @Test("Names show their international labels in Unicode; the rest, and labels that do not decode, stay")
   func unicodeNames() {
-    #expect(NameRules.unicode("xn--bcher-kva.example") == "bücher.example")
+    #expect(NameRules.unicode("xn--bcher-kva.website") == "bücher.website")
     #expect(NameRules.unicode("a.xn--mnchen-3ya.de") == "a.münchen.de")
-    #expect(NameRules.unicode("plain.example") == "plain.example")
-    #expect(NameRules.unicode("xn--!!.example") == "xn--!!.example")
-    #expect(NameRules.unicode("xn--99999999999999.example") == "xn--99999999999999.example")
+    #expect(NameRules.unicode("plain.website") == "plain.website")
+    #expect(NameRules.unicode("xn--!!.website") == "xn--!!.website")
+    #expect(NameRules.unicode("xn--99999999999999.website") == "xn--99999999999999.website")
     // A label decoding to a control character, or to plain ASCII, is shown as written.
-    #expect(NameRules.unicode("xn--a.example") == "xn--a.example")
-    #expect(NameRules.unicode("xn--abc-.example") == "xn--abc-.example")
+    #expect(NameRules.unicode("xn--a.website") == "xn--a.website")
+    #expect(NameRules.unicode("xn--abc-.website") == "xn--abc-.website")
   }
 }

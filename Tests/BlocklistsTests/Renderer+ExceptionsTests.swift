@@ -5,13 +5,13 @@ import Testing
 struct RendererExceptionsTests {
   static func list() async throws -> CompiledList {
     let rules = RuleSet(allow: [
-      RuleSet.Rule(kind: .exact, pattern: "keep.ads.shop.example", origin: "t:1"),
-      RuleSet.Rule(kind: .subdomains, pattern: "open.shop.example", origin: "t:2"),
-      RuleSet.Rule(kind: .wildcard, pattern: "listed.example", origin: "t:3"),
+      RuleSet.Rule(kind: .exact, pattern: "keep.ads.shop.website", origin: "t:1"),
+      RuleSet.Rule(kind: .subdomains, pattern: "open.shop.website", origin: "t:2"),
+      RuleSet.Rule(kind: .wildcard, pattern: "listed.website", origin: "t:3"),
       RuleSet.Rule(kind: .regex, pattern: "^re\\.", origin: "t:4"),
     ])
     return try await compile(
-      ["shop.example\nlisted.example\nsub.listed.example\nre.shop.example\nads.other.example\n"], rules: rules)
+      ["shop.website\nlisted.website\nsub.listed.website\nre.shop.website\nads.other.website\n"], rules: rules)
   }
 
   @Test(
@@ -20,38 +20,38 @@ struct RendererExceptionsTests {
       (
         ListFormat.dnsmasq,
         [
-          "server=/shop.example/ads.other.example/", "server=/listed.example/", "server=/*.listed.example/#",
-          "server=/open.shop.example/#", "server=/re.shop.example/#", "server=/*.re.shop.example/",
-          "server=/keep.ads.shop.example/#", "server=/*.keep.ads.shop.example/",
+          "server=/shop.website/ads.other.website/", "server=/listed.website/", "server=/*.listed.website/#",
+          "server=/open.shop.website/#", "server=/re.shop.website/#", "server=/*.re.shop.website/",
+          "server=/keep.ads.shop.website/#", "server=/*.keep.ads.shop.website/",
         ]
       ),
       (
         .unbound,
         [
-          #"local-zone: "shop.example." always_null"#, #"local-zone: "ads.other.example." always_null"#,
-          #"local-zone: "listed.example." transparent"#, #"local-data: "listed.example. A 0.0.0.0""#,
-          #"local-data: "listed.example. AAAA ::""#, #"local-zone: "open.shop.example." transparent"#,
-          #"local-zone: "re.shop.example." transparent"#, #"local-zone: "keep.ads.shop.example." transparent"#,
+          #"local-zone: "shop.website." always_null"#, #"local-zone: "ads.other.website." always_null"#,
+          #"local-zone: "listed.website." transparent"#, #"local-data: "listed.website. A 0.0.0.0""#,
+          #"local-data: "listed.website. AAAA ::""#, #"local-zone: "open.shop.website." transparent"#,
+          #"local-zone: "re.shop.website." transparent"#, #"local-zone: "keep.ads.shop.website." transparent"#,
         ]
       ),
       (
         .rpz,
         [
-          "shop.example CNAME .", "*.shop.example CNAME .", "ads.other.example CNAME .", "*.ads.other.example CNAME .",
-          "ads.shop.example CNAME .", "*.ads.shop.example CNAME .", "listed.example CNAME .",
-          "*.listed.example CNAME rpz-passthru.", "open.shop.example CNAME rpz-passthru.",
-          "*.open.shop.example CNAME rpz-passthru.", "re.shop.example CNAME rpz-passthru.", "*.re.shop.example CNAME .",
-          "keep.ads.shop.example CNAME rpz-passthru.", "*.keep.ads.shop.example CNAME .",
+          "shop.website CNAME .", "*.shop.website CNAME .", "ads.other.website CNAME .", "*.ads.other.website CNAME .",
+          "ads.shop.website CNAME .", "*.ads.shop.website CNAME .", "listed.website CNAME .",
+          "*.listed.website CNAME rpz-passthru.", "open.shop.website CNAME rpz-passthru.",
+          "*.open.shop.website CNAME rpz-passthru.", "re.shop.website CNAME rpz-passthru.", "*.re.shop.website CNAME .",
+          "keep.ads.shop.website CNAME rpz-passthru.", "*.keep.ads.shop.website CNAME .",
         ]
       ),
       (
         .adblock,
         [
-          "||shop.example^", "||ads.other.example^", "||listed.example^", "@@||*.listed.example^",
-          "@@||open.shop.example^", "@@|re.shop.example^", "@@|keep.ads.shop.example^",
+          "||shop.website^", "||ads.other.website^", "||listed.website^", "@@||*.listed.website^",
+          "@@||open.shop.website^", "@@|re.shop.website^", "@@|keep.ads.shop.website^",
         ]
       ),
-      (.wildcard, ["*.shop.example", "*.listed.example", "*.ads.other.example"]),
+      (.wildcard, ["*.shop.website", "*.listed.website", "*.ads.other.website"]),
     ])
   func formats(format: ListFormat, expected: [String]) async throws {
     var sink = ByteSink()

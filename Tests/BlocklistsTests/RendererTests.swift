@@ -59,12 +59,12 @@ struct RendererTests {
 
   @Test("Formats that block subdomains say both counts: names blocked in the header, entries written last")
   func namesAndEntries() async throws {
-    let text = try render(try await compile(["ads.example.com\nsub.ads.example.com\nother.example\n"]), .dnsmasq)
+    let text = try render(try await compile(["ads.example.com\nsub.ads.example.com\nother.website\n"]), .dnsmasq)
     #expect(
       text.contains(
         "# Names: 3 blocked (entries written, after leaving out names a listed parent covers: the last line)"))
     #expect(text.hasSuffix("# Entries written: 2 for 3 names (1 covered by a listed parent)\n"))
-    #expect(try render(try await compile(["a.example\n"]), .hosts).contains("# Names: 1\n"))
+    #expect(try render(try await compile(["a.website\n"]), .hosts).contains("# Names: 1\n"))
   }
 
   @Test("Hosts output: both address families, a chosen address, several names per line")

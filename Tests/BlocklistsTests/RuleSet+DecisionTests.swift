@@ -4,18 +4,18 @@ import Testing
 @Suite("Which of the user's rules decides a name")
 struct RuleSetDecisionTests {
   let rules = RuleSet(
-    allow: try! RuleSet.parse("doubleclick.net\n=exact.example\n*.wild.example\n/^ads[0-9]+\\./\n", origin: "allow"),
-    deny: try! RuleSet.parse("tracker.example\n", origin: "deny", deny: true))
+    allow: try! RuleSet.parse("doubleclick.net\n=exact.website\n*.wild.website\n/^ads[0-9]+\\./\n", origin: "allow"),
+    deny: try! RuleSet.parse("tracker.website\n", origin: "deny", deny: true))
 
   @Test("Allow rules: subdomains, exact, wildcard and pattern, label by label; allow wins over deny")
   func allow() {
     #expect(rules.decision(for: "ad.DoubleClick.net")?.summary == "allowed by your rule doubleclick.net")
     #expect(rules.decision(for: "doubleclick.net")?.origin == "allow:1")
     #expect(rules.decision(for: "notdoubleclick.net") == nil)
-    #expect(rules.decision(for: "exact.example")?.rule == "=exact.example")
-    #expect(rules.decision(for: "sub.exact.example") == nil)
-    #expect(rules.decision(for: "wild.example") == nil)
-    #expect(rules.decision(for: "a.wild.example")?.rule == "*.wild.example")
+    #expect(rules.decision(for: "exact.website")?.rule == "=exact.website")
+    #expect(rules.decision(for: "sub.exact.website") == nil)
+    #expect(rules.decision(for: "wild.website") == nil)
+    #expect(rules.decision(for: "a.wild.website")?.rule == "*.wild.website")
     #expect(rules.decision(for: "ads42.example.org")?.rule == "/^ads[0-9]+\\./")
     let both = RuleSet(allow: rules.allow, deny: try! RuleSet.parse("doubleclick.net\n", origin: "d", deny: true))
     #expect(both.decision(for: "doubleclick.net")?.allows == true)
@@ -23,9 +23,9 @@ struct RuleSetDecisionTests {
 
   @Test("Deny rules decide the name and its subdomains; no rule, no decision")
   func deny() {
-    #expect(rules.decision(for: "tracker.example")?.summary == "blocked by your rule tracker.example")
-    #expect(rules.decision(for: "cdn.tracker.example")?.allows == false)
+    #expect(rules.decision(for: "tracker.website")?.summary == "blocked by your rule tracker.website")
+    #expect(rules.decision(for: "cdn.tracker.website")?.allows == false)
     #expect(rules.decision(for: "example.org") == nil)
-    #expect(RuleSet().decision(for: "anything.example") == nil)
+    #expect(RuleSet().decision(for: "anything.website") == nil)
   }
 }

@@ -85,23 +85,23 @@ CHECKED_CATEGORY = "Ads"
 ADS_TXT = """\
 # Test ad list
 # <script>alert(1)</script>
-0.0.0.0 ads.example
-0.0.0.0 banner.ads.example
-127.0.0.1 popup.example
-0.0.0.0 <img src=x onerror=alert(1)>.example
-<img src=x onerror=alert(1)>.example
-0.0.0.0 adserver.example  # inline comment
+0.0.0.0 ads.website
+0.0.0.0 banner.ads.website
+127.0.0.1 popup.website
+0.0.0.0 <img src=x onerror=alert(1)>.website
+<img src=x onerror=alert(1)>.website
+0.0.0.0 adserver.website  # inline comment
 """.encode()
 TRACKERS_TXT = """\
 # Test tracker list (one name per line)
-tracker.example
-pixel.tracker.example
-metrics.example
-<img src=x onerror=alert(1)>.example
+tracker.website
+pixel.tracker.website
+metrics.website
+<img src=x onerror=alert(1)>.website
 """.encode()
 VALID_NAMES = {
-    "ads.example", "banner.ads.example", "popup.example", "adserver.example",
-    "tracker.example", "pixel.tracker.example", "metrics.example",
+    "ads.website", "banner.ads.website", "popup.website", "adserver.website",
+    "tracker.website", "pixel.tracker.website", "metrics.website",
 }
 # A list that is not there (404), at a long URL: its failure message must wrap, never widen a page.
 GONE_PATH = "/lists/" + "a-very-long-path-segment-without-any-break-" * 4 + "missing-list.txt"
@@ -180,7 +180,7 @@ class ListServer:
                         lines = []
                         size = 0
                         while size < SLOW_CHUNK:
-                            line = f"0.0.0.0 slow{number}.example\n"
+                            line = f"0.0.0.0 slow{number}.website\n"
                             lines.append(line)
                             size += len(line)
                             number += 1
@@ -280,7 +280,7 @@ class Dnsmasq:
                 arguments, stdin=subprocess.DEVNULL, stdout=self.log_file, stderr=subprocess.STDOUT)
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline and self.process.poll() is None:
-                if dns_query(self.port, "readiness.example") is not None:
+                if dns_query(self.port, "readiness.website") is not None:
                     log(f"dnsmasq answers on 127.0.0.1:{self.port}")
                     return
             self.close()  # The port was taken in between, or it did not come up: another port.
@@ -576,7 +576,7 @@ def hostile_input(browser: Browser) -> None:
     refused, the refusal quotes them, and nothing runs. (The lists' own hostile lines are rejected by the
     parser; the pages show only counts of rejected tokens, checked in the update step.)"""
     for form, field, value, kind in (
-        ("#add-source", "#source-url", HOSTILE_IMG + ".example", None),
+        ("#add-source", "#source-url", HOSTILE_IMG + ".website", None),
         ("#add-rule", '#add-rule input[name="pattern"]', HOSTILE_SCRIPT, "deny"),
     ):
         browser.open("/sources")
@@ -907,23 +907,23 @@ def why_and_overlap(browser: Browser) -> None:
 
     browser.open("/why")
     box = browser.visible("#why-name")
-    for character in "pixel.tracker.example":
+    for character in "pixel.tracker.website":
         box.send_keys(character)
-    card = browser.element('#why-result article[data-why-name="pixel.tracker.example"]')
+    card = browser.element('#why-result article[data-why-name="pixel.tracker.website"]')
     browser.wait(lambda d: "listed by 1 source" in browser.text("#why-result .why-summary"),
-                 "the summary of pixel.tracker.example (listed by 1 source)")
+                 "the summary of pixel.tracker.website (listed by 1 source)")
     listing = browser.text("#why-result .why-listings")
-    check("trackers" in listing and "pixel.tracker.example" in listing,
+    check("trackers" in listing and "pixel.tracker.website" in listing,
           f"the explanation does not name the trackers list and its line: {listing!r}")
     check(len(browser.driver.find_elements(By.CSS_SELECTOR, "#why-result article")) == 1,
           "the Why? box shows more than one answer")
-    check("/why?name=pixel.tracker.example" in browser.driver.current_url,
+    check("/why?name=pixel.tracker.website" in browser.driver.current_url,
           f"the address does not follow the box: {browser.driver.current_url}")
     box.clear()
-    for character in "nothing.example":
+    for character in "nothing.website":
         box.send_keys(character)
     browser.wait(lambda d: "listed by no source" in browser.text("#why-result .why-summary"),
-                 "the answer for nothing.example (listed by no source)")
+                 "the answer for nothing.website (listed by no source)")
     browser.screenshot("why.png")
     log("why: typed names are answered, the newest text wins")
 
@@ -942,10 +942,10 @@ def apply(browser: Browser, hosts_file: Path) -> None:
     browser.open("/apply")
     browser.choose("select#apply-target", "hosts")
     browser.click("#apply-preview")
-    diff = browser.wait_text("#apply-diff", lambda t: "ads.example" in t, "a diff adding ads.example")
+    diff = browser.wait_text("#apply-diff", lambda t: "ads.website" in t, "a diff adding ads.website")
     check("+" in diff, f"#apply-diff shows no added line: {diff[:300]!r}")
     before = hosts_file.read_text()
-    check("ads.example" not in before, "the preview already changed the hosts file")
+    check("ads.website" not in before, "the preview already changed the hosts file")
     no_command_line(browser, "the preview")
     browser.click("#apply-run")
 
@@ -971,8 +971,8 @@ def apply(browser: Browser, hosts_file: Path) -> None:
     check(0 <= begin < end, f"the hosts file has no SaneHosts section:\n{text}")
     section = text[begin:end]
     check(re.search(r"^\S+\s+ads\.example\s*$", section, re.M) is not None,
-          f"ads.example is not between the SaneHosts markers:\n{section}")
-    check("<img" not in section and "slow0.example" not in section,
+          f"ads.website is not between the SaneHosts markers:\n{section}")
+    check("<img" not in section and "slow0.website" not in section,
           f"the section holds rejected or disabled names:\n{section}")
     no_command_line(browser, "the apply")
     browser.open("/apply?target=hosts&preview=1")  # The form's own preview, as without JavaScript.

@@ -142,7 +142,7 @@ struct CatalogTests {
     let b = Catalog.Preset(id: "b", name: "B", description: "", extends: "a", adds: ["y"])
     let entry = { (id: String) in
       Catalog.Entry(
-        id: id, name: id, homepage: URL(string: "https://e.example")!, url: URL(string: "https://e.example/\(id)")!,
+        id: id, name: id, homepage: URL(string: "https://e.website")!, url: URL(string: "https://e.website/\(id)")!,
         format: .domains, category: "ads", licence: "MIT", estimatedNames: 1, description: "")
     }
     let looped = Catalog(categories: [], sources: [entry("x"), entry("y")], presets: [a, b])
@@ -164,7 +164,7 @@ struct CatalogTests {
     let entry = try #require(catalog.entry(url: url))
     #expect(entry.id == "stevenblack-unified")
     #expect(entry.format == .hosts)
-    #expect(catalog.entry(url: URL(string: "https://lists.example/unknown.txt")!) == nil)
+    #expect(catalog.entry(url: URL(string: "https://lists.website/unknown.txt")!) == nil)
   }
 
   @Test("The reference's defect is gone: no “tracking” list pointing at anudeepND's CoinMiner.txt")

@@ -13,9 +13,9 @@ struct AccessGuardTests {
       try await harness.live { client async throws in
         let url = #"{"url":"http://127.0.0.1:9/list.txt"}"#
         let foreign = try await client.request(
-          "/api/sources", method: .POST, json: url, csrf: true, headers: [("Origin", "http://evil.example")])
+          "/api/sources", method: .POST, json: url, csrf: true, headers: [("Origin", "http://evil.website")])
         #expect(foreign.status == 403)
-        #expect(foreign.body.contains("evil.example"))
+        #expect(foreign.body.contains("evil.website"))
         let crossSite = try await client.request(
           "/api/sources", method: .POST, json: url, csrf: true, headers: [("Sec-Fetch-Site", "cross-site")])
         #expect(crossSite.status == 403)
@@ -33,7 +33,7 @@ struct AccessGuardTests {
   func noCORS() async throws {
     try await DashboardHarness.with { harness in
       try await harness.live { client async throws in
-        let origin = [("Origin", "http://evil.example")]
+        let origin = [("Origin", "http://evil.website")]
         var replies = [
           try await client.request("/api/status", headers: origin),
           try await client.request("/api/session", headers: origin),
@@ -63,21 +63,21 @@ struct AccessGuardTests {
     try await DashboardHarness.with { harness in
       try await harness.live { client async throws in
         let missing = try await client.request(
-          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"a.example"}"#)
+          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"a.website"}"#)
         #expect(missing.status == 403)
         let wrong = try await client.request(
-          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"a.example"}"#,
+          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"a.website"}"#,
           headers: [("X-CSRF-Token", String(repeating: "0", count: 64))])
         #expect(wrong.status == 403)
         let badForm = try await client.request(
-          "/api/rules", method: .POST, form: "kind=deny&pattern=a.example&csrf=nope")
+          "/api/rules", method: .POST, form: "kind=deny&pattern=a.website&csrf=nope")
         #expect(badForm.status == 403)
         #expect(badForm.body.contains("<html"), "a browser form gets a page")
         let form = try await client.request(
-          "/api/rules", method: .POST, form: "kind=deny&pattern=a.example&csrf=\(client.csrf)")
+          "/api/rules", method: .POST, form: "kind=deny&pattern=a.website&csrf=\(client.csrf)")
         #expect(form.status == 303)
         #expect(form.headers.first(name: "Location") == "/sources")
-        #expect(try harness.dashboardStore().rules().map(\.pattern) == ["a.example"])
+        #expect(try harness.dashboardStore().rules().map(\.pattern) == ["a.website"])
       }
     }
   }
@@ -86,7 +86,7 @@ struct AccessGuardTests {
   func rebinding() async throws {
     try await DashboardHarness.with { harness in
       try await harness.live { client async throws in
-        let evil = try await client.request("/api/status", headers: [("Host", "rebind.evil.example:\(client.port)")])
+        let evil = try await client.request("/api/status", headers: [("Host", "rebind.evil.website:\(client.port)")])
         #expect(evil.status == 421)
         for host in ["localhost:\(client.port)", "127.0.0.1:\(client.port)", "[::1]:\(client.port)"] {
           #expect(try await client.request("/api/status", headers: [("Host", host)]).status == 200, "\(host)")
@@ -108,13 +108,13 @@ struct AccessGuardTests {
         #expect(bearer.status == 200)
         // A script with the bearer token may change things without the CSRF token…
         let rule = try await client.request(
-          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"b.example"}"#,
+          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"b.website"}"#,
           headers: [("Authorization", "Bearer \(token)")])
         #expect(rule.status == 201)
         // …but not from a foreign origin.
         let foreign = try await client.request(
-          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"c.example"}"#,
-          headers: [("Authorization", "Bearer \(token)"), ("Origin", "http://evil.example")])
+          "/api/rules", method: .POST, json: #"{"kind":"deny","pattern":"c.website"}"#,
+          headers: [("Authorization", "Bearer \(token)"), ("Origin", "http://evil.website")])
         #expect(foreign.status == 403)
         // Signing in sets an HttpOnly, SameSite=Strict cookie that opens the pages.
         let wrongLogin = try await client.request("/login", method: .POST, form: "token=nope")
@@ -127,9 +127,9 @@ struct AccessGuardTests {
           "/", headers: [("Cookie", String(cookie.split(separator: ";")[0]))])
         #expect(withCookie.status == 200 && withCookie.body.contains("id=\"names-blocked\""))
         // The list subscription takes the token in the URL (a Pi-hole cannot send headers).
-        _ = try harness.dashboardStore().addRule("d.example", action: .deny)
+        _ = try harness.dashboardStore().addRule("d.website", action: .deny)
         let list = try await client.request("/lists/default.txt?token=\(token)")
-        #expect(list.status == 200 && list.body.contains("d.example"))
+        #expect(list.status == 200 && list.body.contains("d.website"))
         #expect(try await client.request("/lists/default.txt").status == 401)
         // The token never reaches a page.
         #expect(!withCookie.body.contains(token))

@@ -10,10 +10,10 @@ struct CopyDiffPageTests {
   func render() {
     let difference = Store.CopyDifference(
       source: "ads", from: "current", to: "held", before: 100, after: 40, addedCount: 1, removedCount: 61,
-      added: ["new.example"], removed: ["old.example"], changedAt: nil)
+      added: ["new.website"], removed: ["old.website"], changedAt: nil)
     let held = CopyDiffPage.render(key: "ads", held: true, difference: difference, csrf: "t").output
     #expect(held.contains("current copy 100 names → held copy 40 names: 1 added, 61 removed."))
-    #expect(held.contains("<a href=\"/why?name=new.example\">new.example</a>"))
+    #expect(held.contains("<a href=\"/why?name=new.website\">new.website</a>"))
     #expect(held.contains("… and 60 more"))
     #expect(held.contains("action=\"/api/sources/ads/accept\""))
     let last = CopyDiffPage.render(key: "ads", held: false, difference: difference, csrf: "t").output

@@ -30,7 +30,7 @@ struct DashboardAPITests {
             == "\"/etc/passwd\" is not an http(s) URL. The dashboard adds lists by URL or catalog id; add a local file with `sanehosts sources add PATH`."
         )
         let format = try await client.post(
-          "/api/sources", json: #"{"url":"http://x.example/a","format":"xml"}"#, csrf: csrf)
+          "/api/sources", json: #"{"url":"http://x.website/a","format":"xml"}"#, csrf: csrf)
         #expect(format.status == .badRequest && format.text.contains("xml"))
         let insecure = try await client.post("/api/sources", json: #"{"url":"http://example.org/list"}"#, csrf: csrf)
         #expect(insecure.status == .badRequest)
@@ -58,15 +58,15 @@ struct DashboardAPITests {
       let csrf = harness.dashboard.csrfToken
       try await harness.routes { client async throws in
         #expect(
-          try await client.post("/api/rules", json: #"{"kind":"allow","pattern":"ok.example"}"#, csrf: csrf).status
+          try await client.post("/api/rules", json: #"{"kind":"allow","pattern":"ok.website"}"#, csrf: csrf).status
             == .created)
-        let badKind = try await client.post("/api/rules", json: #"{"kind":"maybe","pattern":"x.example"}"#, csrf: csrf)
+        let badKind = try await client.post("/api/rules", json: #"{"kind":"maybe","pattern":"x.website"}"#, csrf: csrf)
         #expect(badKind.status == .badRequest && badKind.text.contains("maybe"))
-        let badName = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"<b>.example"}"#, csrf: csrf)
+        let badName = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"<b>.website"}"#, csrf: csrf)
         #expect(badName.status == .badRequest)
         #expect(try await client.get("/api/rules").jsonArray?.count == 1)
         #expect(
-          try await client.post("/api/rules/remove", json: #"{"kind":"allow","pattern":"ok.example"}"#, csrf: csrf)
+          try await client.post("/api/rules/remove", json: #"{"kind":"allow","pattern":"ok.website"}"#, csrf: csrf)
             .status == .ok)
 
         #expect(try await client.post("/api/profiles", json: #"{"name":"kids"}"#, csrf: csrf).status == .created)
@@ -103,18 +103,18 @@ struct DashboardAPITests {
       try await harness.routes { client async throws in
         let nothing = try await client.post("/api/apply/preview", json: #"{"target":"hosts"}"#, csrf: csrf)
         #expect(nothing.status == .badRequest && nothing.text.contains("no enabled source"), "\(nothing.text)")
-        _ = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"ads.example"}"#, csrf: csrf)
+        _ = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"ads.website"}"#, csrf: csrf)
 
         let preview = try await client.post("/api/apply/preview", json: #"{"target":"hosts"}"#, csrf: csrf)
         #expect(preview.status == .ok, "\(preview.text)")
-        #expect((preview.json?["diff"] as? String)?.contains("+ 0.0.0.0 ads.example") == true)
+        #expect((preview.json?["diff"] as? String)?.contains("+ 0.0.0.0 ads.website") == true)
         #expect(try String(contentsOf: harness.hostsFile, encoding: .utf8) == original)
 
         let applied = try await client.post("/api/apply", json: #"{"target":"hosts"}"#, csrf: csrf)
         #expect(applied.status == .ok, "\(applied.text)")
         let after = try String(contentsOf: harness.hostsFile, encoding: .utf8)
         #expect(after.hasPrefix(original))
-        #expect(after.contains("0.0.0.0 ads.example"))
+        #expect(after.contains("0.0.0.0 ads.website"))
         let backups = try await client.get("/api/backups?target=hosts").jsonArray ?? []
         #expect(backups.count == 1)
         let id = try #require(backups.first?["id"] as? String)
@@ -126,7 +126,7 @@ struct DashboardAPITests {
         let dropIn = try await client.post("/api/apply", json: #"{"target":"dnsmasq"}"#, csrf: csrf)
         #expect(dropIn.status == .ok, "\(dropIn.text)")
         let conf = harness.directory.file("dropins/sanehosts-dnsmasq.conf")
-        #expect(try String(contentsOf: conf, encoding: .utf8).contains("server=/ads.example/"))
+        #expect(try String(contentsOf: conf, encoding: .utf8).contains("server=/ads.website/"))
         #expect(try await client.post("/api/apply", json: #"{"target":"nginx"}"#, csrf: csrf).status == .badRequest)
         #expect(
           try await client.post("/api/restore", json: #"{"target":"hosts","id":"nope"}"#, csrf: csrf).status
@@ -143,7 +143,7 @@ struct DashboardAPITests {
       let csrf = harness.dashboard.csrfToken
       try await DNSServerProcess.withCatchAll(directory: harness.directory.url) { server in
         try await harness.routes { client async throws in
-          _ = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"ads.example"}"#, csrf: csrf)
+          _ = try await client.post("/api/rules", json: #"{"kind":"deny","pattern":"ads.website"}"#, csrf: csrf)
           let unset = try await client.post("/api/apply", json: #"{"target":"dnsmasq"}"#, csrf: csrf)
           #expect(
             unset.json?["verificationNote"] as? String
@@ -153,7 +153,7 @@ struct DashboardAPITests {
           #expect((hosts.json?["verificationNote"] as? String)?.contains("reads /etc/hosts, not ") == true)
           _ = try await client.post(
             "/api/settings", json: #"{"resolver":"127.0.0.1:\#(server.port)","timeout":20}"#, csrf: csrf)
-          // The catch-all does not load the drop-in: ads.example is still reachable there.
+          // The catch-all does not load the drop-in: ads.website is still reachable there.
           let applied = try await client.post("/api/apply", json: #"{"target":"dnsmasq","force":true}"#, csrf: csrf)
           let verification = try #require(applied.json?["verification"] as? [String: Any], "\(applied.text)")
           #expect(verification["passed"] as? Bool == false)
@@ -161,7 +161,7 @@ struct DashboardAPITests {
             verification["summary"] as? String
               == "verification failed: 0/1 sampled names blocked, controls reachable")
           let miss = (verification["notBlocked"] as? [[String: Any]])?.first
-          #expect(miss?["name"] as? String == "ads.example")
+          #expect(miss?["name"] as? String == "ads.website")
           #expect((miss?["cause"] as? String)?.hasPrefix("the server was not reloaded") == true)
         }
       }
@@ -176,7 +176,7 @@ struct DashboardAPITests {
         let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         let added = try await client.execute(
           uri: "/api/rules", method: .post, headers: form,
-          body: ByteBuffer(string: "csrf=\(csrf)&kind=deny&pattern=form.example"))
+          body: ByteBuffer(string: "csrf=\(csrf)&kind=deny&pattern=form.website"))
         #expect(added.status == .seeOther)
         #expect(added.headers[.location] == "/sources")
         let bad = try await client.execute(
@@ -207,17 +207,17 @@ struct DashboardAPITests {
     try await DashboardHarness.with { harness in
       let store = try Store.open(harness.data)
       let file = harness.directory.file("list.txt")
-      try Data((0..<20).map { "0.0.0.0 n\($0).example\n" }.joined().utf8).write(to: file)
+      try Data((0..<20).map { "0.0.0.0 n\($0).website\n" }.joined().utf8).write(to: file)
       try store.addSource(NewSource(location: file, key: "list"))
       try await Self.update(store)
-      try Data("0.0.0.0 n1.example\n".utf8).write(to: file)
+      try Data("0.0.0.0 n1.website\n".utf8).write(to: file)
       try await Self.update(store)  // held back: 1 name against 20
       let csrf = harness.dashboard.csrfToken
       try await harness.routes { client async throws in
-        let why = try await client.get("/api/why?name=n3.example")
+        let why = try await client.get("/api/why?name=n3.website")
         #expect(why.status == .ok, "\(why.text)")
         #expect(why.text.contains("\"verdict\":\"blocked\""))
-        let two = try await client.get("/api/why?name=n3.example&name=bad_name!")
+        let two = try await client.get("/api/why?name=n3.website&name=bad_name!")
         #expect(two.text.contains("\"verdict\":\"invalid\""))
         #expect(try await client.get("/api/why").status == .badRequest)
         let overlap = try await client.get("/api/overlap")
@@ -226,7 +226,7 @@ struct DashboardAPITests {
         #expect(diff.text.contains("\"removedCount\":19"))
         #expect(try await client.get("/sources").text.contains("held back"))
         #expect(try await client.get("/sources/list/diff?held=1").text.contains("Accept this copy"))
-        #expect(try await client.get("/why?name=n1.example").text.contains("verdict-blocked"))
+        #expect(try await client.get("/why?name=n1.website").text.contains("verdict-blocked"))
         let accepted = try await client.post("/api/sources/list/accept", csrf: csrf)
         #expect(accepted.status == .ok, "\(accepted.text)")
         #expect(try await client.get("/api/sources/list/diff").text.contains("\"removedCount\":19"))

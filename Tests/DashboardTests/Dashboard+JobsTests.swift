@@ -11,11 +11,11 @@ import Testing
 @Suite("Update and test jobs, live over Server-Sent Events", .serialized)
 struct DashboardJobsTests {
   static let hostsList =
-    "# <script>alert(1)</script>\n0.0.0.0 ads.example\n0.0.0.0 tracker.example\n127.0.0.1 localhost\n"
-  static let domainsList = "metrics.example\nbeacon.example\n\"><img src=x onerror=alert(1)>.example\n"
+    "# <script>alert(1)</script>\n0.0.0.0 ads.website\n0.0.0.0 tracker.website\n127.0.0.1 localhost\n"
+  static let domainsList = "metrics.website\nbeacon.website\n\"><img src=x onerror=alert(1)>.website\n"
 
   /// A list big enough to take a while when trickled: about 1.2 MB.
-  static let slowList = (0..<60_000).map { "slow\($0).example\n" }.joined()
+  static let slowList = (0..<60_000).map { "slow\($0).website\n" }.joined()
 
   @Test("Update: per-source phases arrive live, the run finishes, the names are counted; a second start is refused")
   func update() async throws {

@@ -49,7 +49,7 @@ struct DashboardPagesTests {
           location: URL(string: "http://127.0.0.1:9/list.txt?x=\"><script>alert(1)</script>")!, key: "evil",
           name: hostile))
       try store.addCustomTestDomain(
-        CustomTestDomain(hostname: "custom.example", category: "<img src=x onerror=alert(1)>", provider: hostile))
+        CustomTestDomain(hostname: "custom.website", category: "<img src=x onerror=alert(1)>", provider: hostile))
       try await harness.routes { client async throws in
         for path in Self.pages {
           let page = try await client.get(path).text
@@ -69,11 +69,11 @@ struct DashboardPagesTests {
   @Test("The Apply page previews without JavaScript (a GET writes nothing) and names the file")
   func applyPreview() async throws {
     try await DashboardHarness.with { harness in
-      _ = try harness.dashboardStore().addRule("ads.example", action: .deny)
+      _ = try harness.dashboardStore().addRule("ads.website", action: .deny)
       let before = try Data(contentsOf: harness.hostsFile)
       try await harness.routes { client async throws in
         let page = try await client.get("/apply?target=hosts&preview=1").text
-        #expect(page.contains("+ 0.0.0.0 ads.example"))
+        #expect(page.contains("+ 0.0.0.0 ads.website"))
         #expect(page.contains("Would apply profile default to \(harness.hostsFile.path)"))
         #expect(try Data(contentsOf: harness.hostsFile) == before)
         // Without JavaScript the Apply button posts the form; the page then says what happened.
@@ -102,7 +102,7 @@ struct DashboardPagesTests {
       for blocked in [2, 5] {
         let results = (0..<6).map { index in
           DomainResult(
-            domain: TestDomain(hostname: "d\(index).example", category: "Ads", provider: "P"),
+            domain: TestDomain(hostname: "d\(index).website", category: "Ads", provider: "P"),
             verdict: Verdict(index < blocked ? .blocked : .reachable, "test"), milliseconds: 1)
         }
         _ = try history.save(

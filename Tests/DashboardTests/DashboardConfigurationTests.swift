@@ -10,7 +10,7 @@ struct DashboardConfigurationTests {
     arguments: [
       ("127.0.0.1", true), ("127.8.9.10", true), ("localhost", true), ("::1", true), ("[::1]", true),
       ("app.localhost", true), ("0.0.0.0", false), ("192.168.1.2", false), ("::", false), ("127.0.0", false),
-      ("evil.example", false), ("127.0.0.1.evil.example", false),
+      ("evil.website", false), ("127.0.0.1.evil.website", false),
     ])
   func loopback(host: String, expected: Bool) {
     #expect(DashboardConfiguration.isLoopback(host) == expected)

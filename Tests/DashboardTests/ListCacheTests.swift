@@ -12,20 +12,20 @@ struct ListCacheTests {
   func subscriptions() async throws {
     try await DashboardHarness.with { harness in
       let store = try harness.dashboardStore()
-      _ = try store.addRule("ads.example", action: .deny)
-      _ = try store.addRule("*.tracker.example", action: .deny)
+      _ = try store.addRule("ads.website", action: .deny)
+      _ = try store.addRule("tracker.website", action: .deny)
       try await harness.live { client async throws in
         let hosts = try await client.request("/lists/default.hosts")
         #expect(hosts.status == 200)
-        #expect(hosts.body.contains("0.0.0.0 ads.example"))
+        #expect(hosts.body.contains("0.0.0.0 ads.website"))
         #expect(hosts.headers.first(name: "Content-Type") == "text/plain; charset=utf-8")
         let etag = try #require(hosts.headers.first(name: "ETag"))
         #expect(hosts.headers.first(name: "Last-Modified") != nil)
         let domains = try await client.request("/lists/default.txt")
-        #expect(domains.body.split(separator: "\n").contains("ads.example"))
+        #expect(domains.body.split(separator: "\n").contains("ads.website"))
         let adblock = try await client.request("/lists/default.adblock")
-        #expect(adblock.body.contains("||ads.example^"))
-        #expect(adblock.body.contains("||tracker.example^"))
+        #expect(adblock.body.contains("||ads.website^"))
+        #expect(adblock.body.contains("||tracker.website^"))
 
         let again = try await client.request("/lists/default.hosts")
         #expect(again.headers.first(name: "ETag") == etag)
@@ -38,10 +38,10 @@ struct ListCacheTests {
         let head = try await client.request("/lists/default.hosts", method: .HEAD)
         #expect(head.status == 200 && head.headers.first(name: "Content-Length") == "\(hosts.body.utf8.count)")
 
-        _ = try store.addRule("more.example", action: .deny)
+        _ = try store.addRule("more.website", action: .deny)
         let changed = try await client.request("/lists/default.hosts", headers: [("If-None-Match", etag)])
         #expect(changed.status == 200)
-        #expect(changed.body.contains("more.example"))
+        #expect(changed.body.contains("more.website"))
         #expect(changed.headers.first(name: "ETag") != etag)
         #expect(await harness.dashboard.lists.renders == 4)
 

@@ -10,7 +10,7 @@ struct OverlapPageTests {
   @Test("A bar per list, the heatmap's cells by share, notes shown; no copy yet says what to do")
   func render() async throws {
     let list = try await Compiler().compile([
-      .text("a.example\nb.example\nc.example\nd.example\n", name: "one"), .text("c.example\nd.example\n", name: "two"),
+      .text("a.website\nb.website\nc.website\nd.website\n", name: "one"), .text("c.website\nd.website\n", name: "two"),
     ])
     let overlap = Overlap(list)
     let report = Overlap.Report(

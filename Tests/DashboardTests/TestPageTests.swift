@@ -11,7 +11,7 @@ struct TestPageTests {
     var status = TestStatus(state: .running, total: 128)
     status.done = 42
     status.blocked = 30
-    let results = ["a.example", "b.example"].enumerated().map { index, name in
+    let results = ["a.website", "b.website"].enumerated().map { index, name in
       DomainResult(
         domain: TestDomain(hostname: name, category: "Ads", provider: "P"),
         verdict: Verdict(index == 0 ? .blocked : .reachable, "why"), milliseconds: 3)
@@ -29,7 +29,7 @@ struct TestPageTests {
     #expect(html.contains("<span id=\"score-percent\">50.0%</span>"))
     #expect(html.contains("data-category=\"Ads\"") && html.contains("<span class=\"blocked-count\">1</span>"))
     #expect(
-      html.contains("<tr data-verdict=\"reachable\"><td><a href=\"/why?name=b.example\">b.example</a></td>"),
+      html.contains("<tr data-verdict=\"reachable\"><td><a href=\"/why?name=b.website\">b.website</a></td>"),
       "every name links to Why?")
     #expect(html.contains("href=\"/api/history/7/export?format=json\""))
     #expect(TestPage.progressText(TestStatus(state: .running)) == "Checking the control domains…")

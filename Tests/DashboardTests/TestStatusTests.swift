@@ -11,7 +11,7 @@ struct TestStatusTests {
     status.apply(.started(total: 128))
     #expect(status.total == 128 && status.done == 0)
     let result = DomainResult(
-      domain: TestDomain(hostname: "a.example", category: "Ads", provider: "P"), verdict: Verdict(.blocked, "NXDOMAIN"),
+      domain: TestDomain(hostname: "a.website", category: "Ads", provider: "P"), verdict: Verdict(.blocked, "NXDOMAIN"),
       milliseconds: 1)
     status.apply(.finished(result, done: 5, total: 128, blocked: 4))
     #expect(status.done == 5 && status.blocked == 4)

@@ -81,7 +81,7 @@ struct WebAdviceTests {
       case .notLoaded: "the server does not load /x: add the configuration line `apply` printed on its first write"
       default: "no usable answer (timeout): check that the target answers, then verify again"
       }
-    let miss = Verification.Miss(name: "a.example", outcome: .reachable, reason: "192.0.2.1", kind: kind, cause: cli)
+    let miss = Verification.Miss(name: "a.website", outcome: .reachable, reason: "192.0.2.1", kind: kind, cause: cli)
     let text = WebAdvice.cause(miss)
     #expect(!commandLine(text), "\(text)")
   }

@@ -10,18 +10,18 @@ struct WhyPageTests {
     profile: "p", sources: ["ads"], missing: [], unreadable: [], compiledCurrent: true,
     names: [
       Explanation(
-        query: "x.ads.example", name: "x.ads.example", unicode: nil, invalidReason: nil, verdict: .coveredByParent,
-        summary: "blocked through its parent ads.example",
+        query: "x.ads.website", name: "x.ads.website", unicode: nil, invalidReason: nil, verdict: .coveredByParent,
+        summary: "blocked through its parent ads.website",
         listings: [
           .init(
-            source: "ads", sourceName: "Ads", format: "hosts", matched: "ads.example", exact: false, line: 12_345,
-            text: "0.0.0.0 ads.example <b>")
+            source: "ads", sourceName: "Ads", format: "hosts", matched: "ads.website", exact: false, line: 12_345,
+            text: "0.0.0.0 ads.website <b>")
         ],
-        rules: [.init(rule: "=x.ads.example", allows: true, origin: "rule 1", matched: "x.ads.example", decides: true)],
+        rules: [.init(rule: "=x.ads.website", allows: true, origin: "rule 1", matched: "x.ads.website", decides: true)],
         publicSuffix: false,
         outputs: [
           .init(format: "hosts", written: .notWritten, parent: nil, reason: "allowed"),
-          .init(format: "dnsmasq", written: .coveredByParent, parent: "ads.example", reason: nil),
+          .init(format: "dnsmasq", written: .coveredByParent, parent: "ads.website", reason: nil),
         ]),
       Explanation(
         query: "bad!", name: nil, unicode: nil, invalidReason: "invalid character", verdict: .invalid,
@@ -30,15 +30,15 @@ struct WhyPageTests {
 
   @Test("Every listing with its line and text (escaped), the deciding rule and the outputs; the box keeps the query")
   func render() {
-    let html = WhyPage.render(query: "x.ads.example\"", answer: Self.answer, error: nil).output
-    #expect(html.contains("value=\"x.ads.example&quot;\""))
+    let html = WhyPage.render(query: "x.ads.website\"", answer: Self.answer, error: nil).output
+    #expect(html.contains("value=\"x.ads.website&quot;\""))
     #expect(html.contains("data-why=\"#why-result\""))
-    #expect(html.contains("<article class=\"card why verdict-coveredByParent\" data-why-name=\"x.ads.example\">"))
-    #expect(html.contains("parent ads.example"))
+    #expect(html.contains("<article class=\"card why verdict-coveredByParent\" data-why-name=\"x.ads.website\">"))
+    #expect(html.contains("parent ads.website"))
     #expect(html.contains("12,345"))
-    #expect(html.contains("0.0.0.0 ads.example &lt;b&gt;"))
+    #expect(html.contains("0.0.0.0 ads.website &lt;b&gt;"))
     #expect(html.contains("<strong>decides</strong>"))
-    #expect(html.contains("hosts: not written; dnsmasq: covered by ads.example"))
+    #expect(html.contains("hosts: not written; dnsmasq: covered by ads.website"))
     #expect(html.contains("not a valid name: invalid character"))
   }
 }

@@ -15,7 +15,7 @@ struct WhySearchTests {
   static func store(_ directory: TemporaryDirectory) async throws -> Store {
     let store = try Store.open(DataDirectory(url: directory.file("data")))
     let file = directory.file("list.txt")
-    try Data("# list\n0.0.0.0 ads.example\n0.0.0.0 tracker.example\n".utf8).write(to: file)
+    try Data("# list\n0.0.0.0 ads.website\n0.0.0.0 tracker.website\n".utf8).write(to: file)
     try store.addSource(NewSource(location: file, key: "list"))
     _ = try await DownloadManager.withManager(
       configuration: DownloadConfiguration(temporaryDirectory: store.directory.staging)
@@ -31,7 +31,7 @@ struct WhySearchTests {
       let search = WhySearch(store: store, interval: .milliseconds(150), clock: clock)
       let answers = Locked<[String]>([])
       try await withThrowingTaskGroup(of: Void.self) { group in
-        for text in ["a", "ad", "ads.example"] {
+        for text in ["a", "ad", "ads.website"] {
           group.addTask {
             let answer = try await search.answer(text)
             answers.withLock { $0.append(answer.names[0].query) }
@@ -50,7 +50,7 @@ struct WhySearchTests {
         }
         try await group.waitForAll()
       }
-      let answer = try await search.answerNow(["tracker.example", "nothing.example"])
+      let answer = try await search.answerNow(["tracker.website", "nothing.website"])
       #expect(answer.names.map(\.verdict) == [.blocked, .notBlocked])
       #expect(answer.names[0].listings.first?.line == 3)
     }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("The download client interface")
 struct DownloadClientTests {
-  let url = URL(string: "https://lists.example/hosts")!
+  let url = URL(string: "https://lists.website/hosts")!
 
   @Test("download(url, expectedSize:) sends an unconditional request with the expected size")
   func convenience() async {

@@ -14,7 +14,7 @@ struct DownloadEventTests {
 
   @Test("Exactly the completed, notModified and failed events end a stream")
   func terminal() {
-    let url = URL(string: "https://lists.example/hosts")!
+    let url = URL(string: "https://lists.website/hosts")!
     let done = CompletedDownload(
       fileURL: url, finalURL: url, statusCode: 200, etag: "\"a\"", lastModified: nil, byteCount: 1,
       sha256: "", attempts: 1)

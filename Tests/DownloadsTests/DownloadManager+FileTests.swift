@@ -30,16 +30,16 @@ struct DownloadManagerFileTests {
   func sameSecond() async throws {
     try await withFixture { _, manager, directory in
       let source = directory.file("list.txt")
-      try Data("a.example\n".utf8).write(to: source)
+      try Data("a.website\n".utf8).write(to: source)
       let first = try #require(await collectEvents(manager.download(source)).completed)
-      try Data("a.example\nb.example\n".utf8).write(to: source)
+      try Data("a.website\nb.website\n".utf8).write(to: source)
       // The same whole second as before: Last-Modified cannot tell the two apart.
       var times = [
         timespec(tv_sec: 1_800_000_000, tv_nsec: 100), timespec(tv_sec: 1_800_000_000, tv_nsec: 100),
       ]
       #expect(utimensat(AT_FDCWD, source.path, &times, 0) == 0)
       let stamped = try #require(await collectEvents(manager.download(source)).completed)
-      try Data("a.example\nb.example\nc.example\n".utf8).write(to: source)
+      try Data("a.website\nb.website\nc.website\n".utf8).write(to: source)
       times = [timespec(tv_sec: 1_800_000_000, tv_nsec: 900), timespec(tv_sec: 1_800_000_000, tv_nsec: 900)]
       #expect(utimensat(AT_FDCWD, source.path, &times, 0) == 0)
       let validators = Validators(etag: stamped.etag, lastModified: stamped.lastModified)

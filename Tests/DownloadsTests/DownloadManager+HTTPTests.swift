@@ -187,7 +187,7 @@ struct DownloadManagerTests {
   @Test("Transient statuses are retried, counted from attempt 1; final ones are not")
   func retries() async throws {
     try await withFixture { server, manager, directory in
-      server.route("/flaky", .status(503), .status(500), .resource(.init("0.0.0.0 ads.example\n")))
+      server.route("/flaky", .status(503), .status(500), .resource(.init("0.0.0.0 ads.website\n")))
       let all = await collectEvents(manager.download(server.url("/flaky")))
       #expect(all.completed?.attempts == 3)
       let retries = all.compactMap { if case .retrying(let a, let of, _, _) = $0 { "\(a)/\(of)" } else { nil } }
@@ -211,7 +211,7 @@ struct DownloadManagerTests {
     try await withFixture { server, manager, _ in
       server.route("/old", .redirect(to: "/hop"))
       server.route("/hop", .redirect(to: server.url("/new").absoluteString, status: 301))
-      server.route("/new", .resource(.init("0.0.0.0 ads.example\n")))
+      server.route("/new", .resource(.init("0.0.0.0 ads.website\n")))
       let moved = try #require(await collectEvents(manager.download(server.url("/old"))).completed)
       #expect(moved.finalURL == server.url("/new"))
 

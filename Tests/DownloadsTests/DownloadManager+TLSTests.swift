@@ -10,7 +10,7 @@ struct DownloadManagerTLSTests {
     try await TemporaryDirectory.with { directory in
       let certificate = try TestCertificate.generate(in: directory)
       try await FixtureServer.with(certificate: certificate) { server in
-        server.route("/hosts", .resource(.init("0.0.0.0 ads.example\n", etag: "\"t\"")))
+        server.route("/hosts", .resource(.init("0.0.0.0 ads.website\n", etag: "\"t\"")))
         #expect(server.url("/hosts").scheme == "https")
 
         var trusting = testConfiguration(directory)
@@ -19,7 +19,7 @@ struct DownloadManagerTLSTests {
           await collectEvents(manager.download(server.url("/hosts"))).completed
         }
         #expect(done?.etag == "\"t\"")
-        #expect(done.map { try? String(contentsOf: $0.fileURL, encoding: .utf8) } == "0.0.0.0 ads.example\n")
+        #expect(done.map { try? String(contentsOf: $0.fileURL, encoding: .utf8) } == "0.0.0.0 ads.website\n")
 
         let failure = try await DownloadManager.withManager(configuration: testConfiguration(directory)) { manager in
           await collectEvents(manager.download(server.url("/other"))).failure

@@ -165,7 +165,7 @@ struct DownloadCancellationTests {
   func backoff() async throws {
     try await TemporaryDirectory.with { directory in
       try await FixtureServer.with { server in
-        server.route("/flaky", .status(503), .status(502), .resource(.init("0.0.0.0 ads.example\n")))
+        server.route("/flaky", .status(503), .status(502), .resource(.init("0.0.0.0 ads.website\n")))
         let clock = ManualClock()
         var configuration = testConfiguration(directory)
         configuration.retry = RetryPolicy(maximumAttempts: 3, initialDelay: .seconds(2), multiplier: 3)

@@ -7,10 +7,10 @@ import Testing
 struct DownloadRequestTests {
   @Test("Transfers are keyed by URL without the fragment")
   func key() {
-    let plain = DownloadRequest(url: URL(string: "https://lists.example/hosts")!)
-    let fragment = DownloadRequest(url: URL(string: "https://lists.example/hosts#top")!)
+    let plain = DownloadRequest(url: URL(string: "https://lists.website/hosts")!)
+    let fragment = DownloadRequest(url: URL(string: "https://lists.website/hosts#top")!)
     #expect(plain.key == fragment.key)
-    #expect(plain.key != DownloadRequest(url: URL(string: "https://lists.example/hosts?v=2")!).key)
+    #expect(plain.key != DownloadRequest(url: URL(string: "https://lists.website/hosts?v=2")!).key)
   }
 
   @Test("Validators are empty until one is set")

@@ -14,7 +14,7 @@ struct URLPolicyTests {
       ("http://[::1]:80/hosts", true),
       ("file:///tmp/hosts", true),
       ("http://example.com/hosts", false),
-      ("http://127.0.0.1.evil.example/hosts", false),
+      ("http://127.0.0.1.evil.website/hosts", false),
       ("http://10.0.0.1/hosts", false),
       ("ftp://example.com/hosts", false),
       ("https:///nohost", false),
@@ -37,21 +37,21 @@ struct URLPolicyTests {
 
   @Test("Redirects may not leave https or reach local files")
   func redirects() throws {
-    let https = URL(string: "https://lists.example/hosts")!
+    let https = URL(string: "https://lists.website/hosts")!
     #expect(throws: DownloadError.self) {
-      try URLPolicy.checkRedirect(from: https, to: URL(string: "http://lists.example/h")!)
+      try URLPolicy.checkRedirect(from: https, to: URL(string: "http://lists.website/h")!)
     }
     #expect(throws: DownloadError.self) {
       try URLPolicy.checkRedirect(from: https, to: URL(string: "file:///etc/hosts")!)
     }
-    try URLPolicy.checkRedirect(from: https, to: URL(string: "https://cdn.example/hosts")!)
+    try URLPolicy.checkRedirect(from: https, to: URL(string: "https://cdn.website/hosts")!)
     let local = URL(string: "http://127.0.0.1:9/a")!
     try URLPolicy.checkRedirect(from: local, to: URL(string: "http://127.0.0.1:9/b")!)
   }
 
   @Test("Credentials are removed from URLs shown to people")
   func redaction() {
-    #expect(URLPolicy.redacted(URL(string: "https://me:pw@lists.example/h?x=1")!) == "https://lists.example/h?x=1")
-    #expect(URLPolicy.redacted(URL(string: "https://lists.example/h")!) == "https://lists.example/h")
+    #expect(URLPolicy.redacted(URL(string: "https://me:pw@lists.website/h?x=1")!) == "https://lists.website/h?x=1")
+    #expect(URLPolicy.redacted(URL(string: "https://lists.website/h")!) == "https://lists.website/h")
   }
 }

@@ -8,9 +8,9 @@ struct PiholeDoubleActionsTests {
   @Test func gravityStreamsALogThenWritesRawJSONAfterTheLastChunk() async throws {
     try await PiholeDouble.with { double in
       let (sid, _) = try await PiholeHTTP.login(double)
-      double.addList("https://a.example/hosts", domains: ["ads.example"])
-      double.addList("https://b.example/hosts")
-      double.setContents(["x.example", "y.example", "z.example"], forAddress: "https://b.example/hosts")
+      double.addList("https://a.website/hosts", domains: ["ads.website"])
+      double.addList("https://b.website/hosts")
+      double.setContents(["x.website", "y.website", "z.website"], forAddress: "https://b.website/hosts")
       // Two pipelined requests on one connection: the second one's reply follows the stray JSON.
       let request =
         "POST /api/action/gravity HTTP/1.1\r\nHost: 127.0.0.1\r\nX-FTL-SID: \(sid)\r\nContent-Length: 0\r\n\r\n"
@@ -21,7 +21,7 @@ struct PiholeDoubleActionsTests {
       #expect(text.contains("Content-Type: text/plain\r\n"))
       #expect(text.contains("Transfer-Encoding: chunked\r\n"))
       #expect(text.contains("\r\u{1B}[K"))
-      #expect(text.contains("  [i] Target: https://b.example/hosts\n"))
+      #expect(text.contains("  [i] Target: https://b.website/hosts\n"))
       #expect(text.contains("  [✓] Status: Retrieval successful\n"))
       #expect(text.contains("  [i] Number of gravity domains: 4 (4 unique domains)\n"))
       let stray = try #require(text.range(of: "\r\n0\r\n\r\n{\"status\":\"success\",\"took\":"))
@@ -48,21 +48,21 @@ struct PiholeDoubleActionsTests {
 
   @Test func searchFindsRulesAndGravityEntriesWithTheDoubledTypeKey() async throws {
     try await PiholeDouble.with(.init(password: nil)) { double in
-      double.addList("https://lists.example/ads", comment: "ads", domains: ["ads.example", "||tracker.example^"])
-      double.addList("https://lists.example/more", domains: ["ads.example"])
-      double.addList("https://lists.example/other", domains: ["other.example"])
-      _ = try await PiholeHTTP.send(double, .POST, "/api/domains/deny/exact", body: #"{"domain":"ads.example"}"#)
+      double.addList("https://lists.website/ads", comment: "ads", domains: ["ads.website", "||tracker.website^"])
+      double.addList("https://lists.website/more", domains: ["ads.website"])
+      double.addList("https://lists.website/other", domains: ["other.website"])
+      _ = try await PiholeHTTP.send(double, .POST, "/api/domains/deny/exact", body: #"{"domain":"ads.website"}"#)
       _ = try await PiholeHTTP.send(double, .POST, "/api/domains/deny/regex", body: #"{"domain":"^ads\\."}"#)
       _ = try await PiholeHTTP.send(double, .POST, "/api/domains/allow/regex", body: #"{"domain":"^nomatch$"}"#)
 
-      let reply = try await PiholeHTTP.send(double, .GET, "/api/search/ads.example?partial=false&N=20")
+      let reply = try await PiholeHTTP.send(double, .GET, "/api/search/ads.website?partial=false&N=20")
       #expect(reply.status == 200)
       let search = reply.object("search")
       let gravity = try #require(search["gravity"] as? [[String: Any]])
-      #expect(gravity.map { $0["address"] as? String } == ["https://lists.example/ads", "https://lists.example/more"])
-      #expect(gravity.first?["domain"] as? String == "ads.example")
+      #expect(gravity.map { $0["address"] as? String } == ["https://lists.website/ads", "https://lists.website/more"])
+      #expect(gravity.first?["domain"] as? String == "ads.website")
       #expect(gravity.first?["comment"] as? String == "ads")
-      let item = #""domain":"ads.example","type":"block","address":"https://lists.example/ads","comment":"ads","#
+      let item = #""domain":"ads.website","type":"block","address":"https://lists.website/ads","comment":"ads","#
       #expect(reply.text.contains(item))
       #expect(reply.text.components(separatedBy: #""type":"block""#).count - 1 == 4)
       #expect((search["domains"] as? [Any])?.count == 2)
@@ -72,19 +72,19 @@ struct PiholeDoubleActionsTests {
       #expect(reply.object("search", "results", "gravity")["allow"] as? Int == 0)
       #expect(reply.object("search", "results")["total"] as? Int == 4)
       #expect(reply.object("search", "parameters")["N"] as? Int == 20)
-      #expect(reply.object("search", "parameters")["domain"] as? String == "ads.example")
+      #expect(reply.object("search", "parameters")["domain"] as? String == "ads.website")
 
-      let abp = try await PiholeHTTP.send(double, .GET, "/api/search/tracker.example?partial=true&N=20")
+      let abp = try await PiholeHTTP.send(double, .GET, "/api/search/tracker.website?partial=true&N=20")
       #expect(
-        (abp.object("search")["gravity"] as? [[String: Any]])?.first?["domain"] as? String == "||tracker.example^")
+        (abp.object("search")["gravity"] as? [[String: Any]])?.first?["domain"] as? String == "||tracker.website^")
     }
   }
 
   @Test func infoAndStatsDeriveFromTheState() async throws {
     try await PiholeDouble.with { double in
-      double.addList("https://a.example/1", domains: ["a.example", "b.example"])
-      double.addList("https://b.example/2", domains: ["c.example"])
-      double.addList("https://c.example/3", type: "allow", domains: ["d.example"])
+      double.addList("https://a.website/1", domains: ["a.website", "b.website"])
+      double.addList("https://b.website/2", domains: ["c.website"])
+      double.addList("https://c.website/3", type: "allow", domains: ["d.website"])
       let login = try await PiholeHTTP.send(double, .GET, "/api/info/login")
       #expect(login.status == 200)
       #expect(login.json["dns"] as? Bool == true)

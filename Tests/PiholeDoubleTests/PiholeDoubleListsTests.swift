@@ -45,7 +45,7 @@ struct PiholeDoubleListsTests {
   @Test func postingAnArrayReturnsOnlyTheLastList() async throws {
     try await PiholeDouble.with { double in
       let (sid, _) = try await PiholeHTTP.login(double)
-      let addresses = ["https://a.example/1", "http://b.example/2", "file:///etc/pihole/local.list"]
+      let addresses = ["https://a.website/1", "http://b.website/2", "file:///etc/pihole/local.list"]
       let body = #"{"address":["\#(addresses.joined(separator: #"",""#))"]}"#
       let reply = try await PiholeHTTP.send(
         double, .POST, "/api/lists?type=allow", body: body, headers: [("X-FTL-SID", sid)])
@@ -60,7 +60,7 @@ struct PiholeDoubleListsTests {
 
   @Test func updatingAndDeletingAListByItsEncodedAddress() async throws {
     try await PiholeDouble.with(.init(password: nil)) { double in
-      double.addList(Self.list, comment: "old", domains: ["ads.example"])
+      double.addList(Self.list, comment: "old", domains: ["ads.website"])
       let encoded = Self.list.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
       let put = try await PiholeHTTP.send(
         double, .PUT, "/api/lists/\(encoded)?type=block", body: #"{"comment":"new","enabled":false}"#)
@@ -87,42 +87,42 @@ struct PiholeDoubleListsTests {
 
   @Test func batchDeleteRemovesLists() async throws {
     try await PiholeDouble.with(.init(password: nil)) { double in
-      double.addList("https://a.example/1")
-      double.addList("https://b.example/2")
+      double.addList("https://a.website/1")
+      double.addList("https://b.website/2")
       let reply = try await PiholeHTTP.send(
-        double, .POST, "/api/lists:batchDelete", body: #"[{"item":"https://a.example/1","type":"block"}]"#)
+        double, .POST, "/api/lists:batchDelete", body: #"[{"item":"https://a.website/1","type":"block"}]"#)
       #expect(reply.status == 204)
-      #expect(double.lists.map(\.address) == ["https://b.example/2"])
+      #expect(double.lists.map(\.address) == ["https://b.website/2"])
     }
   }
 
   @Test func domainRulesCanBeAddedChangedAndDeleted() async throws {
     try await PiholeDouble.with(.init(password: nil)) { double in
       let post = try await PiholeHTTP.send(
-        double, .POST, "/api/domains/deny/exact", body: #"{"domain":["Ads.Example","track.example"],"comment":"c"}"#)
+        double, .POST, "/api/domains/deny/exact", body: #"{"domain":["Ads.Website","track.website"],"comment":"c"}"#)
       #expect(post.status == 201)
       let items = try #require(post.json["domains"] as? [[String: Any]])
-      #expect(items.map { $0["domain"] as? String } == ["ads.example", "track.example"])
-      #expect(items.first?["unicode"] as? String == "ads.example")
+      #expect(items.map { $0["domain"] as? String } == ["ads.website", "track.website"])
+      #expect(items.first?["unicode"] as? String == "ads.website")
       #expect(items.first?["kind"] as? String == "exact")
 
       let duplicate = try await PiholeHTTP.send(
-        double, .POST, "/api/domains/deny/exact", body: #"{"domain":"ads.example"}"#)
+        double, .POST, "/api/domains/deny/exact", body: #"{"domain":"ads.website"}"#)
       #expect(duplicate.status == 201)
       #expect((duplicate.object("processed")["errors"] as? [Any])?.count == 1)
 
       // Observed: naming another type in a PUT creates a second entry.
       let put = try await PiholeHTTP.send(
-        double, .PUT, "/api/domains/deny/exact/ads.example", body: #"{"type":"allow","comment":"moved?"}"#)
+        double, .PUT, "/api/domains/deny/exact/ads.website", body: #"{"type":"allow","comment":"moved?"}"#)
       #expect(put.status == 200)
-      #expect(double.domainRules.filter { $0.domain == "ads.example" }.map(\.type) == ["deny", "allow"])
+      #expect(double.domainRules.filter { $0.domain == "ads.website" }.map(\.type) == ["deny", "allow"])
 
-      let delete = try await PiholeHTTP.send(double, .DELETE, "/api/domains/deny/exact/track.example")
+      let delete = try await PiholeHTTP.send(double, .DELETE, "/api/domains/deny/exact/track.website")
       #expect(delete.status == 204)
-      #expect(try await PiholeHTTP.send(double, .DELETE, "/api/domains/deny/exact/track.example").status == 404)
+      #expect(try await PiholeHTTP.send(double, .DELETE, "/api/domains/deny/exact/track.website").status == 404)
 
       let batch = try await PiholeHTTP.send(
-        double, .POST, "/api/domains:batchDelete", body: #"[{"item":"ads.example","type":"allow","kind":"exact"}]"#)
+        double, .POST, "/api/domains:batchDelete", body: #"[{"item":"ads.website","type":"allow","kind":"exact"}]"#)
       #expect(batch.status == 204)
       #expect(double.domainRules.map(\.type) == ["deny"])
       let get = try await PiholeHTTP.send(double, .GET, "/api/domains/deny")
@@ -133,15 +133,15 @@ struct PiholeDoubleListsTests {
   @Test func anInvalidRegexIsRejected() async throws {
     try await PiholeDouble.with(.init(password: nil)) { double in
       let reply = try await PiholeHTTP.send(
-        double, .POST, "/api/domains/deny/regex", body: #"{"domain":"(^|\\.)ads[.example$"}"#)
+        double, .POST, "/api/domains/deny/regex", body: #"{"domain":"(^|\\.)ads[.website$"}"#)
       #expect(reply.status == 400)
       #expect(
         reply.text.contains(#""error":{"key":"regex_error","message":"Regex validation failed","hint":"Missing ']'"}"#))
       #expect(double.domainRules.isEmpty)
       let valid = try await PiholeHTTP.send(
-        double, .POST, "/api/domains/deny/regex", body: #"{"domain":"(^|\\.)ads\\.example$"}"#)
+        double, .POST, "/api/domains/deny/regex", body: #"{"domain":"(^|\\.)ads\\.website$"}"#)
       #expect(valid.status == 201)
-      #expect(double.domainRules.first?.domain == #"(^|\.)ads\.example$"#)
+      #expect(double.domainRules.first?.domain == #"(^|\.)ads\.website$"#)
     }
   }
 }

@@ -11,24 +11,24 @@ struct PiholeClientTests {
   @Test("A session: lists and rules are read and written, processed errors surface, and the session is logged out")
   func session() async throws {
     try await PiholeDouble.with { double in
-      double.addList("https://lists.example/theirs.txt", comment: "added by hand", domains: ["ads.example"])
+      double.addList("https://lists.website/theirs.txt", comment: "added by hand", domains: ["ads.website"])
       try await PiholeClient.withSession(host: try Self.host(double), password: "secret") { client in
         #expect(double.activeSessions == 1)
         let lists = try await client.lists()
-        #expect(lists.map(\.address) == ["https://lists.example/theirs.txt"])
+        #expect(lists.map(\.address) == ["https://lists.website/theirs.txt"])
         #expect(lists.first?.number == 1)
         let added = try await client.addLists(
-          ["https://lists.example/a.txt", "https://lists.example/theirs.txt"], comment: "Added by SaneHosts")
-        #expect(added.success == ["https://lists.example/a.txt"])
+          ["https://lists.website/a.txt", "https://lists.website/theirs.txt"], comment: "Added by SaneHosts")
+        #expect(added.success == ["https://lists.website/a.txt"])
         #expect(added.errors.first?.error.contains("UNIQUE constraint failed") == true)
-        try await client.removeList("https://lists.example/a.txt")
-        let rules = try await client.addDomains(["tracker.example"], type: "deny", kind: "exact", comment: nil)
-        #expect(rules.success == ["tracker.example"])
-        #expect(try await client.domains(type: "deny", kind: "exact").map(\.domain) == ["tracker.example"])
-        let search = try await client.search("ads.example")
-        #expect(search.gravity.map(\.address) == ["https://lists.example/theirs.txt"])
+        try await client.removeList("https://lists.website/a.txt")
+        let rules = try await client.addDomains(["tracker.website"], type: "deny", kind: "exact", comment: nil)
+        #expect(rules.success == ["tracker.website"])
+        #expect(try await client.domains(type: "deny", kind: "exact").map(\.domain) == ["tracker.website"])
+        let search = try await client.search("ads.website")
+        #expect(search.gravity.map(\.address) == ["https://lists.website/theirs.txt"])
         #expect(search.blocks)
-        try await client.removeDomain("tracker.example", type: "deny", kind: "exact")
+        try await client.removeDomain("tracker.website", type: "deny", kind: "exact")
       }
       #expect(double.activeSessions == 0)
       #expect(double.requestLog.last.map { $0.method + " " + $0.path } == "DELETE /api/auth")
@@ -115,8 +115,8 @@ struct PiholeClientTests {
   func gravity() async throws {
     try await PiholeDouble.with { double in
       try await PiholeClient.withSession(host: try Self.host(double), password: "secret") { client in
-        _ = try await client.addLists(["https://lists.example/a.txt"], comment: nil)
-        double.setContents(["x.example", "y.example"], forAddress: "https://lists.example/a.txt")
+        _ = try await client.addLists(["https://lists.website/a.txt"], comment: nil)
+        double.setContents(["x.website", "y.website"], forAddress: "https://lists.website/a.txt")
         let lines = LineCollector()
         try await client.gravity { lines.append($0) }
         #expect(!lines.all.isEmpty)

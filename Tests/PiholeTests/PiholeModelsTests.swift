@@ -8,7 +8,7 @@ struct PiholeModelsTests {
   @Test("A search reply with the duplicate type key, nulls and an absent key decodes")
   func tolerant() throws {
     let raw = """
-      {"search":{"domains":[],"gravity":[{"domain":"||ads.example^","type":"block","address":"https://l.example/a.txt",\
+      {"search":{"domains":[],"gravity":[{"domain":"||ads.website^","type":"block","address":"https://l.website/a.txt",\
       "comment":null,"enabled":true,"id":3,"type":"block","number":5}],"results":{"total":1}},"took":0.001}
       """
     let object = try JSONValue.object(Data(raw.utf8))
@@ -34,8 +34,8 @@ struct PiholeModelsTests {
 
   @Test("A search blocks when a deny rule or block list matches and no allow rule does")
   func blocks() {
-    let list = PiholeSearch.Match(address: "https://l", entry: "ads.example", type: "block")
-    let allow = PiholeDomain(domain: "ads.example", type: "allow", kind: "exact", comment: nil, enabled: true, id: 1)
+    let list = PiholeSearch.Match(address: "https://l", entry: "ads.website", type: "block")
+    let allow = PiholeDomain(domain: "ads.website", type: "allow", kind: "exact", comment: nil, enabled: true, id: 1)
     #expect(PiholeSearch(domains: [], gravity: [list]).blocks)
     #expect(!PiholeSearch(domains: [allow], gravity: [list]).blocks)
     #expect(!PiholeSearch(domains: [], gravity: []).blocks)
@@ -54,11 +54,11 @@ struct PiholeModelsTests {
   @Test("Text from a Pi-hole reaches no terminal with control characters: escapes, bells and CRs are dropped")
   func noControlCharacters() throws {
     let raw =
-      #"{"lists":[{"address":"https://l.example/a.txt\u001b]0;pwned\u0007","comment":"tab\there\r\u009b2J","#
+      #"{"lists":[{"address":"https://l.website/a.txt\u001b]0;pwned\u0007","comment":"tab\there\r\u009b2J","#
       + #""type":"block","enabled":true,"id":1,"number":2,"status":1}]}"#
     let list = try #require(
       (try JSONValue.object(Data(raw.utf8))["lists"] as? [[String: Any]])?.first.flatMap(JSONValue.list))
-    #expect(list.address == "https://l.example/a.txt]0;pwned")
+    #expect(list.address == "https://l.website/a.txt]0;pwned")
     #expect(list.comment == "tab here2J")
     let error = PiholeReply.failure(
       status: 400, body: Data(#"{"error":{"key":"bad\u001b[31m","message":"no\u0007pe","hint":"\u001b[2Jx"}}"#.utf8))
@@ -68,6 +68,6 @@ struct PiholeModelsTests {
 
   @Test("Path segments and query values are percent-encoded")
   func encoding() {
-    #expect(PiholeClient.encode("https://a.example/list.txt?x=1") == "https%3A%2F%2Fa.example%2Flist.txt%3Fx%3D1")
+    #expect(PiholeClient.encode("https://a.website/list.txt?x=1") == "https%3A%2F%2Fa.website%2Flist.txt%3Fx%3D1")
   }
 }

@@ -10,7 +10,7 @@ struct ApplyFixture {
   var list: URL { cli.directory.file("list.txt") }
   static let userPart = "127.0.0.1\tlocalhost\r\n::1 localhost ip6-localhost\r\n# my printer\r\n10.0.0.5 printer.lan"
 
-  static func make(names: [String] = ["ads.example", "tracker.example", "metrics.example"]) async throws -> ApplyFixture
+  static func make(names: [String] = ["ads.website", "tracker.website", "metrics.website"]) async throws -> ApplyFixture
   {
     let fixture = ApplyFixture(cli: try StoreCLI())
     try Data((names.joined(separator: "\n") + "\n").utf8).write(to: fixture.list)
@@ -37,7 +37,7 @@ struct ApplyCommandTests {
     #expect(first.standardError.contains("3 names (+3 −0)"))
     let text = try fixture.hostsText()
     #expect(text.hasPrefix(ApplyFixture.userPart + "\n" + ManagedSection.beginMarker + "\r\n"))
-    #expect(text.contains("0.0.0.0 tracker.example\r\n"))
+    #expect(text.contains("0.0.0.0 tracker.website\r\n"))
     let second = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
     #expect(second.standardError.contains("nothing to write"))
     #expect(try fixture.hostsText() == text)
@@ -56,7 +56,7 @@ struct ApplyCommandTests {
     // A summary first, then a unified diff a pager (or patch) reads.
     #expect(dry.standardOutput.hasPrefix("# \(fixture.hosts.path): +"), "\(dry.standardOutput)")
     #expect(dry.standardOutput.contains("--- \(fixture.hosts.path) (now)\n+++ \(fixture.hosts.path) (after apply)\n"))
-    #expect(dry.standardOutput.contains("+0.0.0.0 ads.example"))
+    #expect(dry.standardOutput.contains("+0.0.0.0 ads.website"))
     #expect(dry.standardError.contains("nothing written (--dry-run)"))
     #expect(try fixture.hostsText() == ApplyFixture.userPart)
     let object = try await fixture.cli.json("apply", "--hosts-file", fixture.hosts.path, "--json")
@@ -65,10 +65,10 @@ struct ApplyCommandTests {
     #expect(result["added"] as? Int == 3)
     #expect(result["wrote"] as? Bool == true)
     #expect((result["backup"] as? String)?.isEmpty == false)
-    try await fixture.cli.ok("deny", "add", "new.example")
+    try await fixture.cli.ok("deny", "add", "new.website")
     let diff = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--diff")
     #expect(diff.standardOutput.hasPrefix("# \(fixture.hosts.path): +1 −0 lines\n"), "\(diff.standardOutput)")
-    #expect(diff.standardOutput.contains("+0.0.0.0 new.example"))
+    #expect(diff.standardOutput.contains("+0.0.0.0 new.website"))
     #expect(diff.standardOutput.contains("@@ "))
   }
 
@@ -95,21 +95,21 @@ struct ApplyCommandTests {
     defer { fixture.cli.remove() }
     try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
     let edited = try fixture.hostsText().replacingOccurrences(
-      of: "0.0.0.0 ads.example", with: "192.168.1.9 ads.example")
+      of: "0.0.0.0 ads.website", with: "192.168.1.9 ads.website")
     try Data(edited.utf8).write(to: fixture.hosts)
-    try await fixture.cli.ok("deny", "add", "new.example")
+    try await fixture.cli.ok("deny", "add", "new.website")
     let refused = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
     #expect(refused.status == 1)
     #expect(refused.standardError.contains("was edited by someone else"))
     #expect(refused.standardError.contains("--force"))
     #expect(try fixture.hostsText() == edited)
     try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path, "--force")
-    #expect(try fixture.hostsText().contains("0.0.0.0 ads.example"))
+    #expect(try fixture.hostsText().contains("0.0.0.0 ads.website"))
   }
 
   @Test("Above the size threshold apply advises a DNS server target")
   func sizeAdvice() async throws {
-    let fixture = try await ApplyFixture.make(names: (0..<(HostsSection.adviceThreshold + 1)).map { "n\($0).example" })
+    let fixture = try await ApplyFixture.make(names: (0..<(HostsSection.adviceThreshold + 1)).map { "n\($0).website" })
     defer { fixture.cli.remove() }
     let result = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
     #expect(result.status == 0)

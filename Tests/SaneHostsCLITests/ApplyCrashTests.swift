@@ -9,12 +9,12 @@ import Testing
 struct ApplyCrashTests {
   @Test("kill -9 at random points, many times: the file is always whole")
   func killNine() async throws {
-    let big = (0..<40_000).map { "a\($0).example" }
+    let big = (0..<40_000).map { "a\($0).website" }
     let fixture = try await ApplyFixture.make(names: big)
     defer { fixture.cli.remove() }
     // A second profile with other names, so every apply really changes the file.
     let other = fixture.cli.directory.file("other.txt")
-    try Data(((0..<40_000).map { "b\($0).example" }.joined(separator: "\n") + "\n").utf8).write(to: other)
+    try Data(((0..<40_000).map { "b\($0).website" }.joined(separator: "\n") + "\n").utf8).write(to: other)
     try await fixture.cli.ok("profile", "create", "b")
     try await fixture.cli.ok("sources", "add", other.path, "--name", "other", "--profile", "b")
     try await fixture.cli.ok("update", "--quiet", "--profile", "b")

@@ -10,31 +10,31 @@ struct ApplyTargetTests {
   @Test(
     "dnsmasq-hosts: blocked names answer 0.0.0.0 and ::; --reload --reload-pid makes dnsmasq take a new name at once")
   func dnsmasqHostsWithReload() async throws {
-    let fixture = try await ApplyFixture.make(names: ["ads.example", "tracker.example"])
+    let fixture = try await ApplyFixture.make(names: ["ads.website", "tracker.website"])
     defer { fixture.cli.remove() }
     let dropIn = fixture.cli.directory.file("sanehosts.hosts")
     try await fixture.cli.ok("apply", "--target", "dnsmasq-hosts", "--output", dropIn.path)
     try await DNSServerProcess.withDnsmasq(
-      arguments: ["--addn-hosts=\(dropIn.path)", "--address=/allowed.test/192.0.2.7"],
+      arguments: ["--addn-hosts=\(dropIn.path)", "--address=/allowed.blog/192.0.2.7"],
       directory: fixture.cli.directory.url
     ) { server in
       let dig = try Dig(port: server.port)
-      #expect(try await dig.query("ads.example") == ["0.0.0.0"])
-      #expect(try await dig.query("ads.example", "AAAA") == ["::"])
-      #expect(try await dig.query("allowed.test") == ["192.0.2.7"])
-      #expect(try await dig.query("new.example").isEmpty)
-      try await fixture.cli.ok("deny", "add", "=new.example")
+      #expect(try await dig.query("ads.website") == ["0.0.0.0"])
+      #expect(try await dig.query("ads.website", "AAAA") == ["::"])
+      #expect(try await dig.query("allowed.blog") == ["192.0.2.7"])
+      #expect(try await dig.query("new.website").isEmpty)
+      try await fixture.cli.ok("deny", "add", "=new.website")
       let result = try await fixture.cli.run(
         "apply", "--target", "dnsmasq-hosts", "--output", dropIn.path, "--reload", "--reload-pid", "\(server.pid)")
       #expect(result.status == 0, "\(result.standardError)")
       #expect(result.standardError.contains("Reload:"), "\(result.standardError)")
-      #expect(await eventually { (try? await dig.query("new.example")) == ["0.0.0.0"] }, "\(server.log())")
+      #expect(await eventually { (try? await dig.query("new.website")) == ["0.0.0.0"] }, "\(server.log())")
     }
   }
 
   @Test("dnsmasq: the conf-file drop-in blocks names and their subdomains; the checker ran")
   func dnsmasqConf() async throws {
-    let fixture = try await ApplyFixture.make(names: ["ads.example"])
+    let fixture = try await ApplyFixture.make(names: ["ads.website"])
     defer { fixture.cli.remove() }
     let dropIn = fixture.cli.directory.file("dnsmasq.d/sanehosts.conf")
     let result = try await fixture.cli.run("apply", "--target", "dnsmasq", "--output", dropIn.path)
@@ -50,39 +50,39 @@ struct ApplyTargetTests {
         arguments: ["\(option)=\(dropIn.path)"], directory: fixture.cli.directory.url
       ) { server in
         let dig = try Dig(port: server.port)
-        #expect(try await dig.status("ads.example") == "NXDOMAIN")
-        #expect(try await dig.status("deep.sub.ads.example") == "NXDOMAIN")
-        #expect(try await dig.status("ads.example", "AAAA") == "NXDOMAIN")
-        #expect(try await dig.status("ads.example", "HTTPS") == "NXDOMAIN")
+        #expect(try await dig.status("ads.website") == "NXDOMAIN")
+        #expect(try await dig.status("deep.sub.ads.website") == "NXDOMAIN")
+        #expect(try await dig.status("ads.website", "AAAA") == "NXDOMAIN")
+        #expect(try await dig.status("ads.website", "HTTPS") == "NXDOMAIN")
       }
     }
     // disable --target removes the drop-in, after a backup restore can bring back.
     try await fixture.cli.ok("disable", "--target", "dnsmasq", "--output", dropIn.path)
     #expect(!FileManager.default.fileExists(atPath: dropIn.path))
     try await fixture.cli.ok("restore", "--hosts-file", dropIn.path)
-    #expect(try String(contentsOf: dropIn, encoding: .utf8).contains("server=/ads.example/"))
+    #expect(try String(contentsOf: dropIn, encoding: .utf8).contains("server=/ads.website/"))
   }
 
   @Test("unbound: local-zone always_null for names and subdomains; other local data still answers")
   func unbound() async throws {
-    let fixture = try await ApplyFixture.make(names: ["ads.example", "tracker.example"])
+    let fixture = try await ApplyFixture.make(names: ["ads.website", "tracker.website"])
     defer { fixture.cli.remove() }
     let dropIn = fixture.cli.directory.file("sanehosts.conf")
     try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
     try await DNSServerProcess.withUnbound(
-      serverLines: ["local-data: \"allowed.test. A 192.0.2.7\"", "include: \"\(dropIn.path)\""],
+      serverLines: ["local-data: \"allowed.blog. A 192.0.2.7\"", "include: \"\(dropIn.path)\""],
       directory: fixture.cli.directory.url
     ) { server in
       let dig = try Dig(port: server.port)
-      #expect(try await dig.query("tracker.example") == ["0.0.0.0"])
-      #expect(try await dig.query("x.ads.example", "AAAA") == ["::"])
-      #expect(try await dig.query("allowed.test") == ["192.0.2.7"])
+      #expect(try await dig.query("tracker.website") == ["0.0.0.0"])
+      #expect(try await dig.query("x.ads.website", "AAAA") == ["::"])
+      #expect(try await dig.query("allowed.blog") == ["192.0.2.7"])
     }
   }
 
   @Test("bind: named-checkzone accepts the zone; a dry run writes nothing; --flush and --output do not mix")
   func bindAndValidation() async throws {
-    let fixture = try await ApplyFixture.make(names: ["ads.example"])
+    let fixture = try await ApplyFixture.make(names: ["ads.website"])
     defer { fixture.cli.remove() }
     let zone = fixture.cli.directory.file("db.sanehosts.rpz")
     let dry = try await fixture.cli.run("apply", "--target", "bind", "--output", zone.path, "--dry-run")
@@ -91,14 +91,14 @@ struct ApplyTargetTests {
     let result = try await fixture.cli.run("apply", "--target", "bind", "--output", zone.path)
     #expect(result.standardError.contains("Check: named-checkzone accepted the file."), "\(result.standardError)")
     let text = try String(contentsOf: zone, encoding: .utf8)
-    #expect(text.contains("ads.example CNAME .\n") && text.contains("*.ads.example CNAME .\n"))
+    #expect(text.contains("ads.website CNAME .\n") && text.contains("*.ads.website CNAME .\n"))
     let mixed = try await fixture.cli.run("apply", "--output", zone.path)
     #expect(mixed.status != 0 && mixed.standardError.contains("--output is for a DNS server target"))
   }
 
   @Test("apply --flush: a running dnsmasq that reads the hosts file is sent SIGHUP and answers from the new file")
   func flushReachesDnsmasq() async throws {
-    let fixture = try await ApplyFixture.make(names: ["ads.example"])
+    let fixture = try await ApplyFixture.make(names: ["ads.website"])
     defer { fixture.cli.remove() }
     try Data("10.0.0.5 printer.lan\n".utf8).write(to: fixture.hosts)
     try await DNSServerProcess.withDnsmasq(
@@ -106,11 +106,11 @@ struct ApplyTargetTests {
     ) { server in
       let dig = try Dig(port: server.port)
       #expect(try await dig.query("printer.lan") == ["10.0.0.5"])
-      #expect(try await dig.query("ads.example").isEmpty)
+      #expect(try await dig.query("ads.website").isEmpty)
       let result = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--flush")
       #expect(result.status == 0, "\(result.standardError)")
       #expect(result.standardError.contains("dnsmasq (pid \(server.pid), SIGHUP)"), "\(result.standardError)")
-      #expect(await eventually { (try? await dig.query("ads.example")) == ["0.0.0.0"] }, "\(server.log())")
+      #expect(await eventually { (try? await dig.query("ads.website")) == ["0.0.0.0"] }, "\(server.log())")
       #expect(try await dig.query("printer.lan") == ["10.0.0.5"])
     }
   }

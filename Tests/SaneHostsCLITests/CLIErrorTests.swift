@@ -7,8 +7,8 @@ import Testing
 struct CLIErrorTests {
   @Test("A named error shows its message and then what to do")
   func messageAndSuggestion() {
-    let text = CLIError(DownloadError.httpStatus(url: "https://lists.example/h", code: 404)).description
-    #expect(text.hasPrefix("https://lists.example/h answered HTTP 404."))
+    let text = CLIError(DownloadError.httpStatus(url: "https://lists.website/h", code: 404)).description
+    #expect(text.hasPrefix("https://lists.website/h answered HTTP 404."))
     #expect(text.contains("\nThe list has moved or been removed"))
   }
 

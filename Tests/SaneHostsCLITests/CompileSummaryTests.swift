@@ -25,11 +25,11 @@ struct CompileSummaryTests {
     let list = try await Compiler().compile([.text("a.example.com\n", name: "mine")])
     var report = Renderer.Report(written: 1)
     report.tooLongForZone = 1
-    report.tooLongSamples = ["long.example"]
+    report.tooLongSamples = ["long.website"]
     let summary = CompileSummary(list: list, report: report, format: .rpz, elapsed: .zero)
     #expect(
       summary.text().contains(
-        "1 names too long for the zone left out (with .sanehosts.rpz after them they pass 253 characters): long.example\n"
+        "1 names too long for the zone left out (with .sanehosts.rpz after them they pass 253 characters): long.website\n"
       ))
     let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
     #expect(object["tooLongForZone"] as? Int == 1)

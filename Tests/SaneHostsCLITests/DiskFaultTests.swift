@@ -37,7 +37,7 @@ struct DiskFaultTests {
     }
 
     static func names(_ count: Int, prefix: String) -> String {
-      (0..<count).map { "0.0.0.0 \(prefix)-tracker-\($0).example\n" }.joined()
+      (0..<count).map { "0.0.0.0 \(prefix)-tracker-\($0).website\n" }.joined()
     }
 
     /// Runs a script in a private mount namespace with the fixture's paths in its environment.

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("sanehosts fetch, run as a process")
 struct FetchTests {
-  let list = "# test list\n0.0.0.0 ads.example\n0.0.0.0 tracker.example\n"
+  let list = "# test list\n0.0.0.0 ads.website\n0.0.0.0 tracker.website\n"
 
   /// A runner whose temporary files go to `directory`, so leftovers can be checked.
   func runner(_ directory: TemporaryDirectory) throws -> CommandRunner {
@@ -122,7 +122,7 @@ struct FetchTests {
   func insecure() async throws {
     try await TemporaryDirectory.with { directory in
       let result = try await runner(directory).run([
-        "fetch", "http://lists.example/hosts", "-o", directory.file("x").path,
+        "fetch", "http://lists.website/hosts", "-o", directory.file("x").path,
       ])
       #expect(result.status == 1)
       #expect(result.standardError.contains("plain http"))
@@ -153,10 +153,10 @@ struct FetchTests {
 
   @Test("Bad options are rejected with a message naming the value")
   func validation() async throws {
-    let result = try await CommandRunner().run(["fetch", "https://lists.example/h", "--attempts", "0"])
+    let result = try await CommandRunner().run(["fetch", "https://lists.website/h", "--attempts", "0"])
     #expect(result.status != 0)
     #expect(result.standardError.contains("--attempts must be at least 1, not 0"))
-    let json = try await CommandRunner().run(["fetch", "https://lists.example/h", "--json"])
+    let json = try await CommandRunner().run(["fetch", "https://lists.website/h", "--json"])
     #expect(json.standardError.contains("--json needs --output"))
   }
 }

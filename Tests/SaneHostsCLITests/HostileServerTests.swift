@@ -15,13 +15,13 @@ struct HostileServerTests {
     defer { cli.remove() }
     let bomb = try GzipBomb.make(inflatedSize: 256 << 20)
     try await FixtureServer.with { server in
-      server.route("/good", .resource(.init("0.0.0.0 good.example\n", etag: "\"g\"")))
-      server.route("/endless", .endless(line: "0.0.0.0 endless.example\n"))
+      server.route("/good", .resource(.init("0.0.0.0 good.website\n", etag: "\"g\"")))
+      server.route("/endless", .endless(line: "0.0.0.0 endless.website\n"))
       server.route("/bomb", GzipBomb.response(bomb))
       server.route(
         "/slow",
         .trickle(
-          body: Array(String(repeating: "0.0.0.0 slow.example\n", count: 20).utf8), chunk: 1,
+          body: Array(String(repeating: "0.0.0.0 slow.website\n", count: 20).utf8), chunk: 1,
           interval: .seconds(1)))
       for name in ["good", "endless", "bomb", "slow"] {
         try await cli.ok("sources", "add", server.url("/\(name)").absoluteString, "--name", name)

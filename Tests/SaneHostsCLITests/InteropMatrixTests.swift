@@ -209,8 +209,8 @@ struct InteropMatrixTests {
   func badResolver() async throws {
     let cli = try StoreCLI()
     defer { cli.remove() }
-    let text = try await cli.run("test", "--probe", "dns", "--resolver", "dns.example")
-    #expect(text.status == 1 && text.standardError.contains("“dns.example” is not a DNS server address"))
+    let text = try await cli.run("test", "--probe", "dns", "--resolver", "dns.website")
+    #expect(text.status == 1 && text.standardError.contains("“dns.website” is not a DNS server address"))
     let port = try FreePort.forDNS()
     // --resolver alone means --probe dns.
     let closed = try await cli.run("test", "--resolver", "127.0.0.1:\(port)")

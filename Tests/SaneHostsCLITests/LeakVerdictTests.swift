@@ -9,7 +9,7 @@ import Testing
 @Suite("sanehosts test: leaks via HTTPS records and CNAME chains, on real servers", .serialized)
 struct LeakVerdictTests {
   /// The names tested (category Shop) besides the three controls.
-  static let tested = ["ads.shop.test", "track.shop.test", "x.wild.shop.test"]
+  static let tested = ["ads.shop.blog", "track.shop.blog", "x.wild.shop.blog"]
 
   /// A store with the matrix's list and rules, the tested names in its registry.
   static func fixture() async throws -> ApplyFixture {
@@ -58,28 +58,28 @@ struct LeakVerdictTests {
         directory: fixture.cli.directory.url
       ) { server in
         let outcomes = try await Self.run(fixture.cli, port: server.port, log: server.log)
-        let ads = try #require(outcomes["ads.shop.test"])
+        let ads = try #require(outcomes["ads.shop.blog"])
         #expect(ads.0 == "leaking", "\(ads)")
         #expect(ads.1.hasPrefix("leaks via HTTPS record") && ads.1.contains("198.51.100.10"), "\(ads)")
-        let track = try #require(outcomes["track.shop.test"])
+        let track = try #require(outcomes["track.shop.blog"])
         #expect(track.0 == "leaking" && track.1.hasPrefix("leaks via CNAME"), "\(track)")
-        #expect(track.2 == ["track.shop.test", "ads.shop.test"])
-        #expect(outcomes["x.wild.shop.test"]?.0 == "reachable")
+        #expect(track.2 == ["track.shop.blog", "ads.shop.blog"])
+        #expect(outcomes["x.wild.shop.blog"]?.0 == "reachable")
         // The text and JUnit say the same.
         let junit = fixture.cli.directory.file("report.xml")
         let text = try await fixture.cli.ok(
           "test", "--probe", "dns", "--resolver", "127.0.0.1:\(server.port)", "--category", "Shop", "--no-save",
           "--export", "junit", junit.path)
         #expect(text.contains("leaking 2"), "\(text)")
-        #expect(text.contains("CNAME chain track.shop.test → ads.shop.test"), "\(text)")
+        #expect(text.contains("CNAME chain track.shop.blog → ads.shop.blog"), "\(text)")
         #expect(try String(contentsOf: junit, encoding: .utf8).contains("type=\"leaking\""))
         // why --resolver: the server's answer and its chain beside the profile's verdict.
-        let why = try await fixture.cli.ok("why", "track.shop.test", "--resolver", "127.0.0.1:\(server.port)")
+        let why = try await fixture.cli.ok("why", "track.shop.blog", "--resolver", "127.0.0.1:\(server.port)")
         #expect(
           why.contains("127.0.0.1:\(server.port) answers: leaking (leaks via CNAME")
-            && why.contains("CNAME chain track.shop.test → ads.shop.test"), "\(why)")
+            && why.contains("CNAME chain track.shop.blog → ads.shop.blog"), "\(why)")
         let json = try #require(
-          try await fixture.cli.json("why", "ads.shop.test", "--resolver", "127.0.0.1:\(server.port)", "--json")
+          try await fixture.cli.json("why", "ads.shop.blog", "--resolver", "127.0.0.1:\(server.port)", "--json")
             as? [String: Any])
         let answer = try #require((json["names"] as? [[String: Any]])?.first?["answer"] as? [String: Any])
         #expect(answer["outcome"] as? String == "leaking", "\(answer)")
@@ -100,11 +100,11 @@ struct LeakVerdictTests {
         arguments: ["--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)"],
         directory: fixture.cli.directory.url
       ) { server in
-        // One run: afterwards dnsmasq answers ads.shop.test from the chain it cached (see SemanticsMatrixTests).
+        // One run: afterwards dnsmasq answers ads.shop.blog from the chain it cached (see SemanticsMatrixTests).
         let outcomes = try await Self.run(fixture.cli, port: server.port, log: server.log)
-        #expect(outcomes["ads.shop.test"]?.0 == "blocked", "\(String(describing: outcomes["ads.shop.test"]))")
-        let track = try #require(outcomes["track.shop.test"])
-        #expect(track.0 == "leaking" && track.1.contains("ads.shop.test is listed by local"), "\(track)")
+        #expect(outcomes["ads.shop.blog"]?.0 == "blocked", "\(String(describing: outcomes["ads.shop.blog"]))")
+        let track = try #require(outcomes["track.shop.blog"])
+        #expect(track.0 == "leaking" && track.1.contains("ads.shop.blog is listed by local"), "\(track)")
       }
     }
   }
@@ -122,8 +122,8 @@ struct LeakVerdictTests {
       }
       try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
         let first = try await Self.run(fixture.cli, port: server.port, log: server.log)
-        #expect(first["ads.shop.test"]?.0 == "blocked", "\(String(describing: first["ads.shop.test"]))")
-        let track = try #require(first["track.shop.test"])
+        #expect(first["ads.shop.blog"]?.0 == "blocked", "\(String(describing: first["ads.shop.blog"]))")
+        let track = try #require(first["track.shop.blog"])
         #expect(track.0 == "leaking" && track.1.hasPrefix("leaks via CNAME"), "\(track)")
         for _ in 0..<2 {
           let again = try await Self.run(fixture.cli, port: server.port, log: server.log)
@@ -144,8 +144,8 @@ struct LeakVerdictTests {
     try Data(
       """
       127.0.0.1 localhost
-      0.0.0.0 ads.shop.test track.shop.test
-      192.0.2.1 x.wild.shop.test example.com wikipedia.org debian.org
+      0.0.0.0 ads.shop.blog track.shop.blog
+      192.0.2.1 x.wild.shop.blog example.com wikipedia.org debian.org
 
       """.utf8
     ).write(to: hosts)
@@ -171,10 +171,10 @@ struct LeakVerdictTests {
         let object = try #require(
           try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any], "\(output)")
         let results = object["results"] as? [[String: Any]] ?? []
-        let ads = try #require(results.first { $0["hostname"] as? String == "ads.shop.test" })
+        let ads = try #require(results.first { $0["hostname"] as? String == "ads.shop.blog" })
         #expect(ads["outcome"] as? String == "leaking", "\(ads)")
         #expect((ads["reason"] as? String)?.contains("address hint 198.51.100.10") == true, "\(ads)")
-        #expect(results.first { $0["hostname"] as? String == "x.wild.shop.test" }?["outcome"] as? String == "reachable")
+        #expect(results.first { $0["hostname"] as? String == "x.wild.shop.blog" }?["outcome"] as? String == "reachable")
         let warnings = object["warnings"] as? [String] ?? []
         #expect(
           warnings.contains {
@@ -195,9 +195,9 @@ struct LeakVerdictTests {
       try await DNSServerProcess.withNamed(zone: zone, forwarder: upstream.port, directory: fixture.cli.directory.url) {
         server in
         let outcomes = try await Self.run(fixture.cli, port: server.port, log: server.log)
-        #expect(outcomes["ads.shop.test"]?.0 == "blocked")
-        #expect(outcomes["track.shop.test"]?.0 == "blocked", "\(String(describing: outcomes["track.shop.test"]))")
-        #expect(outcomes["x.wild.shop.test"]?.0 == "reachable")
+        #expect(outcomes["ads.shop.blog"]?.0 == "blocked")
+        #expect(outcomes["track.shop.blog"]?.0 == "blocked", "\(String(describing: outcomes["track.shop.blog"]))")
+        #expect(outcomes["x.wild.shop.blog"]?.0 == "reachable")
       }
     }
   }

@@ -10,8 +10,8 @@ struct OverlapCommandTests {
     defer { cli.remove() }
     let one = cli.directory.file("one.txt")
     let two = cli.directory.file("two.txt")
-    try Data("a.example\nb.example\nc.example\nd.example\n".utf8).write(to: one)
-    try Data("0.0.0.0 c.example\n0.0.0.0 d.example\n".utf8).write(to: two)
+    try Data("a.website\nb.website\nc.website\nd.website\n".utf8).write(to: one)
+    try Data("0.0.0.0 c.website\n0.0.0.0 d.website\n".utf8).write(to: two)
     try await cli.ok("sources", "add", one.path, "--name", "one")
     try await cli.ok("sources", "add", two.path, "--name", "two")
     try await cli.ok("update")

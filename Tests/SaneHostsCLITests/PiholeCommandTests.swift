@@ -7,18 +7,18 @@ struct PiholeCommandTests {
   @Test("sync adds the profile's URL sources marked as ours, never touches the user's lists, removes ours when dropped")
   func sync() async throws {
     try await PiholeDouble.with { double in
-      double.addList("https://lists.example/mine.txt", comment: "added by hand", domains: ["m.example"])
+      double.addList("https://lists.website/mine.txt", comment: "added by hand", domains: ["m.website"])
       let cli = try StoreCLI()
       defer { cli.remove() }
       var runner = try cli.runner
       runner.environment["PIHOLE_PASSWORD"] = "secret"
       runner.environment["PIHOLE_HOST"] = double.baseURL
-      for url in ["https://lists.example/a.txt", "https://lists.example/b.txt"] {
+      for url in ["https://lists.website/a.txt", "https://lists.website/b.txt"] {
         #expect(try await runner.run(["sources", "add", url]).status == 0)
       }
       let dry = try await runner.run(["pihole", "sync", "--dry-run"])
       #expect(dry.status == 0, "\(dry.standardError)")
-      #expect(dry.standardOutput == "+ https://lists.example/a.txt\n+ https://lists.example/b.txt\n")
+      #expect(dry.standardOutput == "+ https://lists.website/a.txt\n+ https://lists.website/b.txt\n")
       #expect(double.lists.count == 1)
       let sync = try await runner.run(["pihole", "sync"])
       #expect(sync.status == 0, "\(sync.standardError)")
@@ -27,17 +27,17 @@ struct PiholeCommandTests {
       #expect(!sync.standardError.contains("\u{1B}"))
       #expect(double.gravityRuns == 1)
       #expect(double.lists.filter { ($0.comment ?? "").hasPrefix("Added by SaneHosts") }.count == 2)
-      #expect(try await runner.run(["sources", "remove", "https://lists.example/b.txt"]).status == 0)
+      #expect(try await runner.run(["sources", "remove", "https://lists.website/b.txt"]).status == 0)
       let again = try await runner.run(["pihole", "sync", "--remove-dropped"])
       #expect(again.status == 0, "\(again.standardError)")
-      #expect(Set(double.lists.map(\.address)) == ["https://lists.example/mine.txt", "https://lists.example/a.txt"])
+      #expect(Set(double.lists.map(\.address)) == ["https://lists.website/mine.txt", "https://lists.website/a.txt"])
       #expect(double.activeSessions == 0)
       let lists = try await runner.run(["pihole", "lists"])
-      #expect(lists.standardOutput.contains("https://lists.example/mine.txt"), "\(lists.standardError)")
+      #expect(lists.standardOutput.contains("https://lists.website/mine.txt"), "\(lists.standardError)")
       let status = try await runner.run(["pihole", "status"])
       #expect(status.status == 0 && status.standardOutput.contains("Adlists: 2 block"), "\(status.standardOutput)")
       #expect(status.standardOutput.contains("Blocking: enabled"))
-      #expect(status.standardOutput.contains("https://lists.example/a.txt"))
+      #expect(status.standardOutput.contains("https://lists.website/a.txt"))
     }
   }
 
@@ -51,13 +51,13 @@ struct PiholeCommandTests {
       var runner = try cli.runner
       runner.environment["PIHOLE_PASSWORD"] = "secret"
       runner.environment["PIHOLE_HOST"] = double.baseURL
-      #expect(try await runner.run(["sources", "add", "https://lists.example/a.txt"]).status == 0)
-      let rules = ["=keep.ads.example", "open.ads.example", "*.wild.example", "/^ad[0-9]+\\./"]
+      #expect(try await runner.run(["sources", "add", "https://lists.website/a.txt"]).status == 0)
+      let rules = ["=keep.ads.website", "open.ads.website", "*.wild.website", "/^ad[0-9]+\\./"]
       #expect(try await runner.run(["allow", "add"] + rules).status == 0)
-      #expect(try await runner.run(["deny", "add", "tracker.example"]).status == 0)
+      #expect(try await runner.run(["deny", "add", "tracker.website"]).status == 0)
       let dry = try await runner.run(["pihole", "sync", "--dry-run"])
-      #expect(dry.standardOutput.contains("+ allow exact keep.ads.example\n"), "\(dry.standardOutput)")
-      #expect(dry.standardOutput.contains("+ allow regex (\\.|^)open\\.ads\\.example$\n"), "\(dry.standardOutput)")
+      #expect(dry.standardOutput.contains("+ allow exact keep.ads.website\n"), "\(dry.standardOutput)")
+      #expect(dry.standardOutput.contains("+ allow regex (\\.|^)open\\.ads\\.website$\n"), "\(dry.standardOutput)")
       #expect(dry.standardError.contains("rules: 5 added, 0 removed, 0 kept"), "\(dry.standardError)")
       #expect(double.domainRules.isEmpty)
       let sync = try await runner.run(["pihole", "sync"])
@@ -65,11 +65,11 @@ struct PiholeCommandTests {
       let ours = double.domainRules.filter { ($0.comment ?? "").hasPrefix("Added by SaneHosts") }
       #expect(
         Set(ours.map { "\($0.type) \($0.kind) \($0.domain)" }) == [
-          "allow exact keep.ads.example", "allow regex (\\.|^)open\\.ads\\.example$", "allow regex \\.wild\\.example$",
-          "allow regex ^ad[0-9]+\\.", "deny exact tracker.example",
+          "allow exact keep.ads.website", "allow regex (\\.|^)open\\.ads\\.website$", "allow regex \\.wild\\.website$",
+          "allow regex ^ad[0-9]+\\.", "deny exact tracker.website",
         ])
       // Every regular expression the Pi-hole took is one it compiles (its own check ran on each).
-      #expect(try await runner.run(["allow", "remove", "open.ads.example"]).status == 0)
+      #expect(try await runner.run(["allow", "remove", "open.ads.website"]).status == 0)
       let again = try await runner.run(["pihole", "sync", "--remove-dropped"])
       #expect(again.standardError.contains("rules: 0 added, 1 removed, 4 kept"), "\(again.standardError)")
       #expect(!double.domainRules.contains { $0.domain.contains("open") })
@@ -113,15 +113,15 @@ struct PiholeCommandTests {
       let password = cli.directory.file("password")
       try Data("secret\n".utf8).write(to: password)
       let base = ["--password-file", password.path]
-      #expect(try await runner.run(["pihole", "deny", "add", "ads.example"] + base).status == 0)
+      #expect(try await runner.run(["pihole", "deny", "add", "ads.website"] + base).status == 0)
       #expect(try await runner.run(["pihole", "allow", "add", "--regex", "^good\\."] + base).status == 0)
       #expect(
         Set(double.domainRules.map { "\($0.type) \($0.kind) \($0.domain)" }) == [
-          "deny exact ads.example", "allow regex ^good\\.",
+          "deny exact ads.website", "allow regex ^good\\.",
         ])
       let bad = try await runner.run(["pihole", "deny", "add", "--regex", "[unclosed"] + base)
       #expect(bad.status == 1 && bad.standardError.contains("regex_error"), "\(bad.standardError)")
-      #expect(try await runner.run(["pihole", "deny", "remove", "ads.example"] + base).status == 0)
+      #expect(try await runner.run(["pihole", "deny", "remove", "ads.website"] + base).status == 0)
       #expect(double.domainRules.count == 1)
       let wrong = try await runner.run(["pihole", "lists", "--password-file", "/nonexistent"])
       #expect(wrong.status != 0)
@@ -133,7 +133,7 @@ struct PiholeCommandTests {
   func testCoverage() async throws {
     try await PiholeDouble.with { double in
       let bugsnag = ["api.bugsnag.com", "app.bugsnag.com", "notify.bugsnag.com", "sessions.bugsnag.com"]
-      double.addList("https://lists.example/a.txt", domains: bugsnag + ["other.example"])
+      double.addList("https://lists.website/a.txt", domains: bugsnag + ["other.website"])
       let cli = try StoreCLI()
       defer { cli.remove() }
       var runner = try cli.runner
@@ -154,7 +154,7 @@ struct PiholeCommandTests {
         #expect((object["score"] as? [String: Any])?["blocked"] as? Int == 5)
         let coverage = try #require(object["coverage"] as? [String: Any])
         let sources = try #require(coverage["sources"] as? [[String: Any]])
-        #expect(sources.first?["name"] as? String == "https://lists.example/a.txt")
+        #expect(sources.first?["name"] as? String == "https://lists.website/a.txt")
         #expect((sources.first?["domains"] as? [String]).map(Set.init) == Set(bugsnag))
         #expect(sources.contains { $0["name"] as? String == "deny exact: app.getsentry.com" })
         #expect(coverage["uncovered"] as? [String] == ["browser.sentry-cdn.com"])

@@ -18,7 +18,7 @@ struct PiholeFTLBehaviourTests {
   @Test("test --pihole asks about the whole registry one search at a time on one session: FTL does not crash")
   func serialSearches() async throws {
     try await PiholeDouble.with { double in
-      double.addList("https://lists.example/a.txt", domains: ["api.bugsnag.com", "ad.doubleclick.net"])
+      double.addList("https://lists.website/a.txt", domains: ["api.bugsnag.com", "ad.doubleclick.net"])
       let cli = try StoreCLI()
       defer { cli.remove() }
       let runner = try Self.runner(cli, double)
@@ -51,7 +51,7 @@ struct PiholeFTLBehaviourTests {
         let cli = try StoreCLI()
         defer { cli.remove() }
         let runner = try Self.runner(cli, double)
-        #expect(try await runner.run(["sources", "add", "https://lists.example/a.txt"]).status == 0)
+        #expect(try await runner.run(["sources", "add", "https://lists.website/a.txt"]).status == 0)
         let result = try await runner.run(["pihole", "sync"]) { process in
           let deadline = ContinuousClock.now + .seconds(20)
           while !double.requestLog.contains(where: { $0.path == "/api/action/gravity" }) {
@@ -109,9 +109,9 @@ struct PiholeFTLBehaviourTests {
   func gravityOnContentChange() async throws {
     try await PiholeDouble.with { double in
       try await FixtureServer.with { lists in
-        lists.route("/a.txt", .resource(.init("a.example\n", etag: "\"1\"")))
+        lists.route("/a.txt", .resource(.init("a.website\n", etag: "\"1\"")))
         let url = lists.url("/a.txt").absoluteString
-        double.setContents(["a.example"], forAddress: url)
+        double.setContents(["a.website"], forAddress: url)
         let cli = try StoreCLI()
         defer { cli.remove() }
         let runner = try Self.runner(cli, double)
@@ -122,7 +122,7 @@ struct PiholeFTLBehaviourTests {
         #expect(double.gravityRuns == 1)
         #expect(first.standardError.contains("  1 domains, 0 invalid, updated: \(url)"), "\(first.standardError)")
         // The deny rule right after sync: FTL's database was read-only for 2 s after gravity.
-        let deny = try await runner.run(["pihole", "deny", "add", "x.example"])
+        let deny = try await runner.run(["pihole", "deny", "add", "x.website"])
         #expect(deny.status == 0, "\(deny.standardError)")
         let unchanged = try await runner.run(["pihole", "sync"])
         #expect(unchanged.standardError.contains("Gravity not rebuilt: no list was added or removed, and none changed"))
@@ -130,8 +130,8 @@ struct PiholeFTLBehaviourTests {
         // The Pi-hole keeps whole seconds: let the clock pass the second of its gravity run.
         let second = Int(Date().timeIntervalSince1970)
         while Int(Date().timeIntervalSince1970) == second { try await Task.sleep(for: .milliseconds(50)) }
-        lists.route("/a.txt", .resource(.init("a.example\nb.example\n", etag: "\"2\"")))
-        double.setContents(["a.example", "b.example"], forAddress: url)
+        lists.route("/a.txt", .resource(.init("a.website\nb.website\n", etag: "\"2\"")))
+        double.setContents(["a.website", "b.website"], forAddress: url)
         #expect(try await runner.run(["update", "--quiet"]).status == 0)
         let changed = try await runner.run(["pihole", "sync"])
         #expect(changed.status == 0, "\(changed.standardError)")
@@ -149,17 +149,17 @@ struct PiholeFTLBehaviourTests {
       let cli = try StoreCLI()
       defer { cli.remove() }
       let runner = try Self.runner(cli, double)
-      #expect(try await runner.run(["sources", "add", "https://lists.example/default.txt"]).status == 0)
+      #expect(try await runner.run(["sources", "add", "https://lists.website/default.txt"]).status == 0)
       #expect(try await runner.run(["pihole", "sync", "--no-gravity"]).status == 0)
       #expect(try await runner.run(["profile", "create", "other"]).status == 0)
-      let source = ["sources", "add", "https://lists.example/other.txt", "--profile", "other"]
+      let source = ["sources", "add", "https://lists.website/other.txt", "--profile", "other"]
       #expect(try await runner.run(source).status == 0)
       let dry = try await runner.run(["pihole", "sync", "--profile", "other", "--remove-dropped", "--dry-run"])
-      #expect(dry.standardOutput == "+ https://lists.example/other.txt\n", "\(dry.standardOutput)")
+      #expect(dry.standardOutput == "+ https://lists.website/other.txt\n", "\(dry.standardOutput)")
       let sync = try await runner.run(["pihole", "sync", "--profile", "other", "--remove-dropped", "--no-gravity"])
       #expect(sync.status == 0, "\(sync.standardError)")
       #expect(
-        Set(double.lists.map(\.address)) == ["https://lists.example/default.txt", "https://lists.example/other.txt"])
+        Set(double.lists.map(\.address)) == ["https://lists.website/default.txt", "https://lists.website/other.txt"])
     }
   }
 
@@ -182,7 +182,7 @@ struct PiholeFTLBehaviourTests {
     try await PiholeDouble.with(.init(password: "secret", readOnlyAfterGravity: .zero)) { double in
       try await FixtureServer.with { lists in
         lists.route("/gone.txt", .status(404))
-        lists.route("/good.txt", .resource(.init("a.example\n")))
+        lists.route("/good.txt", .resource(.init("a.website\n")))
         let gone = lists.url("/gone.txt").absoluteString
         let good = lists.url("/good.txt").absoluteString
         let cli = try StoreCLI()
@@ -190,7 +190,7 @@ struct PiholeFTLBehaviourTests {
         let runner = try Self.runner(cli, double)
         for url in [gone, good] { #expect(try await runner.run(["sources", "add", url]).status == 0) }
         _ = try await runner.run(["update", "--quiet"])
-        double.setContents(["a.example"], forAddress: good)
+        double.setContents(["a.website"], forAddress: good)
         let sync = try await runner.run(["pihole", "sync"])
         #expect(sync.status == 0, "\(sync.standardError)")
         #expect(sync.standardError.contains("skipped: \(gone) (its last update failed: "), "\(sync.standardError)")
@@ -198,7 +198,7 @@ struct PiholeFTLBehaviourTests {
         // A list that fails on the Pi-hole's side is named after gravity.
         double.failDownload(of: good)
         // A new list makes the next sync run gravity.
-        _ = try await runner.run(["sources", "add", "https://lists.example/x.txt"])
+        _ = try await runner.run(["sources", "add", "https://lists.website/x.txt"])
         let again = try await runner.run(["pihole", "sync"])
         #expect(
           again.standardError.contains("warning: gravity could not download 1 list(s) (\(good))"),
@@ -213,9 +213,9 @@ struct PiholeFTLBehaviourTests {
       let cli = try StoreCLI()
       defer { cli.remove() }
       var runner = try Self.runner(cli, double)
-      double.addList("https://lists.example/a.txt", comment: "mine")
-      #expect(try await runner.run(["pihole", "deny", "add", "dup.example"]).status == 0)
-      let duplicate = try await runner.run(["pihole", "deny", "add", "dup.example"])
+      double.addList("https://lists.website/a.txt", comment: "mine")
+      #expect(try await runner.run(["pihole", "deny", "add", "dup.website"]).status == 0)
+      let duplicate = try await runner.run(["pihole", "deny", "add", "dup.website"])
       #expect(duplicate.status == 1)
       #expect(duplicate.standardError.contains("Fix or skip the item named"), "\(duplicate.standardError)")
       #expect(!duplicate.standardError.contains("The other items were applied"))

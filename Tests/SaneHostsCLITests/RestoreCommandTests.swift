@@ -26,12 +26,12 @@ struct RestoreCommandTests {
     let fixture = try await ApplyFixture.make()
     defer { fixture.cli.remove() }
     try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
-    try await fixture.cli.ok("deny", "add", "more.example")
+    try await fixture.cli.ok("deny", "add", "more.website")
     try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
-    #expect(try fixture.hostsText().contains("0.0.0.0 more.example"))
+    #expect(try fixture.hostsText().contains("0.0.0.0 more.website"))
     // The newest backup holds the first apply's section: three names.
     try await fixture.cli.ok("restore", "--hosts-file", fixture.hosts.path)
-    #expect(!(try fixture.hostsText().contains("more.example")))
+    #expect(!(try fixture.hostsText().contains("more.website")))
     let status = try await fixture.cli.ok("status")
     #expect(status.contains("\(fixture.hosts.path): profile default, 3 names"), "\(status)")
     #expect(!status.contains("no section"))

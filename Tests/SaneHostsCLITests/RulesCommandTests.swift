@@ -8,16 +8,16 @@ struct RulesCommandTests {
   func rules() async throws {
     let cli = try StoreCLI()
     defer { cli.remove() }
-    try await cli.ok("allow", "add", "example.com", "=exact.example", "*.wild.example", "/^ads[0-9]+\\./")
-    try await cli.ok("deny", "add", "tracker.example", "--comment", "seen in logs")
+    try await cli.ok("allow", "add", "example.com", "=exact.website", "*.wild.website", "/^ads[0-9]+\\./")
+    try await cli.ok("deny", "add", "tracker.website", "--comment", "seen in logs")
     let allow = try #require(try await cli.json("allow", "list", "--json") as? [[String: Any]])
     #expect(
-      allow.map { $0["rule"] as? String } == ["example.com", "=exact.example", "*.wild.example", "/^ads[0-9]+\\./"])
+      allow.map { $0["rule"] as? String } == ["example.com", "=exact.website", "*.wild.website", "/^ads[0-9]+\\./"])
     #expect(allow.map { $0["kind"] as? String } == ["subdomains", "exact", "wildcard", "regex"])
     let deny = try #require(try await cli.json("deny", "list", "--json") as? [[String: Any]])
     #expect(deny.first?["comment"] as? String == "seen in logs")
 
-    try await cli.ok("allow", "remove", "=exact.example")
+    try await cli.ok("allow", "remove", "=exact.website")
     let after = try #require(try await cli.json("allow", "list", "--json") as? [[String: Any]])
     #expect(after.count == 3)
   }

@@ -14,7 +14,7 @@ struct SemanticsMatrixTests {
   /// The upstream's zone. Every address is one the tests look for: a blocked name must never show it.
   static let zone = """
     $TTL 60
-    @ IN SOA ns.shop.test. admin.shop.test. 1 60 60 600 60
+    @ IN SOA ns.shop.blog. admin.shop.blog. 1 60 60 600 60
     @ IN NS ns
     ns IN A 127.0.0.1
     @ IN A 198.51.100.1
@@ -41,11 +41,11 @@ struct SemanticsMatrixTests {
   /// The list: a blocked parent, a listed subdomain of it (compressed away), a parent with a wildcard allow,
   /// and the list's own exception under the blocked parent (`@@||name^`, read as AdGuard Home does).
   static let listed = [
-    "ads.shop.test", "x.ads.shop.test", "wild.shop.test", "@@||inlist.ads.shop.test^", "cdn.shop.test",
+    "ads.shop.blog", "x.ads.shop.blog", "wild.shop.blog", "@@||inlist.ads.shop.blog^", "cdn.shop.blog",
   ]
   /// Allow rules: exact, subdomains, wildcard; and an exact one two labels below its blocked parent (the
   /// name between them must stay blocked: BIND stopped matching it with the parent's `*.` record).
-  static let allowRules = ["=keep.ads.shop.test", "open.ads.shop.test", "*.wild.shop.test", "=x.y.cdn.shop.test"]
+  static let allowRules = ["=keep.ads.shop.blog", "open.ads.shop.blog", "*.wild.shop.blog", "=x.y.cdn.shop.blog"]
 
   /// What a case expects of the server's answer.
   enum Expected: Equatable, CustomStringConvertible {
@@ -79,26 +79,26 @@ struct SemanticsMatrixTests {
     let https = RecordType.other(65)
     let covered: (String) -> Expected = { semantics.covers ? .blocked : .real($0) }
     return [
-      ("ads.shop.test", .a, .blocked),
-      ("ads.shop.test", .aaaa, .blocked),
-      ("ads.shop.test", https, semantics.blocksHTTPS ? .blocked : .real("HTTPS")),
-      ("x.ads.shop.test", .a, .blocked),
-      ("y.ads.shop.test", .a, covered("198.51.100.11")),
-      ("y.ads.shop.test", https, semantics.covers ? .blocked : .real("HTTPS")),
-      ("keep.ads.shop.test", .a, .real("198.51.100.12")),
+      ("ads.shop.blog", .a, .blocked),
+      ("ads.shop.blog", .aaaa, .blocked),
+      ("ads.shop.blog", https, semantics.blocksHTTPS ? .blocked : .real("HTTPS")),
+      ("x.ads.shop.blog", .a, .blocked),
+      ("y.ads.shop.blog", .a, covered("198.51.100.11")),
+      ("y.ads.shop.blog", https, semantics.covers ? .blocked : .real("HTTPS")),
+      ("keep.ads.shop.blog", .a, .real("198.51.100.12")),
       (
-        "deep.keep.ads.shop.test", .a,
+        "deep.keep.ads.shop.blog", .a,
         semantics.covers && semantics.exactKeepsSubdomainsBlocked ? .blocked : .real("198.51.100.13")
       ),
-      ("open.ads.shop.test", .a, .real("198.51.100.14")),
-      ("inlist.ads.shop.test", .a, .real("198.51.100.19")),
-      ("x.y.cdn.shop.test", .a, .real("198.51.100.21")),
-      ("y.cdn.shop.test", .a, covered("198.51.100.22")),
-      ("deep.open.ads.shop.test", .a, .real("198.51.100.15")),
-      ("wild.shop.test", .a, .blocked),
-      ("x.wild.shop.test", .a, .real("198.51.100.17")),
-      ("shop.test", .a, .real("198.51.100.1")),
-      ("track.shop.test", .a, semantics.blocksCNAMETargets ? .blocked : .real("198.51.100.10")),
+      ("open.ads.shop.blog", .a, .real("198.51.100.14")),
+      ("inlist.ads.shop.blog", .a, .real("198.51.100.19")),
+      ("x.y.cdn.shop.blog", .a, .real("198.51.100.21")),
+      ("y.cdn.shop.blog", .a, covered("198.51.100.22")),
+      ("deep.open.ads.shop.blog", .a, .real("198.51.100.15")),
+      ("wild.shop.blog", .a, .blocked),
+      ("x.wild.shop.blog", .a, .real("198.51.100.17")),
+      ("shop.blog", .a, .real("198.51.100.1")),
+      ("track.shop.blog", .a, semantics.blocksCNAMETargets ? .blocked : .real("198.51.100.10")),
     ]
   }
 
@@ -134,7 +134,7 @@ struct SemanticsMatrixTests {
   /// list's) and compares the output `format`'s verdict with the server's answer: blocked exactly when
   /// `why` says the format writes the name or a parent that covers it.
   static func whyMismatches(_ cli: StoreCLI, port: UInt16, format: String) async throws -> [String] {
-    let names = Set(cases(Semantics()).filter { $0.1 == .a && $0.0 != "track.shop.test" }.map(\.0)).sorted()
+    let names = Set(cases(Semantics()).filter { $0.1 == .a && $0.0 != "track.shop.blog" }.map(\.0)).sorted()
     let result = try await cli.runner.run(["why", "--json"] + names)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
@@ -180,24 +180,24 @@ struct SemanticsMatrixTests {
     return fixture
   }
 
-  /// Adds `newly.shop.test` to the list after the server has answered (and cached) it, applies with
+  /// Adds `newly.shop.blog` to the list after the server has answered (and cached) it, applies with
   /// `--reload` (and `extra`), and expects it blocked at once; the reload's report says what ran.
   static func expectReloaded(_ fixture: ApplyFixture, port: UInt16, apply: [String], log: () -> String) async throws {
     let resolver = try Resolver(server: "127.0.0.1:\(port)")
-    #expect(try await observe(resolver, "newly.shop.test", .a) == "real 198.51.100.18")
-    try Data((listed + ["newly.shop.test"]).joined(separator: "\n").utf8).write(to: fixture.list)
+    #expect(try await observe(resolver, "newly.shop.blog", .a) == "real 198.51.100.18")
+    try Data((listed + ["newly.shop.blog"]).joined(separator: "\n").utf8).write(to: fixture.list)
     try await fixture.cli.ok("update", "--quiet")
     let applied = try await fixture.cli.runner.run(["apply", "--reload"] + apply)
     #expect(applied.status == 0, "\(applied.standardError)\n\(log())")
     // BIND loads a zone again in the background after SIGHUP or `rndc reload`: the answer may take a moment.
     let start = ContinuousClock.now
-    var after = try await observe(resolver, "newly.shop.test", .a)
+    var after = try await observe(resolver, "newly.shop.blog", .a)
     while !after.hasPrefix("blocked") && ContinuousClock.now - start < .seconds(10) {
       try await Task.sleep(for: .milliseconds(20))
-      after = try await observe(resolver, "newly.shop.test", .a)
+      after = try await observe(resolver, "newly.shop.blog", .a)
     }
     #expect(
-      after.hasPrefix("blocked"), "newly.shop.test after the reload: \(after)\n\(applied.standardError)\n\(log())")
+      after.hasPrefix("blocked"), "newly.shop.blog after the reload: \(after)\n\(applied.standardError)\n\(log())")
     print("reload of \(apply[1]): blocked after \(ContinuousClock.now - start)")
   }
 
@@ -221,7 +221,7 @@ struct SemanticsMatrixTests {
         // track → ads is cached, the blocked name itself is answered from the cache until its TTL ends.
         // apply names it.
         let resolver = try Resolver(server: "127.0.0.1:\(server.port)")
-        #expect(try await Self.observe(resolver, "ads.shop.test", .a) == "real 198.51.100.10")
+        #expect(try await Self.observe(resolver, "ads.shop.blog", .a) == "real 198.51.100.10")
         #expect(applied.standardError.contains("from its cache"), "\(applied.standardError)")
         try await Self.expectReloaded(
           fixture, port: server.port,
@@ -264,7 +264,7 @@ struct SemanticsMatrixTests {
       upstream in
       let lines = [
         #"local-zone: "test." nodefault"#, #"module-config: "iterator""#, #"include: "\#(dropIn.path)""#,
-        "stub-zone:", #"name: "shop.test""#, "stub-addr: 127.0.0.1@\(upstream.port)",
+        "stub-zone:", #"name: "shop.blog""#, "stub-addr: 127.0.0.1@\(upstream.port)",
       ]
       try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
         try await Self.expectMatrix(
@@ -349,7 +349,7 @@ struct VerifyChangedTests {
   )
   func deniedNameVerified() async throws {
     // 300 names: a random sample of 50 would rarely hold the one just added.
-    let fixture = try await ApplyFixture.make(names: (0..<300).map { "n\($0).blocked.example" })
+    let fixture = try await ApplyFixture.make(names: (0..<300).map { "n\($0).blocked.website" })
     defer { fixture.cli.remove() }
     let dropIn = fixture.cli.directory.file("sanehosts.servers")
     try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
@@ -358,7 +358,7 @@ struct VerifyChangedTests {
         arguments: ["\(option)=\(dropIn.path)"] + DNSServerProcess.catchAllArguments,
         directory: fixture.cli.directory.url
       ) { server in
-        let name = "newly-denied\(option.dropFirst(2)).example"
+        let name = "newly-denied\(option.dropFirst(2)).website"
         try await fixture.cli.ok("deny", "add", name)
         let applied = try await fixture.cli.runner.run([
           "apply", "--target", "dnsmasq", "--output", dropIn.path, "--reload", "--reload-pid", "\(server.pid)",
@@ -397,14 +397,14 @@ extension VerifyChangedTests {
         directory: fixture.cli.directory.url
       ) { server in
         let apply = ["apply", "--target", "dnsmasq", "--output", dropIn.path, "--verify", "127.0.0.1:\(server.port)"]
-        try await fixture.cli.ok("allow", "add", "=deep.keep.ads.shop.test")
+        try await fixture.cli.ok("allow", "add", "=deep.keep.ads.shop.blog")
         let unloaded = try await fixture.cli.runner.run(apply)
         #expect(unloaded.status == 5, "\(unloaded.standardError)")
         #expect(unloaded.standardError.contains("0/1 allowed names let through"), "\(unloaded.standardError)")
         #expect(
-          unloaded.standardError.contains("allowed but blocked: deep.keep.ads.shop.test (NXDOMAIN)"),
+          unloaded.standardError.contains("allowed but blocked: deep.keep.ads.shop.blog (NXDOMAIN)"),
           "\(unloaded.standardError)")
-        try await fixture.cli.ok("allow", "add", "=y.ads.shop.test")
+        try await fixture.cli.ok("allow", "add", "=y.ads.shop.blog")
         let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
         #expect(reloaded.status == 0, "\(reloaded.standardError)")
         #expect(reloaded.standardError.contains("1/1 allowed names let through"), "\(reloaded.standardError)")
@@ -436,15 +436,15 @@ extension VerifyChangedTests {
           let names = SemanticsMatrixTests.listed.filter { !removed.contains($0) }
           try Data(names.joined(separator: "\n").utf8).write(to: fixture.list)
         }
-        try list(without: ["wild.shop.test"])
+        try list(without: ["wild.shop.blog"])
         try await fixture.cli.ok("update", "--quiet")
         let unloaded = try await fixture.cli.runner.run(apply)
         #expect(unloaded.status == 5, "\(unloaded.standardError)")
         #expect(unloaded.standardError.contains("0/1 removed names unblocked"), "\(unloaded.standardError)")
         #expect(
-          unloaded.standardError.contains("removed but blocked: wild.shop.test (sinkhole 0.0.0.0"),
+          unloaded.standardError.contains("removed but blocked: wild.shop.blog (sinkhole 0.0.0.0"),
           "\(unloaded.standardError)")
-        try list(without: ["wild.shop.test", "cdn.shop.test"])
+        try list(without: ["wild.shop.blog", "cdn.shop.blog"])
         try await fixture.cli.ok("update", "--quiet")
         let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
         #expect(reloaded.status == 0, "\(reloaded.standardError)")

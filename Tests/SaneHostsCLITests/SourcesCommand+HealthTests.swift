@@ -4,7 +4,7 @@ import Testing
 
 @Suite("sanehosts sources diff / accept, and list health in update and status")
 struct SourcesCommandHealthTests {
-  static func hosts(_ range: Range<Int>) -> Data { Data(range.map { "0.0.0.0 n\($0).example\n" }.joined().utf8) }
+  static func hosts(_ range: Range<Int>) -> Data { Data(range.map { "0.0.0.0 n\($0).website\n" }.joined().utf8) }
 
   @Test("A shrink is held (exit 2, JSON says so), diffed, accepted; status shows the trend and staleness")
   func heldDiffAccept() async throws {
@@ -35,7 +35,7 @@ struct SourcesCommandHealthTests {
     let preview = try await cli.ok("sources", "diff", "l", "--held", "--limit", "2")
     #expect(preview.contains("l: current copy 100 names → held copy 40 names"))
     #expect(preview.contains("0 added, 60 removed"))
-    #expect(preview.contains("- n0.example\n- n1.example\n  … and 58 more removed"))
+    #expect(preview.contains("- n0.website\n- n1.website\n  … and 58 more removed"))
 
     let accepted = try await cli.ok("sources", "accept", "l")
     #expect(accepted.contains("Accepted l's new copy: 40 names, 100 before."))

@@ -9,7 +9,7 @@ struct SourcesCommandTests {
     let cli = try StoreCLI()
     defer { cli.remove() }
     let file = cli.directory.file("mine.txt")
-    try "tracker.example\n".write(to: file, atomically: true, encoding: .utf8)
+    try "tracker.website\n".write(to: file, atomically: true, encoding: .utf8)
 
     let added = try await cli.ok(
       "sources", "add", "peter-lowe", "https://raw.githubusercontent.com/StevenBlack/hosts/master/hosts", file.path)

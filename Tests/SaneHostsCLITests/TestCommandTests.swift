@@ -171,7 +171,7 @@ struct TestCommandTests {
 
   @Test("A seeded sample of a source's own names: the same seed tests the same names, all blocked by that list")
   func sample() async throws {
-    let names = (0..<200).map { "t\($0).sample.example" }
+    let names = (0..<200).map { "t\($0).sample.website" }
     let fixture = try await ApplyFixture.make(names: names)
     defer { fixture.cli.remove() }
     let dropIn = fixture.cli.directory.file("sanehosts.conf")

@@ -9,8 +9,8 @@ struct TestProgressTests {
   @Test("done/total with aligned digits, blocked so far, the current domain; cut to the width")
   func line() {
     #expect(
-      TestProgress.line(done: 7, total: 128, blocked: 5, current: "ads.example", width: 80)
-        == "[  7/128] 5 blocked  ads.example")
+      TestProgress.line(done: 7, total: 128, blocked: 5, current: "ads.website", width: 80)
+        == "[  7/128] 5 blocked  ads.website")
     let long = TestProgress.line(
       done: 100, total: 128, blocked: 90, current: String(repeating: "x", count: 200), width: 40)
     #expect(long.count == 39)
@@ -19,7 +19,7 @@ struct TestProgressTests {
 
   @Test("Not live: nothing is written; live: each finished domain is drawn over the line, which is cleared at the end")
   func drawing() {
-    let domain = TestDomain(hostname: "ads.example", category: "Ads", provider: "A")
+    let domain = TestDomain(hostname: "ads.website", category: "Ads", provider: "A")
     let event = TestEvent.finished(
       DomainResult(domain: domain, verdict: Verdict(.blocked, "NXDOMAIN"), milliseconds: 1), done: 1, total: 1,
       blocked: 1)
@@ -31,6 +31,6 @@ struct TestProgressTests {
     let live = TestProgress(live: true, width: 80) { text in written.withLock { $0.append(text) } }
     live.handle(event)
     live.finish()
-    #expect(written.withLock { $0 } == ["\r\u{1B}[2K[1/1] 1 blocked  ads.example", "\r\u{1B}[2K"])
+    #expect(written.withLock { $0 } == ["\r\u{1B}[2K[1/1] 1 blocked  ads.website", "\r\u{1B}[2K"])
   }
 }

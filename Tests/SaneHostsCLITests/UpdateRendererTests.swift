@@ -16,8 +16,8 @@ struct UpdateRendererTests {
 
   static let profile = Profile(id: 1, name: "default", isActive: true)
   static let sources = [
-    Source(id: 1, key: "one", name: "one", location: "https://a.example/one"),
-    Source(id: 2, key: "two", name: "two", location: "https://a.example/two"),
+    Source(id: 1, key: "one", name: "one", location: "https://a.website/one"),
+    Source(id: 2, key: "two", name: "two", location: "https://a.website/two"),
   ]
 
   @Test("Live mode redraws one line per source and an overall bar, in place")

@@ -10,11 +10,11 @@ struct UpdateTests {
     let cli = try StoreCLI()
     defer { cli.remove() }
     try await FixtureServer.with { server in
-      server.route("/a", .resource(.init("0.0.0.0 ads.example\n0.0.0.0 track.example\n", etag: "\"a\"")))
-      server.route("/b", .resource(.init("||cdn.example^\nbad..name\n", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")))
+      server.route("/a", .resource(.init("0.0.0.0 ads.website\n0.0.0.0 track.website\n", etag: "\"a\"")))
+      server.route("/b", .resource(.init("||cdn.website^\nbad..name\n", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")))
       try await cli.ok("sources", "add", server.url("/a").absoluteString, "--name", "a")
       try await cli.ok("sources", "add", server.url("/b").absoluteString, "--name", "b")
-      try await cli.ok("allow", "add", "track.example")
+      try await cli.ok("allow", "add", "track.website")
 
       let first = try await cli.ok("update")
       #expect(first.contains("a: connecting"))
@@ -35,19 +35,19 @@ struct UpdateTests {
       let compiled = try await cli.run("compile", "-f", "domains")
       #expect(compiled.status == 0)
       let names = compiled.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("#") }
-      #expect(names == ["ads.example", "cdn.example"])
+      #expect(names == ["ads.website", "cdn.website"])
 
       // With an extra INPUT, the profile's copies and the input are merged.
       let extra = cli.directory.file("extra.txt")
-      try "more.example\n".write(to: extra, atomically: true, encoding: .utf8)
+      try "more.website\n".write(to: extra, atomically: true, encoding: .utf8)
       let merged = try await cli.run("compile", "--profile", "default", extra.path, "-f", "domains")
-      #expect(merged.standardOutput.contains("more.example"))
-      #expect(merged.standardOutput.contains("ads.example"))
+      #expect(merged.standardOutput.contains("more.website"))
+      #expect(merged.standardOutput.contains("ads.website"))
 
       // A URL input is downloaded.
       let url = try await cli.run("compile", server.url("/a").absoluteString, "-f", "domains", "--quiet")
       #expect(url.status == 0, "\(url.standardError)")
-      #expect(url.standardOutput.contains("track.example"))
+      #expect(url.standardOutput.contains("track.website"))
     }
   }
 
@@ -56,7 +56,7 @@ struct UpdateTests {
     let cli = try StoreCLI()
     defer { cli.remove() }
     try await FixtureServer.with { server in
-      server.route("/a", .resource(.init("0.0.0.0 ads.example\n")))
+      server.route("/a", .resource(.init("0.0.0.0 ads.website\n")))
       try await cli.ok("sources", "add", server.url("/a").absoluteString, "--name", "a")
       let output = try await cli.ok("update", "--json")
       let events = try output.split(separator: "\n").map {
@@ -103,7 +103,7 @@ struct UpdateTests {
     let cli = try StoreCLI()
     defer { cli.remove() }
     try await FixtureServer.with { server in
-      server.route("/a", .resource(.init("0.0.0.0 ads.example\n", etag: "\"1\"")))
+      server.route("/a", .resource(.init("0.0.0.0 ads.website\n", etag: "\"1\"")))
       try await cli.ok("sources", "add", server.url("/a").absoluteString, "--name", "a")
       try await cli.ok("update")
       let before = try await cli.ok("sources", "list", "--json")

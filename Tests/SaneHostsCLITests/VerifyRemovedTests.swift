@@ -54,7 +54,7 @@ struct VerifyRemovedTests {
     "Regression: a removed name the server still answers NXDOMAIN (not reloaded) fails verification (exit 5); reloaded, a name gone upstream (NXDOMAIN with the zone's SOA) is let through",
     arguments: setups)
   func removedOnNXDOMAINTarget(_ setup: Setup) async throws {
-    let listed = SemanticsMatrixTests.listed + ["gone.shop.test"]
+    let listed = SemanticsMatrixTests.listed + ["gone.shop.blog"]
     let fixture = try await ApplyFixture.make(names: listed)
     defer { fixture.cli.remove() }
     let file = fixture.cli.directory.file(setup.file)
@@ -71,7 +71,7 @@ struct VerifyRemovedTests {
         setup, file: file, forwarder: upstream.port, directory: fixture.cli.directory.url
       ) { port, reload, log in
         let apply = ["apply", "--target", setup.target, "--output", file.path, "--verify", "127.0.0.1:\(port)"]
-        try await list(without: ["wild.shop.test"])
+        try await list(without: ["wild.shop.blog"])
         let unloaded = try await fixture.cli.runner.run(apply)
         if setup.target == "knot-resolver" {
           // kresd's policy.rpz watches its file and loads it again by itself (found on the real kresd).
@@ -80,10 +80,10 @@ struct VerifyRemovedTests {
           #expect(unloaded.status == 5, "\(unloaded.standardError)\n\(log())")
           #expect(unloaded.standardError.contains("0/1 removed names unblocked"), "\(unloaded.standardError)")
           #expect(
-            unloaded.standardError.contains("removed but blocked: wild.shop.test (NXDOMAIN"),
+            unloaded.standardError.contains("removed but blocked: wild.shop.blog (NXDOMAIN"),
             "\(unloaded.standardError)")
         }
-        try await list(without: ["wild.shop.test", "cdn.shop.test", "gone.shop.test"])
+        try await list(without: ["wild.shop.blog", "cdn.shop.blog", "gone.shop.blog"])
         let reloaded = try await fixture.cli.runner.run(apply + ["--reload"] + reload)
         #expect(reloaded.status == 0, "\(reloaded.standardError)\n\(log())")
         #expect(reloaded.standardError.contains("2/2 removed names unblocked"), "\(reloaded.standardError)")

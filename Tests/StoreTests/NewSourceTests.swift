@@ -34,7 +34,7 @@ struct NewSourceTests {
 
   @Test("Any other http(s) URL is taken as it is, with nothing else filled in")
   func plainURL() throws {
-    for text in ["https://lists.example/ads.txt", "http://127.0.0.1:8080/list", "HTTPS://Lists.Example/x"] {
+    for text in ["https://lists.website/ads.txt", "http://127.0.0.1:8080/list", "HTTPS://Lists.Website/x"] {
       let source = try NewSource.parse(text, catalog: catalog)
       #expect(source.location.absoluteString == text)
       #expect(source.key == nil)
@@ -58,7 +58,7 @@ struct NewSourceTests {
     let temp = try TemporaryDirectory()
     defer { temp.remove() }
     let file = temp.file("my list.txt")
-    try Data("0.0.0.0 a.example\n".utf8).write(to: file)
+    try Data("0.0.0.0 a.website\n".utf8).write(to: file)
 
     let absolute = try NewSource.parse(file.path, catalog: catalog)
     #expect(absolute.location.isFileURL)

@@ -39,13 +39,13 @@ struct ProfileTests {
   @Test(
     "A rule's text is how it is written for its action",
     arguments: [
-      (ProfileRule.Action.allow, RuleKind.exact, "=a.example"),
-      (.allow, .subdomains, "a.example"),
-      (.allow, .wildcard, "*.a.example"),
-      (.deny, .exact, "a.example"),
+      (ProfileRule.Action.allow, RuleKind.exact, "=a.website"),
+      (.allow, .subdomains, "a.website"),
+      (.allow, .wildcard, "*.a.website"),
+      (.deny, .exact, "a.website"),
     ])
   func ruleText(action: ProfileRule.Action, kind: RuleKind, text: String) {
-    #expect(ProfileRule(id: 1, profileID: 1, action: action, kind: kind, pattern: "a.example").text == text)
+    #expect(ProfileRule(id: 1, profileID: 1, action: action, kind: kind, pattern: "a.website").text == text)
   }
 
   @Test("A regex rule's text is its pattern between slashes")
@@ -56,7 +56,7 @@ struct ProfileTests {
   @Test("A rule's text parses back to the same rule", arguments: ProfileRule.Action.allCases)
   func textRoundTrip(action: ProfileRule.Action) throws {
     let written =
-      action == .allow ? ["a.example", "=b.example", "*.c.example", "/^d\\./"] : ["a.example", "=b.example"]
+      action == .allow ? ["a.website", "=b.website", "*.c.website", "/^d\\./"] : ["a.website", "=b.website"]
     for text in written {
       let parsed = try Store.parseRule(text, action: action)
       let rule = ProfileRule(id: 1, profileID: 1, action: action, kind: parsed.kind, pattern: parsed.pattern)

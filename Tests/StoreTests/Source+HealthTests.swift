@@ -8,7 +8,7 @@ struct SourceHealthTests {
   let now = Date(timeIntervalSince1970: 1_800_000_000)
 
   func source(lastChange: Date?, headerDate: Date?) -> Source {
-    var source = Source(id: 1, key: "k", name: "k", location: "https://lists.example/k.txt")
+    var source = Source(id: 1, key: "k", name: "k", location: "https://lists.website/k.txt")
     source.cacheFile = "lists/k.list"
     source.lastChange = lastChange
     source.headerDate = headerDate

@@ -10,12 +10,12 @@ import Testing
 struct SourceTests {
   @Test("A new source has never been downloaded")
   func fresh() {
-    let source = Source(id: 1, key: "ads", name: "Ads", location: "https://lists.example/ads.txt")
+    let source = Source(id: 1, key: "ads", name: "Ads", location: "https://lists.website/ads.txt")
     #expect(source.id == 1)
     #expect(source.status == .new)
     #expect(!source.hasCopy)
     #expect(!source.isFile)
-    #expect(source.url == URL(string: "https://lists.example/ads.txt"))
+    #expect(source.url == URL(string: "https://lists.website/ads.txt"))
     #expect(source.lastAttempt == nil)
     #expect(source.unique == nil)
   }
@@ -40,7 +40,7 @@ struct SourceTests {
       findings.names = 7
       findings.formats = [.hosts: 7]
       var source = Source(
-        id: 9, key: "full", name: "Full “list”", location: "https://lists.example/full.txt", catalogID: "full-id",
+        id: 9, key: "full", name: "Full “list”", location: "https://lists.website/full.txt", catalogID: "full-id",
         format: .wildcard, category: "ads", addedAt: Date(timeIntervalSince1970: 1_000_000))
       source.etag = "\"e\""
       source.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"

@@ -15,7 +15,7 @@ struct StoreFingerprintTests {
     #expect(base != Store.fingerprint([(1, "ab", nil), (2, "bb", .hosts)], rules: RuleSet()))
     #expect(base != Store.fingerprint([(1, "aa", .domains), (2, "bb", .hosts)], rules: RuleSet()))
     var rules = RuleSet()
-    rules.allow = try RuleSet.parse("keep.example\n", origin: "test")
+    rules.allow = try RuleSet.parse("keep.website\n", origin: "test")
     #expect(base != Store.fingerprint([(1, "aa", nil), (2, "bb", .hosts)], rules: rules))
   }
 
@@ -27,13 +27,13 @@ struct StoreFingerprintTests {
       let profile = try store.activeProfile()
       let none = try store.currentFingerprint(of: profile)
       #expect(none == Store.fingerprint([], rules: RuleSet()))
-      let savedA = try await store.save(["x.example"], for: a)
+      let savedA = try await store.save(["x.website"], for: a)
       let one = try store.currentFingerprint(of: profile)
       #expect(one == Store.fingerprint([(savedA.id, savedA.sha256!, nil)], rules: RuleSet()))
-      _ = try await store.save(["y.example"], for: b)
+      _ = try await store.save(["y.website"], for: b)
       try store.setEnabled(false, source: b.key)
       #expect(try store.currentFingerprint(of: profile) == one)
-      _ = try store.addRule("x.example", action: .allow)
+      _ = try store.addRule("x.website", action: .allow)
       #expect(try store.currentFingerprint(of: profile) != one)
     }
   }

@@ -20,9 +20,9 @@ struct StoreHealthTests {
   func previousCopy() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let first = try await store.save(["a.example", "b.example"], for: source)
+      let first = try await store.save(["a.website", "b.website"], for: source)
       #expect(first.previousCacheFile == nil)
-      let second = try store.copy(["a.example", "c.example", "d.example"], key: source.key)
+      let second = try store.copy(["a.website", "c.website", "d.website"], key: source.key)
       #expect(try await commit(store, first, .updated(second)).isEmpty)
       let saved = try #require(try store.source(key: source.key))
       #expect(saved.previousCacheFile == first.cacheFile)
@@ -31,7 +31,7 @@ struct StoreHealthTests {
       #expect(saved.trend.change == (saved.unique ?? 0) - (first.unique ?? 0))
       #expect(try store.referencedFiles().contains(first.cacheFile!))
 
-      let third = try store.copy(["e.example"], key: source.key)
+      let third = try store.copy(["e.website"], key: source.key)
       let replaced = try await commit(store, saved, .updated(third))
       #expect(replaced == [first.cacheFile!, Store.listFile(forCopy: first.cacheFile!)])
       #expect(try store.source(key: source.key)?.previousCacheFile == second.cacheFile)
@@ -42,8 +42,8 @@ struct StoreHealthTests {
   func heldCopy() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let good = try await store.save((0..<10).map { "n\($0).example" }, for: source)
-      let held = try store.copy(["n1.example"], key: source.key)
+      let good = try await store.save((0..<10).map { "n\($0).website" }, for: source)
+      let held = try store.copy(["n1.website"], key: source.key)
       #expect(try await commit(store, good, .held(held, message: "suspicious shrink")).isEmpty)
       var saved = try #require(try store.source(key: source.key))
       #expect(saved.heldCopy == held)
@@ -52,7 +52,7 @@ struct StoreHealthTests {
       #expect(saved.message == "suspicious shrink")
       #expect(try store.referencedFiles().contains(held.cacheFile))
 
-      let newer = try store.copy(["n2.example"], key: source.key)
+      let newer = try store.copy(["n2.website"], key: source.key)
       #expect(
         try await commit(store, saved, .held(newer, message: "again"))
           == [held.cacheFile, Store.listFile(forCopy: held.cacheFile)])
@@ -68,13 +68,13 @@ struct StoreHealthTests {
   func accept() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let good = try await store.save((0..<10).map { "n\($0).example" }, for: source)
+      let good = try await store.save((0..<10).map { "n\($0).website" }, for: source)
       await #expect(throws: StoreError.self) { try await store.acceptHeldCopy(source.key) }
-      let held = try store.copy(["n1.example", "x.example", "x.example"], key: source.key)
+      let held = try store.copy(["n1.website", "x.website", "x.website"], key: source.key)
       _ = try await commit(store, good, .held(held, message: "shrink"))
 
       let before = try #require(try await store.difference(of: source.key, held: true))
-      #expect(before.addedCount == 1 && before.added == ["x.example"])
+      #expect(before.addedCount == 1 && before.added == ["x.website"])
       #expect(before.removedCount == 9)
 
       let accepted = try await store.acceptHeldCopy(source.key)
@@ -86,7 +86,7 @@ struct StoreHealthTests {
       #expect(accepted.status == .updated)
       let after = try #require(try await store.difference(of: source.key, limit: 3))
       #expect(after.removedCount == 9 && after.removed.count == 3)
-      #expect(after.removed == ["n0.example", "n2.example", "n3.example"])
+      #expect(after.removed == ["n0.website", "n2.website", "n3.website"])
       #expect(try await store.difference(of: source.key, held: true) == nil)
     }
   }
@@ -96,7 +96,7 @@ struct StoreHealthTests {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
       #expect(try await store.difference(of: source.key) == nil)
-      _ = try await store.save(["a.example"], for: source)
+      _ = try await store.save(["a.website"], for: source)
       #expect(try await store.difference(of: source.key) == nil)
     }
   }
@@ -105,8 +105,8 @@ struct StoreHealthTests {
   func heldIsPrevious() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let previous = try await store.save((0..<9).map { "p\($0).example" }, for: source)
-      let current = try store.copy((0..<20).map { "n\($0).example" }, key: source.key)
+      let previous = try await store.save((0..<9).map { "p\($0).website" }, for: source)
+      let current = try store.copy((0..<20).map { "n\($0).website" }, key: source.key)
       _ = try await commit(store, previous, .updated(current))
       // The server serves the previous content again: held back, the same file as the previous copy.
       var saved = try #require(try store.source(key: source.key))

@@ -18,7 +18,7 @@ struct StoreInsertTests {
       let kids = try store.createProfile("kids")
       #expect(kids.id != (try store.profile("default")).id)
       #expect(try store.profile("kids") == kids)
-      let rule = try store.addRule("keep.example", action: .allow)
+      let rule = try store.addRule("keep.website", action: .allow)
       #expect(try store.rules().first == rule)
 
       // The id a record is made with is not written: two inserts of the same made-up id are two rows.

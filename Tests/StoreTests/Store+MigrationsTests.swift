@@ -71,7 +71,7 @@ struct StoreMigrationsTests {
   func ruleChecks() async throws {
     try await withStore { store, _ throws in
       let id = try #require(try store.activeProfile().id)
-      let insert = "INSERT INTO rule (profileID, action, kind, pattern, addedAt) VALUES (?, ?, ?, 'a.example', 0)"
+      let insert = "INSERT INTO rule (profileID, action, kind, pattern, addedAt) VALUES (?, ?, ?, 'a.website', 0)"
       #expect(throws: (any Error).self) { try store.execute(insert, [id, "block", "exact"]) }
       #expect(throws: (any Error).self) { try store.execute(insert, [id, "deny", "prefix"]) }
       try store.execute(insert, [id, "deny", "exact"])
@@ -86,7 +86,7 @@ struct StoreMigrationsTests {
         try store.execute("INSERT INTO profileSource (profileID, sourceID, position) VALUES (1, 999, 0)")
       }
       let source = try store.addSource(web("cascade")).source
-      try await store.save(["a.example", "b.example"], for: source)
+      try await store.save(["a.website", "b.website"], for: source)
       try store.execute("DELETE FROM source WHERE id = ?", [source.id])
       #expect(try store.integer("SELECT COUNT(*) FROM profileSource") == 0)
     }

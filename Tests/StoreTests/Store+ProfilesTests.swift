@@ -17,7 +17,7 @@ struct StoreProfilesTests {
       let work = try store.profile("work")
       #expect(work.summary == "Office")
       #expect(work.preset == "essentials")
-      #expect(try store.sources(in: "work").map(\.source.key) == ["lists-example-b", "lists-example-a"])
+      #expect(try store.sources(in: "work").map(\.source.key) == ["lists-website-b", "lists-website-a"])
       #expect(try store.sources(in: "work").allSatisfy(\.enabled))
       #expect(try store.sources(in: "default").isEmpty)
     }
@@ -112,7 +112,7 @@ struct StoreProfilesTests {
       #expect(try store.sources().isEmpty)
       #expect(try store.integer("SELECT COUNT(*) FROM profile WHERE isActive") == 0)
       // A write that looks up the active profile repairs it for good.
-      try store.addRule("x.example", action: .deny)
+      try store.addRule("x.website", action: .deny)
       #expect(try store.profiles().filter(\.isActive).map(\.name) == ["default"])
       #expect(try store.rules(in: "default").count == 1)
     }
@@ -123,25 +123,25 @@ struct StoreProfilesTests {
     try await withStore { store, _ throws in
       try store.addSource(web("one"))
       try store.addSource(web("two"))
-      try store.setEnabled(false, source: "lists-example-two")
-      try store.addRule("ok.example", action: .allow, comment: "needed")
-      try store.addRule("bad.example", action: .deny)
+      try store.setEnabled(false, source: "lists-website-two")
+      try store.addRule("ok.website", action: .allow, comment: "needed")
+      try store.addRule("bad.website", action: .deny)
 
       let copy = try store.duplicateProfile("default", as: "copy")
       #expect(copy.name == "copy")
       #expect(!copy.isActive)
       #expect(copy.summary == (try store.profile("default").summary))
       let sources = try store.sources(in: "copy")
-      #expect(sources.map(\.source.key) == ["lists-example-one", "lists-example-two"])
+      #expect(sources.map(\.source.key) == ["lists-website-one", "lists-website-two"])
       #expect(sources.map(\.enabled) == [true, false])
       #expect(try store.allSources().count == 2, "the copy shares the sources, it does not add new ones")
       let rules = try store.rules(in: "copy")
-      #expect(rules.map(\.text) == ["ok.example", "bad.example"])
+      #expect(rules.map(\.text) == ["ok.website", "bad.website"])
       #expect(rules.first?.comment == "needed")
       #expect(rules.allSatisfy { $0.profileID == copy.id })
 
       // The copy is independent: changing it leaves the original alone.
-      try store.removeRule("ok.example", action: .allow, from: "copy")
+      try store.removeRule("ok.website", action: .allow, from: "copy")
       #expect(try store.rules(in: "default").count == 2)
     }
   }
@@ -167,18 +167,18 @@ struct StoreProfilesTests {
       try store.createProfile("other", sources: [web("shared"), web("extra")])
       try store.addSource(web("own"))
       try store.addSource(web("shared"))
-      try store.addRule("x.example", action: .deny, to: "other")
-      try store.addRule("x.example", action: .deny)
-      try store.addRule("y.example", action: .allow, to: "other")
-      try store.setEnabled(false, source: "lists-example-extra", in: "other")
+      try store.addRule("x.website", action: .deny, to: "other")
+      try store.addRule("x.website", action: .deny)
+      try store.addRule("y.website", action: .allow, to: "other")
+      try store.setEnabled(false, source: "lists-website-extra", in: "other")
 
       let added = try store.mergeProfile("other", into: "default")
       #expect(added.sources == 1)
       #expect(added.rules == 1)
       let sources = try store.sources(in: "default")
-      #expect(sources.map(\.source.key) == ["lists-example-own", "lists-example-shared", "lists-example-extra"])
+      #expect(sources.map(\.source.key) == ["lists-website-own", "lists-website-shared", "lists-website-extra"])
       #expect(sources.map(\.enabled) == [true, true, false])
-      #expect(try store.rules().map(\.text).sorted() == ["x.example", "y.example"])
+      #expect(try store.rules().map(\.text).sorted() == ["x.website", "y.website"])
       // Nothing changed in the profile merged from.
       #expect(try store.sources(in: "other").count == 2)
       #expect(try store.rules(in: "other").count == 2)
@@ -215,14 +215,14 @@ struct StoreProfilesTests {
     try await withStore { store, _ throws in
       try store.createProfile("doomed", sources: [web("shared"), web("only")])
       try store.addSource(web("shared"))
-      try store.addRule("a.example", action: .deny, to: "doomed")
-      let only = try #require(try store.source(key: "lists-example-only"))
-      let shared = try #require(try store.source(key: "lists-example-shared"))
-      let onlySaved = try await store.save(["only.example"], for: only)
-      let sharedSaved = try await store.save(["shared.example"], for: shared)
+      try store.addRule("a.website", action: .deny, to: "doomed")
+      let only = try #require(try store.source(key: "lists-website-only"))
+      let shared = try #require(try store.source(key: "lists-website-shared"))
+      let onlySaved = try await store.save(["only.website"], for: only)
+      let sharedSaved = try await store.save(["shared.website"], for: shared)
       let doomed = try store.profile("doomed")
       let compiledFile = "profiles/\(doomed.id)-abc.domains"
-      try Data("only.example\n".utf8).write(to: store.directory.file(compiledFile))
+      try Data("only.website\n".utf8).write(to: store.directory.file(compiledFile))
       let compiled = CompiledProfile(
         profileID: doomed.id, file: compiledFile, sha256: "00", names: 1, fingerprint: "f", compiledAt: Date(),
         ruleCounts: [:])
@@ -235,7 +235,7 @@ struct StoreProfilesTests {
       try store.deleteProfile("Doomed")
 
       #expect(try store.profiles().map(\.name) == ["default"])
-      #expect(try store.allSources().map(\.key) == ["lists-example-shared"])
+      #expect(try store.allSources().map(\.key) == ["lists-website-shared"])
       #expect(try store.integer("SELECT COUNT(*) FROM rule") == 0)
       #expect(try store.integer("SELECT COUNT(*) FROM compiledProfile") == 0)
       #expect(!exists(try #require(onlySaved.cacheFile), in: store))

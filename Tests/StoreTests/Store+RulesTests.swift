@@ -32,14 +32,49 @@ struct StoreRulesTests {
     }
   }
 
-  @Test("Deny rules are names: plain, =name and *.name all deny the exact name")
+  @Test(
+    "Deny rules are names: plain and =name deny the name; *.name is refused with why (it no longer turns silently into =name)"
+  )
   func deny() async throws {
     try await withStore { store, _ throws in
-      let plain = try store.addRule("a.example", action: .deny)
-      let exact = try store.addRule("=b.example", action: .deny)
-      let wildcard = try store.addRule("*.c.example", action: .deny)
-      #expect([plain.kind, exact.kind, wildcard.kind] == [.exact, .exact, .exact])
-      #expect([plain.pattern, exact.pattern, wildcard.pattern] == ["a.example", "b.example", "c.example"])
+      let plain = try store.addRule("a.website", action: .deny)
+      let exact = try store.addRule("=b.website", action: .deny)
+      #expect([plain.kind, exact.kind] == [.exact, .exact])
+      #expect([plain.pattern, exact.pattern] == ["a.website", "b.website"])
+      let refused = #expect(throws: StoreError.self) { try store.addRule("*.c.website", action: .deny) }
+      guard case .invalid(let value, let reason) = refused else {
+        Issue.record("expected invalid, got \(String(describing: refused))")
+        return
+      }
+      #expect(value == "*.c.website" && reason.contains("subdomains-only"))
+      #expect(try store.rules(action: .deny).count == 2)
+    }
+  }
+
+  @Test("A command's rules are added all or none: one refused, none is added, and the error names it")
+  func allOrNone() async throws {
+    try await withStore { store, _ throws in
+      #expect(throws: StoreError.self) { try store.addRules(["a.website", "b.website", "/re/"], action: .deny) }
+      #expect(try store.rules(action: .deny).isEmpty)
+      #expect(throws: StoreError.self) { try store.addRules(["a.website", "a.website"], action: .allow) }
+      #expect(try store.rules(action: .allow).isEmpty)
+      #expect(try store.addRules(["a.website", "=b.website"], action: .allow).count == 2)
+    }
+  }
+
+  @Test(
+    "A special-use name may be denied by the user (warned); a single-label allow rule is kept with a warning, not refused"
+  )
+  func harmless() async throws {
+    try await withStore { store, _ throws in
+      let printer = try store.addRule("printer.lan", action: .deny)
+      let parsed = RuleSet.Rule(kind: printer.kind, pattern: printer.pattern, origin: "")
+      #expect(parsed.warning(deny: true)?.contains("local network name") == true)
+      let router = try store.addRule("router", action: .allow)
+      #expect(router.pattern == "router")
+      let rule = RuleSet.Rule(kind: router.kind, pattern: router.pattern, origin: "")
+      #expect(rule.warning(deny: false)?.contains("matches nothing a list may block") == true)
+      #expect(throws: StoreError.self) { try store.addRule("localhost", action: .deny) }
     }
   }
 
@@ -66,14 +101,14 @@ struct StoreRulesTests {
   @Test("The same rule twice is refused; the same name under another action or kind is not")
   func duplicates() async throws {
     try await withStore { store, _ throws in
-      try store.addRule("x.example", action: .allow)
-      #expect(throws: StoreError.alreadyExists(kind: "allow rule in “default”", name: "X.example")) {
-        try store.addRule("X.example", action: .allow)
+      try store.addRule("x.website", action: .allow)
+      #expect(throws: StoreError.alreadyExists(kind: "allow rule in “default”", name: "X.website")) {
+        try store.addRule("X.website", action: .allow)
       }
-      try store.addRule("=x.example", action: .allow)
-      try store.addRule("x.example", action: .deny)
-      #expect(throws: StoreError.self, "*.x.example denies exactly x.example, which is already denied") {
-        try store.addRule("*.x.example", action: .deny)
+      try store.addRule("=x.website", action: .allow)
+      try store.addRule("x.website", action: .deny)
+      #expect(throws: StoreError.self, "*.x.website denies exactly x.website, which is already denied") {
+        try store.addRule("*.x.website", action: .deny)
       }
       #expect(try store.rules().count == 3)
     }
@@ -82,13 +117,13 @@ struct StoreRulesTests {
   @Test("Rules are listed allow first, then in the order added, and can be filtered by action")
   func listing() async throws {
     try await withStore { store, _ throws in
-      try store.addRule("d1.example", action: .deny)
-      try store.addRule("a1.example", action: .allow)
-      try store.addRule("d2.example", action: .deny)
-      try store.addRule("a2.example", action: .allow)
-      #expect(try store.rules().map(\.pattern) == ["a1.example", "a2.example", "d1.example", "d2.example"])
-      #expect(try store.rules(action: .deny).map(\.pattern) == ["d1.example", "d2.example"])
-      #expect(try store.rules(action: .allow).map(\.pattern) == ["a1.example", "a2.example"])
+      try store.addRule("d1.website", action: .deny)
+      try store.addRule("a1.website", action: .allow)
+      try store.addRule("d2.website", action: .deny)
+      try store.addRule("a2.website", action: .allow)
+      #expect(try store.rules().map(\.pattern) == ["a1.website", "a2.website", "d1.website", "d2.website"])
+      #expect(try store.rules(action: .deny).map(\.pattern) == ["d1.website", "d2.website"])
+      #expect(try store.rules(action: .allow).map(\.pattern) == ["a1.website", "a2.website"])
     }
   }
 
@@ -96,20 +131,20 @@ struct StoreRulesTests {
   func perProfile() async throws {
     try await withStore { store, _ throws in
       try store.createProfile("work")
-      try store.addRule("work.example", action: .deny, to: "work")
+      try store.addRule("work.website", action: .deny, to: "work")
       #expect(try store.rules().isEmpty)
-      #expect(try store.rules(in: "work").map(\.pattern) == ["work.example"])
-      #expect(throws: StoreError.self) { try store.addRule("x.example", action: .deny, to: "nope") }
+      #expect(try store.rules(in: "work").map(\.pattern) == ["work.website"])
+      #expect(throws: StoreError.self) { try store.addRule("x.website", action: .deny, to: "nope") }
     }
   }
 
   @Test("A rule is removed by its text or by its number")
   func remove() async throws {
     try await withStore { store, _ throws in
-      let first = try store.addRule("*.a.example", action: .allow)
-      let second = try store.addRule("b.example", action: .allow)
-      let third = try store.addRule("c.example", action: .deny)
-      #expect(try store.removeRule(" *.A.example ", action: .allow).id == first.id)
+      let first = try store.addRule("*.a.website", action: .allow)
+      let second = try store.addRule("b.website", action: .allow)
+      let third = try store.addRule("c.website", action: .deny)
+      #expect(try store.removeRule(" *.A.website ", action: .allow).id == first.id)
       #expect(try store.removeRule(String(second.id), action: .allow).id == second.id)
       #expect(try store.rules().map(\.id) == [third.id])
     }
@@ -118,17 +153,17 @@ struct StoreRulesTests {
   @Test("Removing is per action; an unknown rule is reported with the known ones")
   func removeUnknown() async throws {
     try await withStore { store, _ throws in
-      try store.addRule("c.example", action: .deny)
-      try store.addRule("*.w.example", action: .allow)
-      try store.addRule("=e.example", action: .allow)
-      let error = #expect(throws: StoreError.self) { try store.removeRule("c.example", action: .allow) }
+      try store.addRule("c.website", action: .deny)
+      try store.addRule("*.w.website", action: .allow)
+      try store.addRule("=e.website", action: .allow)
+      let error = #expect(throws: StoreError.self) { try store.removeRule("c.website", action: .allow) }
       guard case .notFound(let kind, let name, let known) = error else {
         Issue.record("expected notFound, got \(String(describing: error))")
         return
       }
       #expect(kind == "allow rule in “default”")
-      #expect(name == "c.example")
-      #expect(known.sorted() == ["*.w.example", "=e.example"], "the allow rules only, as written")
+      #expect(name == "c.website")
+      #expect(known.sorted() == ["*.w.website", "=e.website"], "the allow rules only, as written")
       #expect(try store.rules().count == 3)
     }
   }
@@ -136,12 +171,12 @@ struct StoreRulesTests {
   @Test("ruleSet(for:) gives the engine the profile's rules, split by action, with their origin")
   func ruleSet() async throws {
     try await withStore { store, _ throws in
-      let allow = try store.addRule("=ok.example", action: .allow)
-      try store.addRule("bad.example", action: .deny)
+      let allow = try store.addRule("=ok.website", action: .allow)
+      try store.addRule("bad.website", action: .deny)
       try store.addRule("/^metrics\\./", action: .allow)
       let set = try store.ruleSet(for: try store.activeProfile())
-      #expect(set.allow.map(\.text) == ["=ok.example", "/^metrics\\./"])
-      #expect(set.deny.map(\.text) == ["=bad.example"])
+      #expect(set.allow.map(\.text) == ["=ok.website", "/^metrics\\./"])
+      #expect(set.deny.map(\.text) == ["=bad.website"])
       #expect(set.allow.first?.origin == "profile default, rule \(allow.id)")
       #expect(try store.ruleSet(for: try store.createProfile("empty")).isEmpty)
     }

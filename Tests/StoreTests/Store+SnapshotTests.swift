@@ -12,8 +12,8 @@ struct StoreSnapshotTests {
     try await withStore { store, _ throws in
       let (a, _) = try store.addSource(web("a"))
       _ = try store.addSource(web("b"))
-      _ = try await store.save(["x.example"], for: a)
-      _ = try store.addRule("keep.example", action: .allow)
+      _ = try await store.save(["x.website"], for: a)
+      _ = try store.addRule("keep.website", action: .allow)
       _ = try store.createProfile("kids", sources: [web("c")])
       let run = try store.saveTestRun(
         TestRunRecord(
@@ -35,7 +35,7 @@ struct StoreSnapshotTests {
 
       let kids = try store.snapshot(of: "KIDS")
       #expect(kids.profile.name == "kids")
-      #expect(kids.sources.map(\.source.location) == ["https://lists.example/c.txt"])
+      #expect(kids.sources.map(\.source.location) == ["https://lists.website/c.txt"])
       #expect(kids.rules.isEmpty)
       #expect(kids.fingerprint == (try store.currentFingerprint(of: kids.profile)))
       #expect(throws: StoreError.self) { try store.snapshot(of: "nosuch") }

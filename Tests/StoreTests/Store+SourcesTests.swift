@@ -15,9 +15,9 @@ struct StoreSourcesTests {
       let (source, isNew) = try store.addSource(web("ads", format: .adblock))
       #expect(isNew)
       #expect(source.id != nil)
-      #expect(source.key == "lists-example-ads")
-      #expect(source.name == "lists-example-ads", "the key is the display name when none is given")
-      #expect(source.location == "https://lists.example/ads.txt")
+      #expect(source.key == "lists-website-ads")
+      #expect(source.name == "lists-website-ads", "the key is the display name when none is given")
+      #expect(source.location == "https://lists.website/ads.txt")
       #expect(source.format == .adblock)
       #expect(source.status == .new)
       #expect(try store.sources(in: "work").map(\.source.id) == [source.id])
@@ -47,7 +47,7 @@ struct StoreSourcesTests {
       let second = try store.addSource(web("ads", key: "other-name"), to: "work")
       #expect(!second.isNew)
       #expect(second.source.id == first.source.id)
-      #expect(second.source.key == "lists-example-ads")
+      #expect(second.source.key == "lists-website-ads")
       #expect(try store.allSources().count == 1)
       #expect(try store.sources(in: "work").map(\.source.id) == [first.source.id])
     }
@@ -60,7 +60,7 @@ struct StoreSourcesTests {
       try store.createProfile("work")
       let updated = try store.addSource(web("ads", format: .domains), to: "work")
       #expect(updated.source.format == .domains)
-      #expect(try store.source(key: "lists-example-ads")?.format == .domains)
+      #expect(try store.source(key: "lists-website-ads")?.format == .domains)
 
       let entry = try #require(Catalog.builtIn.entry(id: "stevenblack-unified"))
       try store.addSource(NewSource(entry))
@@ -78,7 +78,7 @@ struct StoreSourcesTests {
       try store.addSource(web("ads"))
       #expect(
         throws: StoreError.alreadyInProfile(
-          source: "lists-example-ads", location: "https://lists.example/ads.txt", profile: "default")
+          source: "lists-website-ads", location: "https://lists.website/ads.txt", profile: "default")
       ) {
         try store.addSource(web("ads"))
       }
@@ -89,15 +89,15 @@ struct StoreSourcesTests {
   @Test("A derived key that is taken gets -2, -3, …; an explicit one that is taken is refused")
   func keyCollisions() async throws {
     try await withStore { store, _ throws in
-      let a = URL(string: "https://one.example/hosts.txt")!
-      let b = URL(string: "https://two.example/x/hosts.txt")!
+      let a = URL(string: "https://one.website/hosts.txt")!
+      let b = URL(string: "https://two.website/x/hosts.txt")!
       try store.addSource(NewSource(location: a, key: "hosts"))
-      let second = try store.addSource(NewSource(location: URL(string: "https://h.example/a/hosts")!, key: nil))
-      #expect(second.source.key == "h-example-hosts")
-      let derivedTwice = try store.addSource(NewSource(location: URL(string: "https://h.example/b/hosts")!))
-      #expect(derivedTwice.source.key == "h-example-hosts-2")
-      let derivedThrice = try store.addSource(NewSource(location: URL(string: "https://h.example/c/hosts")!))
-      #expect(derivedThrice.source.key == "h-example-hosts-3")
+      let second = try store.addSource(NewSource(location: URL(string: "https://h.website/a/hosts")!, key: nil))
+      #expect(second.source.key == "h-website-hosts")
+      let derivedTwice = try store.addSource(NewSource(location: URL(string: "https://h.website/b/hosts")!))
+      #expect(derivedTwice.source.key == "h-website-hosts-2")
+      let derivedThrice = try store.addSource(NewSource(location: URL(string: "https://h.website/c/hosts")!))
+      #expect(derivedThrice.source.key == "h-website-hosts-3")
       #expect(throws: StoreError.alreadyExists(kind: "source", name: "hosts")) {
         try store.addSource(NewSource(location: b, key: "hosts"))
       }
@@ -125,11 +125,11 @@ struct StoreSourcesTests {
     try await withStore { store, temp throws in
       let remote = try store.addSource(web("ads")).source
       let file = temp.file("local.txt")
-      try Data("0.0.0.0 a.example\n".utf8).write(to: file)
+      try Data("0.0.0.0 a.website\n".utf8).write(to: file)
       let local = try store.addSource(NewSource(location: file)).source
-      #expect(try store.setEnabled(false, source: "LISTS-EXAMPLE-ADS").id == remote.id)
+      #expect(try store.setEnabled(false, source: "LISTS-WEBSITE-ADS").id == remote.id)
       #expect(try store.setEnabled(false, source: String(local.id)).id == local.id)
-      #expect(try store.setEnabled(true, source: "https://lists.example/ads.txt").id == remote.id)
+      #expect(try store.setEnabled(true, source: "https://lists.website/ads.txt").id == remote.id)
       #expect(try store.setEnabled(true, source: file.path).id == local.id)
       #expect(try store.sources().map(\.enabled) == [true, true])
     }
@@ -140,7 +140,7 @@ struct StoreSourcesTests {
     try await withStore { store, _ throws in
       try store.addSource(web("ads"))
       #expect(
-        throws: StoreError.notFound(kind: "source in profile “default”", name: "nope", known: ["lists-example-ads"])
+        throws: StoreError.notFound(kind: "source in profile “default”", name: "nope", known: ["lists-website-ads"])
       ) {
         try store.removeSource("nope")
       }
@@ -152,8 +152,8 @@ struct StoreSourcesTests {
   func lookupOtherProfile() async throws {
     try await withStore { store, _ throws in
       try store.createProfile("work", sources: [web("ads")])
-      #expect(throws: StoreError.self) { try store.setEnabled(false, source: "lists-example-ads") }
-      #expect(try store.setEnabled(false, source: "lists-example-ads", in: "work").key == "lists-example-ads")
+      #expect(throws: StoreError.self) { try store.setEnabled(false, source: "lists-website-ads") }
+      #expect(try store.setEnabled(false, source: "lists-website-ads", in: "work").key == "lists-website-ads")
     }
   }
 
@@ -162,10 +162,10 @@ struct StoreSourcesTests {
     try await withStore { store, _ throws in
       try store.addSource(web("ads"))
       try store.duplicateProfile("default", as: "work")
-      try store.setEnabled(false, source: "lists-example-ads")
+      try store.setEnabled(false, source: "lists-website-ads")
       #expect(try store.sources().map(\.enabled) == [false])
       #expect(try store.sources(in: "work").map(\.enabled) == [true])
-      try store.setEnabled(true, source: "lists-example-ads")
+      try store.setEnabled(true, source: "lists-website-ads")
       #expect(try store.sources().map(\.enabled) == [true])
     }
   }
@@ -174,9 +174,9 @@ struct StoreSourcesTests {
   func removeShared() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let saved = try await store.save(["a.example"], for: source)
+      let saved = try await store.save(["a.website"], for: source)
       try store.duplicateProfile("default", as: "work")
-      let removed = try store.removeSource("lists-example-ads")
+      let removed = try store.removeSource("lists-website-ads")
       #expect(removed.id == source.id)
       #expect(try store.sources().isEmpty)
       #expect(try store.sources(in: "work").count == 1)
@@ -190,13 +190,13 @@ struct StoreSourcesTests {
     try await withStore { store, _ throws in
       let keep = try store.addSource(web("keep")).source
       let source = try store.addSource(web("ads")).source
-      let saved = try await store.save(["a.example", "b.example"], for: source)
-      let kept = try await store.save(["k.example"], for: keep)
+      let saved = try await store.save(["a.website", "b.website"], for: source)
+      let kept = try await store.save(["k.website"], for: keep)
       let cacheFile = try #require(saved.cacheFile)
-      #expect(await store.names(of: saved) == ["a.example", "b.example"])  // writes its block set file
+      #expect(await store.names(of: saved) == ["a.website", "b.website"])  // writes its block set file
       #expect(exists(cacheFile, in: store) && exists(Store.listFile(forCopy: cacheFile), in: store))
-      try store.removeSource("lists-example-ads")
-      #expect(try store.allSources().map(\.key) == ["lists-example-keep"])
+      try store.removeSource("lists-website-ads")
+      #expect(try store.allSources().map(\.key) == ["lists-website-keep"])
       #expect(!exists(cacheFile, in: store) && !exists(Store.listFile(forCopy: cacheFile), in: store))
       #expect(exists(try #require(kept.cacheFile), in: store))
     }
@@ -207,7 +207,7 @@ struct StoreSourcesTests {
     try await withStore { store, _ throws in
       try store.addSource(web("zeta"))
       try store.createProfile("work", sources: [web("alpha")])
-      #expect(try store.allSources().map(\.key) == ["lists-example-alpha", "lists-example-zeta"])
+      #expect(try store.allSources().map(\.key) == ["lists-website-alpha", "lists-website-zeta"])
     }
   }
 
@@ -216,8 +216,8 @@ struct StoreSourcesTests {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
       #expect(await store.names(of: source).isEmpty)
-      try await store.save(["c.example", "a.example", "b.example"], for: source)
-      #expect(await store.names(of: source) == ["a.example", "b.example", "c.example"])
+      try await store.save(["c.website", "a.website", "b.website"], for: source)
+      #expect(await store.names(of: source) == ["a.website", "b.website", "c.website"])
     }
   }
 
@@ -236,16 +236,16 @@ struct StoreSourcesTests {
       }
       #expect(
         try await matches("ads.example.com") == [
-          "lists-example-adblock=example.com", "lists-example-forced=example.com",
-          "lists-example-hosts=ads.example.com",
+          "lists-website-adblock=example.com", "lists-website-forced=example.com",
+          "lists-website-hosts=ads.example.com",
         ])
       #expect(
         try await matches("Deep.Ads.Example.COM") == [
-          "lists-example-adblock=example.com", "lists-example-forced=example.com",
+          "lists-website-adblock=example.com", "lists-website-forced=example.com",
         ])
       #expect(
         try await matches("example.com") == [
-          "lists-example-adblock=example.com", "lists-example-forced=example.com", "lists-example-hosts=example.com",
+          "lists-website-adblock=example.com", "lists-website-forced=example.com", "lists-website-hosts=example.com",
         ])
       #expect(try await matches("example.org").isEmpty)
       #expect(try await matches("other-example.com").isEmpty, "only whole labels are parents")

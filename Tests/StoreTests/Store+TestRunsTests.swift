@@ -36,11 +36,11 @@ struct StoreTestRunsTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try Store.open(DataDirectory(url: directory.file("data")))
-    try store.addCustomTestDomain(CustomTestDomain(hostname: "ads.example", category: "Ads", provider: "Me"))
-    try store.addCustomTestDomain(CustomTestDomain(hostname: "ads.example", category: "Mix", provider: "Me"))
+    try store.addCustomTestDomain(CustomTestDomain(hostname: "ads.website", category: "Ads", provider: "Me"))
+    try store.addCustomTestDomain(CustomTestDomain(hostname: "ads.website", category: "Mix", provider: "Me"))
     #expect(try store.customTestDomains().map(\.category) == ["Mix"])
-    try store.removeCustomTestDomain("ads.example")
+    try store.removeCustomTestDomain("ads.website")
     #expect(try store.customTestDomains().isEmpty)
-    #expect(throws: StoreError.self) { try store.removeCustomTestDomain("ads.example") }
+    #expect(throws: StoreError.self) { try store.removeCustomTestDomain("ads.website") }
   }
 }

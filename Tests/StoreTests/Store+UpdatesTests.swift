@@ -19,17 +19,17 @@ struct StoreUpdatesTests {
   func compiled(_ profile: Profile, file: String, names: Int, at date: Date) -> CompiledProfile {
     CompiledProfile(
       profileID: profile.id, file: file, sha256: "sha-\(file)", names: names, fingerprint: "fp-\(file)",
-      compiledAt: date, ruleCounts: ["allow ok.example": names])
+      compiledAt: date, ruleCounts: ["allow ok.website": names])
   }
 
   @Test("An updated source gets its new names, copy, validators and counts; the old copy is kept as the previous one")
   func updated() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let first = try await store.save(["old.example", "both.example"], for: source, at: earlier)
+      let first = try await store.save(["old.website", "both.website"], for: source, at: earlier)
       let profile = try store.activeProfile()
       let copy = try store.copy(
-        ["both.example", "new.example", "new.example", "q.example"], key: source.key, format: .adblock,
+        ["both.website", "new.website", "new.website", "q.website"], key: source.key, format: .adblock,
         etag: "\"v2\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT")
       let replaced = try await store.commit(
         [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(copy))],
@@ -37,7 +37,7 @@ struct StoreUpdatesTests {
 
       #expect(replaced.isEmpty)
       #expect(try store.source(key: source.key)?.previousCacheFile == first.cacheFile)
-      #expect(await store.names(of: source) == ["both.example", "new.example", "q.example"])
+      #expect(await store.names(of: source) == ["both.website", "new.website", "q.website"])
       let saved = try #require(try store.source(key: source.key))
       #expect(saved.status == .updated)
       #expect(saved.message == nil)
@@ -64,14 +64,14 @@ struct StoreUpdatesTests {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
       let profile = try store.activeProfile()
-      let copy = try store.copy(["a.example"], key: source.key, sha: "fixed-sha")
+      let copy = try store.copy(["a.website"], key: source.key, sha: "fixed-sha")
       for _ in 0..<2 {
         let replaced = try await store.commit(
           [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(copy))],
           run: run(profile, [], at: later), compiled: nil)
         #expect(replaced.isEmpty)
       }
-      #expect(await store.names(of: source) == ["a.example"])
+      #expect(await store.names(of: source) == ["a.website"])
     }
   }
 
@@ -80,7 +80,7 @@ struct StoreUpdatesTests {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
       let profile = try store.activeProfile()
-      let copy = try store.copy(["a.example", "b.example"], key: source.key, etag: "\"v1\"", lastModified: "Mon")
+      let copy = try store.copy(["a.website", "b.website"], key: source.key, etag: "\"v1\"", lastModified: "Mon")
       _ = try await store.commit(
         [SourceUpdate(sourceID: source.id, attemptedAt: earlier, change: .updated(copy))],
         run: run(profile, [], at: earlier), compiled: nil)
@@ -97,7 +97,7 @@ struct StoreUpdatesTests {
       #expect(saved.lastChange == earlier, "unchanged content did not change")
       #expect(saved.cacheFile == copy.cacheFile)
       #expect(saved.unique == 2)
-      #expect(await store.names(of: source) == ["a.example", "b.example"])
+      #expect(await store.names(of: source) == ["a.website", "b.website"])
 
       let even = later.addingTimeInterval(60)
       _ = try await store.commit(
@@ -113,7 +113,7 @@ struct StoreUpdatesTests {
   func failed() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let good = try await store.save(["a.example", "b.example"], for: source, at: earlier)
+      let good = try await store.save(["a.website", "b.website"], for: source, at: earlier)
       let profile = try store.activeProfile()
       let replaced = try await store.commit(
         [SourceUpdate(sourceID: source.id, attemptedAt: later, change: .failed(message: "HTTP 503: try later"))],
@@ -130,7 +130,7 @@ struct StoreUpdatesTests {
       #expect(saved.unique == 2)
       #expect(saved.accepted == 2)
       #expect(exists(saved.cacheFile!, in: store))
-      #expect(await store.names(of: source) == ["a.example", "b.example"])
+      #expect(await store.names(of: source) == ["a.website", "b.website"])
 
       // A later success clears the message.
       _ = try await store.commit(
@@ -196,8 +196,8 @@ struct StoreUpdatesTests {
       let gone = try store.addSource(web("gone")).source
       let kept = try store.addSource(web("kept")).source
       let profile = try store.activeProfile()
-      let goneCopy = try store.copy(["gone.example"], key: gone.key)
-      let keptCopy = try store.copy(["kept.example"], key: kept.key)
+      let goneCopy = try store.copy(["gone.website"], key: gone.key)
+      let keptCopy = try store.copy(["kept.website"], key: kept.key)
       try store.removeSource(gone.key)
 
       let replaced = try await store.commit(
@@ -207,7 +207,7 @@ struct StoreUpdatesTests {
         ], run: run(profile, [], at: later), compiled: nil)
       #expect(replaced.isEmpty)
       #expect(try store.allSources().map(\.key) == [kept.key])
-      #expect(await store.names(of: kept) == ["kept.example"])
+      #expect(await store.names(of: kept) == ["kept.website"])
       #expect(try store.runs().count == 1)
     }
   }
@@ -232,8 +232,8 @@ struct StoreUpdatesTests {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
       let profile = try store.activeProfile()
-      let broken = try store.copy(["a.example"], key: source.key)
-      let good = try store.copy(["b.example"], key: "other")
+      let broken = try store.copy(["a.website"], key: source.key)
+      let good = try store.copy(["b.website"], key: "other")
       // The run's record fails to save after both sources were written: the whole commit rolls back.
       try store.execute("CREATE TRIGGER refuse BEFORE INSERT ON updateRun BEGIN SELECT RAISE(ABORT, 'refused'); END")
       let other = try store.addSource(web("other")).source
@@ -244,7 +244,7 @@ struct StoreUpdatesTests {
             SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(broken)),
           ], run: run(profile, [], at: later), compiled: nil)
       }
-      #expect(try store.source(key: "lists-example-other")?.status == .new)
+      #expect(try store.source(key: "lists-website-other")?.status == .new)
       #expect(await store.names(of: other).isEmpty)
       #expect(try store.runs().isEmpty)
     }
@@ -255,7 +255,7 @@ struct StoreUpdatesTests {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
       let profile = try store.activeProfile()
-      let copy = try store.copy(["a.example"], key: source.key)
+      let copy = try store.copy(["a.website"], key: source.key)
       let update = SourceUpdate(sourceID: source.id, attemptedAt: later, change: .updated(copy))
       let record = run(profile, [], at: later)
       let task = Task {
@@ -273,13 +273,13 @@ struct StoreUpdatesTests {
   func copyNames() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let saved = try await store.save(["b.example", "a.example", "a.example"], for: source)
+      let saved = try await store.save(["b.website", "a.website", "a.website"], for: source)
       let file = store.directory.file(Store.listFile(forCopy: saved.cacheFile!))
       #expect(!FileManager.default.fileExists(atPath: file.path))  // a copy saved before these files
-      #expect(await store.names(of: saved) == ["a.example", "b.example"])
+      #expect(await store.names(of: saved) == ["a.website", "b.website"])
       #expect(FileManager.default.fileExists(atPath: file.path))  // written on first use
-      #expect(await store.names(of: saved) == ["a.example", "b.example"])
-      #expect(await store.names(of: source) == ["a.example", "b.example"])  // the source as the store has it now
+      #expect(await store.names(of: saved) == ["a.website", "b.website"])
+      #expect(await store.names(of: source) == ["a.website", "b.website"])  // the source as the store has it now
     }
   }
 
@@ -287,7 +287,7 @@ struct StoreUpdatesTests {
   func referenced() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let saved = try await store.save(["a.example"], for: source)
+      let saved = try await store.save(["a.website"], for: source)
       let profile = try store.activeProfile()
       _ = try await store.commit(
         [], run: run(profile, [], at: later),
@@ -303,9 +303,9 @@ struct StoreUpdatesTests {
   func removeUnreferenced() async throws {
     try await withStore { store, _ throws in
       let source = try store.addSource(web("ads")).source
-      let saved = try await store.save(["a.example"], for: source)
+      let saved = try await store.save(["a.website"], for: source)
       let profile = try store.activeProfile()
-      try Data("a.example\n".utf8).write(to: store.directory.file("profiles/1-c.domains"))
+      try Data("a.website\n".utf8).write(to: store.directory.file("profiles/1-c.domains"))
       _ = try await store.commit(
         [], run: run(profile, [], at: later),
         compiled: compiled(profile, file: "profiles/1-c.domains", names: 1, at: later))

@@ -36,7 +36,7 @@ struct StoreTests {
       let store = try Store.open(directory)
       #expect(try store.profiles().map(\.name) == ["default", "work"])
       #expect(try store.activeProfile().name == "work")
-      #expect(try store.sources().map(\.source.location) == ["https://lists.example/ads.txt"])
+      #expect(try store.sources().map(\.source.location) == ["https://lists.website/ads.txt"])
       #expect(try store.rules().map(\.text) == ["=ok.example.com", "ads.example.com"])
       #expect(try store.sources(in: "default").isEmpty)
     }
@@ -78,7 +78,7 @@ struct StoreTests {
       }
       try queue.close()
       let store = try Store.open(directory)
-      #expect(try store.allSources().map(\.key) == ["lists-example-kept"])
+      #expect(try store.allSources().map(\.key) == ["lists-website-kept"])
     }
   }
 

@@ -16,7 +16,7 @@ func withStore<R>(_ body: (Store, TemporaryDirectory) async throws -> R) async t
 
 /// A web source at a made-up address (never fetched).
 func web(_ name: String, key: String? = nil, format: ListFormat? = nil) -> NewSource {
-  NewSource(location: URL(string: "https://lists.example/\(name).txt")!, key: key, format: format)
+  NewSource(location: URL(string: "https://lists.website/\(name).txt")!, key: key, format: format)
 }
 
 /// Whether the process can write anywhere regardless of permissions (root), so chmod proves nothing.

@@ -55,7 +55,7 @@ struct UpdateRunTests {
     #expect(decoded == record)
     let compiled = CompiledProfile(
       profileID: 3, file: "profiles/3-ab.domains", sha256: "ab", names: 9, fingerprint: "fp",
-      compiledAt: Date(timeIntervalSince1970: 7), ruleCounts: ["deny x.example": 1])
+      compiledAt: Date(timeIntervalSince1970: 7), ruleCounts: ["deny x.website": 1])
     #expect(try JSONDecoder().decode(CompiledProfile.self, from: try JSONEncoder().encode(compiled)) == compiled)
   }
 

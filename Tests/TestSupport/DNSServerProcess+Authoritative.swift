@@ -1,8 +1,8 @@
 import Foundation
 
 extension DNSServerProcess {
-  /// The zone the authoritative upstream serves: A, AAAA, HTTPS and CNAME records under `shop.test`.
-  public static let shopZone = "shop.test"
+  /// The zone the authoritative upstream serves: A, AAAA, HTTPS and CNAME records under `shop.blog`.
+  public static let shopZone = "shop.blog"
 
   /// Zones of the three control domains (`example.com`, `wikipedia.org`, `debian.org`), each answering A
   /// with a routable test address, for `sanehosts test` runs against the upstream.

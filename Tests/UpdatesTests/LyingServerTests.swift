@@ -27,7 +27,7 @@ struct LyingServerTests {
     var testDescription: String { label }
   }
 
-  static let list = "0.0.0.0 one.example\n0.0.0.0 two.example\n"
+  static let list = "0.0.0.0 one.website\n0.0.0.0 two.website\n"
 
   /// A raw response: these header lines, then `body`, then the connection closes.
   static func raw(_ headers: [String], _ body: String = list) -> FixtureServer.Response {
@@ -56,7 +56,7 @@ struct LyingServerTests {
       response: { raw(["Content-Length: 999999999999"]) }, kind: .download, says: "999999999999 bytes"),
     Lie(
       label: "An endless body",
-      response: { .endless(line: "0.0.0.0 endless.example\n") }, kind: .download,
+      response: { .endless(line: "0.0.0.0 endless.website\n") }, kind: .download,
       says: "sent more than the limit of 4194304 bytes", configure: { $0.maximumBytes = 4 << 20 }),
     Lie(
       label: "One byte per second",
@@ -118,7 +118,7 @@ struct LyingServerTests {
     #expect(after.status == .failed)
     #expect(after.cacheFile == before.cacheFile)
     #expect(after.sha256 == before.sha256)
-    #expect(await harness.store.names(of: after) == ["one.example", "two.example"])
+    #expect(await harness.store.names(of: after) == ["one.website", "two.website"])
     #expect(try Data(contentsOf: harness.store.directory.file(try #require(after.cacheFile))) == copy)
     #expect(harness.stagingIsEmpty, "no partial download is left in staging")
   }
@@ -128,8 +128,8 @@ struct LyingServerTests {
     let harness = try Harness()
     defer { harness.remove() }
     try await FixtureServer.with { server in
-      let announced = "0.0.0.0 one.example\n"
-      let smuggled = "0.0.0.0 smuggled.example\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+      let announced = "0.0.0.0 one.website\n"
+      let smuggled = "0.0.0.0 smuggled.website\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
       server.route(
         "/list",
         .raw(Array("HTTP/1.1 200 OK\r\nContent-Length: \(announced.utf8.count)\r\n\r\n\(announced)\(smuggled)".utf8)))
@@ -137,7 +137,7 @@ struct LyingServerTests {
       let summary = try await harness.update()
       #expect(summary.run.outcome == .completed)
       let source = try #require(try harness.store.sources().first?.source)
-      #expect(await harness.store.names(of: source) == ["one.example"])
+      #expect(await harness.store.names(of: source) == ["one.website"])
       #expect(summary.compiled?.names == 1)
     }
   }
@@ -157,7 +157,7 @@ struct LyingServerTests {
     let certificates = try TemporaryDirectory(prefix: "sanehosts-tls")
     defer { certificates.remove() }
     let good = try TestCertificate.generate(in: certificates)
-    let other = try TestCertificate.generate(in: certificates, names: "DNS:other.example", file: "other")
+    let other = try TestCertificate.generate(in: certificates, names: "DNS:other.website", file: "other")
     let untrusted = try TestCertificate.generate(in: certificates, file: "untrusted")
 
     let liarCertificate: TestCertificate? =
@@ -178,7 +178,7 @@ struct LyingServerTests {
     try await FixtureServer.with(certificate: good) { trusted in
       try await FixtureServer.with(certificate: liarCertificate) { liar in
         trusted.route("/list", .resource(.init(Self.list, etag: "\"1\"")))
-        liar.route("/list", .resource(.init("0.0.0.0 evil.example\n", etag: "\"2\"")))
+        liar.route("/list", .resource(.init("0.0.0.0 evil.website\n", etag: "\"2\"")))
         let source = try harness.add(trusted.url("/list"), key: "list")
         let first = try await harness.update(configure: trust)
         #expect(first.run.outcome == .completed)

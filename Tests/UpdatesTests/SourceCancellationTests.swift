@@ -102,8 +102,8 @@ struct SourceCancellationTests {
       let saved = try #require(
         CompiledList.readArchive(
           at: harness.store.directory.file(compiled.file).path, fingerprint: compiled.fingerprint, rules: RuleSet()))
-      #expect(saved.names.contains("b2.example"))
-      #expect(!saved.names.contains("extra.example"), "the cancelled copy's names are not in the profile")
+      #expect(saved.names.contains("b2.website"))
+      #expect(!saved.names.contains("extra.website"), "the cancelled copy's names are not in the profile")
       #expect(!cancellation.cancel("a"), "a second cancel of an ended source does nothing")
 
       // The next update fetches it again.
@@ -146,9 +146,9 @@ struct SourceCancellationTests {
       let saved = try #require(
         CompiledList.readArchive(
           at: harness.store.directory.file(compiled.file).path, fingerprint: compiled.fingerprint, rules: RuleSet()))
-      #expect(saved.names.contains("b1.example"), "b's previous copy is compiled")
-      #expect(!saved.names.contains("b2.example"))
-      #expect(saved.names.contains("extra.example"), "a's new copy is compiled")
+      #expect(saved.names.contains("b1.website"), "b's previous copy is compiled")
+      #expect(!saved.names.contains("b2.website"))
+      #expect(saved.names.contains("extra.website"), "a's new copy is compiled")
     }
   }
 

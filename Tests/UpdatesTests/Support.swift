@@ -33,7 +33,7 @@ func listFile(_ name: String) throws -> URL {
   let hosts = name.contains(".hosts")
   for index in 0..<lines {
     seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    let host = "\(String(seed >> 40, radix: 36))-\(index % 97).ads\(index % 13).example"
+    let host = "\(String(seed >> 40, radix: 36))-\(index % 97).ads\(index % 13).website"
     text += hosts ? "0.0.0.0 \(host)\n" : "\(host)\n"
   }
   try Data(text.utf8).write(to: generated, options: .atomic)

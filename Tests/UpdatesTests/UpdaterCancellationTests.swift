@@ -19,15 +19,15 @@ struct UpdaterCancellationTests {
   static func prepared(_ server: FixtureServer) async throws -> Harness {
     let harness = try Harness()
     server.route("/a", .resource(.init(try realList("easylist.hosts.txt"), etag: "\"a1\"")))
-    server.route("/b", .resource(.init("0.0.0.0 b1.example\n", etag: "\"b1\"")))
+    server.route("/b", .resource(.init("0.0.0.0 b1.website\n", etag: "\"b1\"")))
     try harness.add(server.url("/a"), key: "a")
     try harness.add(server.url("/b"), key: "b")
     _ = try await harness.update()
     // Changed content, sent slowly enough that a download is seen in progress.
     var body = try realList("adguarddns.hosts.txt")
-    body.append(contentsOf: Array("0.0.0.0 extra.example\n".utf8))
+    body.append(contentsOf: Array("0.0.0.0 extra.website\n".utf8))
     server.route("/a", .trickle(body: body, chunk: 256 * 1024, interval: .milliseconds(5)))
-    server.route("/b", .resource(.init("0.0.0.0 b2.example\n", etag: "\"b2\"")))
+    server.route("/b", .resource(.init("0.0.0.0 b2.website\n", etag: "\"b2\"")))
     return harness
   }
 

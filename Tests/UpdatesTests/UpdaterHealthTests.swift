@@ -9,7 +9,7 @@ import Testing
 @Suite("List health in updates: suspicious shrinks held back, previous copies kept")
 struct UpdaterHealthTests {
   static func hosts(_ range: Range<Int>, header: String = "") -> String {
-    header + range.map { "0.0.0.0 n\($0).example\n" }.joined()
+    header + range.map { "0.0.0.0 n\($0).website\n" }.joined()
   }
 
   @Test("A copy with under half the names is held back: the good copy stays in use until accepted")

@@ -115,14 +115,14 @@ struct UpdaterTests {
       let first = try await harness.update()
       let oldCopy = try #require(try harness.store.sources().first { $0.source.key == "easylist" }?.source.cacheFile)
 
-      server.route("/easylist", .resource(.init("0.0.0.0 changed.example\n0.0.0.0 new.example\n", etag: "\"e2\"")))
+      server.route("/easylist", .resource(.init("0.0.0.0 changed.website\n0.0.0.0 new.website\n", etag: "\"e2\"")))
       // From 86,674 names to 2: taken only as accepted (else held back as a suspicious shrink).
       let summary = try await harness.update(options: Updater.Options(acceptShrink: true))
       #expect(summary.outcome("easylist") == .updated(names: 2, rejected: 0, bytes: 44))
       #expect(summary.outcome("adguard") == .unchanged(.notModified))
       #expect(summary.recompiled)
       let source = try #require(try harness.store.sources().first { $0.source.key == "easylist" }?.source)
-      #expect(await harness.store.names(of: source) == ["changed.example", "new.example"])
+      #expect(await harness.store.names(of: source) == ["changed.website", "new.website"])
       #expect(source.etag == "\"e2\"")
       #expect(source.cacheFile != oldCopy)
       #expect(source.previousCacheFile == oldCopy)
@@ -142,16 +142,16 @@ struct UpdaterTests {
     defer { harness.remove() }
     try await FixtureServer.with { server in
       let lists = [
-        "a": "0.0.0.0 a1.example\n0.0.0.0 shared.example\n",
-        "b": "0.0.0.0 b1.example\n0.0.0.0 shared.example\n0.0.0.0 b2.example\n",
-        "d": "0.0.0.0 d1.example\n0.0.0.0 a1.example\n",
+        "a": "0.0.0.0 a1.website\n0.0.0.0 shared.website\n",
+        "b": "0.0.0.0 b1.website\n0.0.0.0 shared.website\n0.0.0.0 b2.website\n",
+        "d": "0.0.0.0 d1.website\n0.0.0.0 a1.website\n",
       ]
       for (key, text) in lists { server.route("/\(key)", .resource(.init(text, etag: "\"\(key)1\""))) }
       server.route("/c", .status(404))
       for key in ["a", "b", "c", "d"] { try harness.add(server.url("/\(key)"), key: key) }
       _ = try await harness.update()
       // Second run: a changes, b fails (its copy is kept), c still has none, d is unchanged.
-      server.route("/a", .resource(.init("0.0.0.0 a2.example\n0.0.0.0 d1.example\n", etag: "\"a2\"")))
+      server.route("/a", .resource(.init("0.0.0.0 a2.website\n0.0.0.0 d1.website\n", etag: "\"a2\"")))
       server.route("/b", .status(500))
       let summary = try await harness.update(options: Updater.Options(concurrentSources: concurrent))
       #expect(summary.recompiled)
@@ -171,7 +171,7 @@ struct UpdaterTests {
       #expect(saved.allNames == direct.allNames, "same names in the same order")
       #expect(saved.sources.map(\.name) == ["a", "b", "d"])
       #expect(saved.sources.map(\.unique) == direct.sources.map(\.unique))
-      for name in ["a2.example", "b2.example", "d1.example"] {
+      for name in ["a2.website", "b2.website", "d1.website"] {
         #expect(saved.sources(listing: name) == direct.sources(listing: name), "\(name)")
       }
     }
@@ -199,8 +199,8 @@ struct UpdaterTests {
     let harness = try Harness()
     defer { harness.remove() }
     try await FixtureServer.with { server in
-      server.route("/good", .resource(.init("0.0.0.0 keep.example\n", etag: "\"g\"")))
-      server.route("/list", .resource(.init("0.0.0.0 one.example\n0.0.0.0 two.example\n", etag: "\"1\"")))
+      server.route("/good", .resource(.init("0.0.0.0 keep.website\n", etag: "\"g\"")))
+      server.route("/list", .resource(.init("0.0.0.0 one.website\n0.0.0.0 two.website\n", etag: "\"1\"")))
       try harness.add(server.url("/good"), key: "good")
       try harness.add(server.url("/list"), key: "list")
       let first = try await harness.update()
@@ -221,7 +221,7 @@ struct UpdaterTests {
       #expect(after.cacheFile == before.cacheFile)
       #expect(after.sha256 == before.sha256)
       #expect(after.unique == 2)
-      #expect(await harness.store.names(of: after) == ["one.example", "two.example"])
+      #expect(await harness.store.names(of: after) == ["one.website", "two.website"])
       #expect(FileManager.default.fileExists(atPath: harness.store.directory.file(before.cacheFile!).path))
       // The profile still blocks what the kept copy lists.
       #expect(summary.compiled?.names == first.compiled?.names)
@@ -234,10 +234,10 @@ struct UpdaterTests {
     let harness = try Harness()
     defer { harness.remove() }
     try await FixtureServer.with { server in
-      server.route("/list", .resource(.init("0.0.0.0 small.example\n", etag: "\"1\"")))
+      server.route("/list", .resource(.init("0.0.0.0 small.website\n", etag: "\"1\"")))
       try harness.add(server.url("/list"), key: "list")
       _ = try await harness.update(maximumBytes: 1000)
-      let big = Array(String(repeating: "0.0.0.0 big.example\n", count: 200).utf8)
+      let big = Array(String(repeating: "0.0.0.0 big.website\n", count: 200).utf8)
       server.route("/list", .resource(.init(big, etag: "\"2\"", framing: .chunked)))
       let summary = try await harness.update(maximumBytes: 1000)
       let failure = try #require(summary.outcome("list")?.failure)
@@ -246,7 +246,7 @@ struct UpdaterTests {
         failure.message.contains("1000") || failure.message.contains("1.0 kB") || failure.message.contains("KiB"),
         "\(failure.message)")
       #expect(
-        await harness.store.names(of: try #require(try harness.store.sources().first?.source)) == ["small.example"])
+        await harness.store.names(of: try #require(try harness.store.sources().first?.source)) == ["small.website"])
     }
   }
 
@@ -276,21 +276,21 @@ struct UpdaterTests {
     let harness = try Harness()
     defer { harness.remove() }
     try await FixtureServer.with { server in
-      server.route("/list", .resource(.init("0.0.0.0 ads.example\n0.0.0.0 cdn.ads.example\n0.0.0.0 keep.example\n")))
+      server.route("/list", .resource(.init("0.0.0.0 ads.website\n0.0.0.0 cdn.ads.website\n0.0.0.0 keep.website\n")))
       try harness.add(server.url("/list"), key: "list")
-      try harness.store.addRule("ads.example", action: .allow)
-      try harness.store.addRule("=extra.example", action: .deny)
+      try harness.store.addRule("ads.website", action: .allow)
+      try harness.store.addRule("=extra.website", action: .deny)
       let summary = try await harness.update()
       let compiled = try #require(summary.compiled)
       let rules = try harness.store.ruleSet(for: harness.store.profile(nil))
       let saved = try #require(
         CompiledList.readArchive(
           at: harness.store.directory.file(compiled.file).path, fingerprint: compiled.fingerprint, rules: rules))
-      #expect(saved.allNames == ["keep.example", "extra.example"])
-      #expect(compiled.ruleCounts["allow ads.example"] == 2)
+      #expect(saved.allNames == ["keep.website", "extra.website"])
+      #expect(compiled.ruleCounts["allow ads.website"] == 2)
 
       // Changing a rule recompiles without downloading anything new.
-      try harness.store.removeRule("ads.example", action: .allow)
+      try harness.store.removeRule("ads.website", action: .allow)
       let again = try await harness.update()
       #expect(again.recompiled)
       #expect(again.compiled?.names == 4)
@@ -302,7 +302,7 @@ struct UpdaterTests {
       let written = try FileManager.default.contentsOfDirectory(atPath: lists.path).filter { $0.hasSuffix(".blockset") }
       #expect(written.count == 1)
       for file in written { try FileManager.default.removeItem(at: lists.appendingPathComponent(file)) }
-      try harness.store.addRule("=more.example", action: .deny)
+      try harness.store.addRule("=more.website", action: .deny)
       let rebuilt = try await harness.update()
       #expect(rebuilt.recompiled && rebuilt.compiled?.names == 5)
       #expect(
@@ -315,7 +315,7 @@ struct UpdaterTests {
     let harness = try Harness()
     defer { harness.remove() }
     let file = harness.directory.file("mine.txt")
-    try "example-ads.com\ntracker.example\n".write(to: file, atomically: true, encoding: .utf8)
+    try "example-ads.com\ntracker.website\n".write(to: file, atomically: true, encoding: .utf8)
     try harness.store.addSource(NewSource.parse(file.path))
     let first = try await harness.update()
     #expect(first.outcomes.first?.outcome == .updated(names: 2, rejected: 0, bytes: 32))
@@ -342,7 +342,7 @@ struct UpdaterTests {
     defer { harness.remove() }
     try await FixtureServer.with { server in
       for index in 0..<6 {
-        let body = Array("0.0.0.0 host\(index).example\n".utf8) + Array(repeating: UInt8(ascii: "\n"), count: 2000)
+        let body = Array("0.0.0.0 host\(index).website\n".utf8) + Array(repeating: UInt8(ascii: "\n"), count: 2000)
         server.route("/l\(index)", .trickle(body: body, chunk: 500, interval: .milliseconds(20)))
         try harness.add(server.url("/l\(index)"), key: "l\(index)")
       }

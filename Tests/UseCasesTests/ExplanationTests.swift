@@ -49,7 +49,7 @@ struct ExplanationTests {
       return (state >> 33) % bound
     }
     func name() -> String {
-      let base = "d\(next(300)).example"
+      let base = "d\(next(300)).website"
       return next(3) == 0 ? "s\(next(4)).\(base)" : base
     }
     var hosts = "# hosts\n"
@@ -89,17 +89,17 @@ struct ExplanationTests {
     defer { harness.remove() }
     let lists = Self.lists(seed: 42)
     for list in lists { try harness.add(list.text, key: list.key) }
-    try harness.store.addRule("=d7.example", action: .allow)
-    try harness.store.addRule("d8.example", action: .allow)
-    try harness.store.addRule("denied.example", action: .deny)
+    try harness.store.addRule("=d7.website", action: .allow)
+    try harness.store.addRule("d8.website", action: .allow)
+    try harness.store.addRule("denied.website", action: .deny)
     try await harness.update()
 
     let members = lists.map { ($0.key, Self.membership($0.text)) }
-    var queries = (0..<300).map { "d\($0).example" } + (0..<300).map { "s\($0 % 4).d\($0).example" }
-    queries += ["x.s1.d7.example", "denied.example", "sub.denied.example", "d8.example", "s0.d8.example"]
+    var queries = (0..<300).map { "d\($0).website" } + (0..<300).map { "s\($0 % 4).d\($0).website" }
+    queries += ["x.s1.d7.website", "denied.website", "sub.denied.website", "d8.website", "s0.d8.website"]
     let answer = try await Explainer(store: harness.store).explain(queries)
     #expect(answer.sources == lists.map(\.key))
-    let allow: (String) -> Bool = { $0 == "d7.example" || $0 == "d8.example" || $0.hasSuffix(".d8.example") }
+    let allow: (String) -> Bool = { $0 == "d7.website" || $0 == "d8.website" || $0.hasSuffix(".d8.website") }
 
     // The engine's compiled profile, for the verdict.
     let compiled = try await BlockSet.compile(profile: nil, in: harness.store).list
@@ -115,9 +115,9 @@ struct ExplanationTests {
       #expect(Set(got) == Set(expected), "\(query)")
       #expect(got.count == expected.count, "\(query)")
 
-      let listed = members.contains { $0.1[query] != nil } || query == "denied.example"
+      let listed = members.contains { $0.1[query] != nil } || query == "denied.website"
       let present: (String) -> Bool = { name in
-        (members.contains { $0.1[name] != nil } || name == "denied.example") && !allow(name)
+        (members.contains { $0.1[name] != nil } || name == "denied.website") && !allow(name)
       }
       let verdict: Explanation.Verdict =
         if present(query) {
@@ -134,24 +134,24 @@ struct ExplanationTests {
       let hosts = explanation.outputs.first { $0.format == "hosts" }
       #expect((hosts?.written == .asItself) == present(query), "\(query)")
     }
-    let covered = try #require(answer.names.first { $0.query == "sub.denied.example" })
-    #expect(covered.outputs.first { $0.format == "dnsmasq" }?.parent == "denied.example")
-    let allowed = try #require(answer.names.first { $0.query == "d8.example" })
-    #expect(allowed.rules.contains { $0.allows && $0.rule == "d8.example" && $0.decides })
+    let covered = try #require(answer.names.first { $0.query == "sub.denied.website" })
+    #expect(covered.outputs.first { $0.format == "dnsmasq" }?.parent == "denied.website")
+    let allowed = try #require(answer.names.first { $0.query == "d8.website" })
+    #expect(allowed.rules.contains { $0.allows && $0.rule == "d8.website" && $0.decides })
   }
 
   @Test("Bad input: an unknown name, a Unicode name in both forms, an invalid name with the validator's reason")
   func badInput() async throws {
     let harness = try UpdatedStore()
     defer { harness.remove() }
-    try harness.add("0.0.0.0 xn--bcher-kva.example\n0.0.0.0 co.uk\n", key: "idn")
+    try harness.add("0.0.0.0 xn--bcher-kva.website\n0.0.0.0 co.uk\n", key: "idn")
     try await harness.update()
     let answer = try await Explainer(store: harness.store).explain(
-      ["unknown.example", "BÜCHER.example.", "bad_name!", "co.uk", "a.co.uk"])
+      ["unknown.website", "BÜCHER.website.", "bad_name!", "co.uk", "a.co.uk"])
     #expect(answer.names[0].verdict == .notBlocked)
     #expect(answer.names[0].summary.contains("listed by no source"))
-    #expect(answer.names[1].name == "xn--bcher-kva.example")
-    #expect(answer.names[1].unicode == "bücher.example")
+    #expect(answer.names[1].name == "xn--bcher-kva.website")
+    #expect(answer.names[1].unicode == "bücher.website")
     #expect(answer.names[1].verdict == .blocked)
     #expect(answer.names[1].listings.first?.line == 1)
     #expect(answer.names[2].verdict == .invalid)
@@ -167,13 +167,13 @@ struct ExplanationTests {
   func missingFile() async throws {
     let harness = try UpdatedStore()
     defer { harness.remove() }
-    try harness.add("# x\n0.0.0.0 a.example\n", key: "one")
+    try harness.add("# x\n0.0.0.0 a.website\n", key: "one")
     try await harness.update()
-    let before = try await Explainer(store: harness.store).explain(["a.example"])
+    let before = try await Explainer(store: harness.store).explain(["a.website"])
     let lists = try FileManager.default.contentsOfDirectory(
       at: harness.store.directory.lists, includingPropertiesForKeys: nil)
     for file in lists where file.pathExtension == "blockset" { try FileManager.default.removeItem(at: file) }
-    let after = try await Explainer(store: harness.store).explain(["a.example"])
+    let after = try await Explainer(store: harness.store).explain(["a.website"])
     #expect(after == before)
     #expect(after.names[0].listings.first?.line == 2)
   }
@@ -183,19 +183,19 @@ struct ExplanationTests {
     let harness = try UpdatedStore()
     defer { harness.remove() }
     let label = String(repeating: "p", count: 60)
-    let parent = "\(label).\(label).\(label).\(label[...String.Index(utf16Offset: 50, in: label)]).example"
-    try harness.add("0.0.0.0 \(parent)\n0.0.0.0 x.example\n", key: "long")
+    let parent = "\(label).\(label).\(label).\(label[...String.Index(utf16Offset: 50, in: label)]).website"
+    try harness.add("0.0.0.0 \(parent)\n0.0.0.0 x.website\n", key: "long")
     try harness.store.addRule("example.org", action: .deny)
     try harness.store.addRule("ads.example.org", action: .deny)
-    try harness.store.addRule("*.x.example", action: .allow)
-    try harness.store.addRule("=a.x.example", action: .allow)
+    try harness.store.addRule("*.x.website", action: .allow)
+    try harness.store.addRule("=a.x.website", action: .allow)
     try await harness.update()
-    let answer = try await Explainer(store: harness.store).explain(["ads.example.org", "a.x.example", "s.\(parent)"])
+    let answer = try await Explainer(store: harness.store).explain(["ads.example.org", "a.x.website", "s.\(parent)"])
     #expect(answer.compiledCurrent)
     #expect(answer.names[0].summary == "blocked by your rule ads.example.org")
     #expect(answer.names[0].rules.filter(\.decides).map(\.rule) == ["ads.example.org"])
     // Exact allow rules come before wildcard ones in the engine, whatever order they were added in.
-    #expect(answer.names[1].rules.filter(\.decides).map(\.rule) == ["=a.x.example"])
+    #expect(answer.names[1].rules.filter(\.decides).map(\.rule) == ["=a.x.website"])
     let covered = answer.names[2]
     #expect(covered.outputs.first { $0.format == "dnsmasq" }?.written == .coveredByParent)
     #expect(covered.outputs.first { $0.format == "rpz" }?.written == .notWritten)
@@ -205,15 +205,15 @@ struct ExplanationTests {
   func unreadableCopy() async throws {
     let harness = try UpdatedStore()
     defer { harness.remove() }
-    try harness.add("0.0.0.0 a.example\n", key: "gone")
+    try harness.add("0.0.0.0 a.website\n", key: "gone")
     try await harness.update()
     let lists = try FileManager.default.contentsOfDirectory(
       at: harness.store.directory.lists, includingPropertiesForKeys: nil)
     for file in lists { try FileManager.default.removeItem(at: file) }
-    let answer = try await Explainer(store: harness.store).explain(["a.example"])
+    let answer = try await Explainer(store: harness.store).explain(["a.website"])
     #expect(answer.unreadable == ["gone"])
     #expect(answer.sources.isEmpty)
-    try harness.store.addRule("a.example", action: .allow)
-    #expect(try await Explainer(store: harness.store).explain(["a.example"]).compiledCurrent == false)
+    try harness.store.addRule("a.website", action: .allow)
+    #expect(try await Explainer(store: harness.store).explain(["a.website"]).compiledCurrent == false)
   }
 }

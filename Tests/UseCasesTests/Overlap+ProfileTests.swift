@@ -16,9 +16,9 @@ struct OverlapProfileTests {
     // A list that adds nothing of its own, and a disabled one that must not count.
     let copy = lists[0].text.split(separator: "\n").prefix(50).joined(separator: "\n") + "\n"
     try harness.add(copy, key: "subset")
-    try harness.add("0.0.0.0 only-disabled.example\n", key: "off")
+    try harness.add("0.0.0.0 only-disabled.website\n", key: "off")
     try harness.store.setEnabled(false, source: "off", in: nil)
-    try harness.store.addRule("d1.example", action: .allow)  // rules do not change what lists list
+    try harness.store.addRule("d1.website", action: .allow)  // rules do not change what lists list
     try await harness.update()
 
     let report = try await Overlap.report(in: harness.store)

@@ -11,29 +11,29 @@ struct PiholeCoverageTests {
   func coverage() throws {
     let json = """
       {
-        "a.example": {"domains": [], "gravity": [
-          {"address": "https://lists.example/one", "entry": "a.example", "type": "block"},
-          {"address": "https://lists.example/two", "entry": "a.example", "type": "block"}]},
-        "b.example": {"domains": [], "gravity": [
-          {"address": "https://lists.example/one", "entry": "b.example", "type": "block"},
-          {"address": "https://lists.example/allow", "entry": "b.example", "type": "allow"}]},
-        "c.example": {"domains": [{"domain": "c.example", "type": "deny", "kind": "exact", "enabled": true, "id": 1}],
+        "a.website": {"domains": [], "gravity": [
+          {"address": "https://lists.website/one", "entry": "a.website", "type": "block"},
+          {"address": "https://lists.website/two", "entry": "a.website", "type": "block"}]},
+        "b.website": {"domains": [], "gravity": [
+          {"address": "https://lists.website/one", "entry": "b.website", "type": "block"},
+          {"address": "https://lists.website/allow", "entry": "b.website", "type": "allow"}]},
+        "c.website": {"domains": [{"domain": "c.website", "type": "deny", "kind": "exact", "enabled": true, "id": 1}],
           "gravity": []},
-        "d.example": {"domains": [{"domain": "d.example", "type": "allow", "kind": "exact", "enabled": true, "id": 2}],
+        "d.website": {"domains": [{"domain": "d.website", "type": "allow", "kind": "exact", "enabled": true, "id": 2}],
           "gravity": []},
-        "e.example": {"domains": [{"domain": "e.example", "type": "deny", "kind": "exact", "enabled": false, "id": 3}],
+        "e.website": {"domains": [{"domain": "e.website", "type": "deny", "kind": "exact", "enabled": false, "id": 3}],
           "gravity": []}
       }
       """
     let searches = try JSONDecoder().decode([String: PiholeSearch].self, from: Data(json.utf8))
-    let names = ["a.example", "b.example", "c.example", "d.example", "e.example", "unasked.example"]
+    let names = ["a.website", "b.website", "c.website", "d.website", "e.website", "unasked.website"]
     let coverage = PiholeCoverage.coverage(of: names, searches: searches)
     #expect(
       coverage.sources.map(\.name) == [
-        "https://lists.example/one", "deny exact: c.example", "https://lists.example/two",
+        "https://lists.website/one", "deny exact: c.website", "https://lists.website/two",
       ])
-    #expect(coverage.sources.first?.domains == ["a.example", "b.example"])
-    #expect(coverage.uncovered == ["d.example", "e.example"])
-    #expect(coverage.allowed == ["d.example"])
+    #expect(coverage.sources.first?.domains == ["a.website", "b.website"])
+    #expect(coverage.uncovered == ["d.website", "e.website"])
+    #expect(coverage.allowed == ["d.website"])
   }
 }

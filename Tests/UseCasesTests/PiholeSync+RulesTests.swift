@@ -9,20 +9,20 @@ import UseCases
 struct PiholeSyncRulesTests {
   static let rules = RuleSet(
     allow: [
-      .init(kind: .exact, pattern: "keep.example", origin: "r:1"),
-      .init(kind: .subdomains, pattern: "open.example", origin: "r:2"),
-      .init(kind: .wildcard, pattern: "wild.example", origin: "r:3"),
+      .init(kind: .exact, pattern: "keep.website", origin: "r:1"),
+      .init(kind: .subdomains, pattern: "open.website", origin: "r:2"),
+      .init(kind: .wildcard, pattern: "wild.website", origin: "r:3"),
       .init(kind: .regex, pattern: "^ad[0-9]+\\.", origin: "r:4"),
-      .init(kind: .exact, pattern: "keep.example", origin: "r:5"),
+      .init(kind: .exact, pattern: "keep.website", origin: "r:5"),
     ],
-    deny: [.init(kind: .exact, pattern: "tracker.example", origin: "r:6")])
+    deny: [.init(kind: .exact, pattern: "tracker.website", origin: "r:6")])
 
   @Test("Each rule kind keeps its meaning; a repeated rule is one entry")
   func entries() {
     #expect(
       PiholeSync.entries(for: Self.rules).map(\.description) == [
-        "allow exact keep.example", #"allow regex (\.|^)open\.example$"#, #"allow regex \.wild\.example$"#,
-        #"allow regex ^ad[0-9]+\."#, "deny exact tracker.example",
+        "allow exact keep.website", #"allow regex (\.|^)open\.website$"#, #"allow regex \.wild\.website$"#,
+        #"allow regex ^ad[0-9]+\."#, "deny exact tracker.website",
       ])
   }
 
@@ -30,13 +30,13 @@ struct PiholeSyncRulesTests {
   func plan() {
     var plan = PiholeSync(profile: "home", sources: [], existing: [], removeDropped: true)
     let existing = [
-      PiholeDomain(domain: "keep.example", type: "allow", kind: "exact", comment: "by hand", enabled: true, id: 1),
-      PiholeDomain(domain: "gone.example", type: "deny", kind: "exact", comment: plan.comment, enabled: true, id: 2),
-      PiholeDomain(domain: "theirs.example", type: "deny", kind: "exact", comment: "other", enabled: true, id: 3),
+      PiholeDomain(domain: "keep.website", type: "allow", kind: "exact", comment: "by hand", enabled: true, id: 1),
+      PiholeDomain(domain: "gone.website", type: "deny", kind: "exact", comment: plan.comment, enabled: true, id: 2),
+      PiholeDomain(domain: "theirs.website", type: "deny", kind: "exact", comment: "other", enabled: true, id: 3),
     ]
     plan.planRules(Self.rules, existing: existing, removeDropped: true)
     #expect(plan.rulesToAdd.count == 4 && plan.rulesKept == 1)
-    #expect(plan.rulesToRemove.map(\.domain) == ["gone.example"])
+    #expect(plan.rulesToRemove.map(\.domain) == ["gone.website"])
     plan.planRules(Self.rules, existing: existing, removeDropped: false)
     #expect(plan.rulesToRemove.isEmpty)
   }
@@ -45,14 +45,14 @@ struct PiholeSyncRulesTests {
   func listExceptions() async throws {
     let harness = try UpdatedStore()
     defer { harness.remove() }
-    try harness.add("||example.org^\n@@||test.example.org^\n||ads.example^\n", key: "easy")
-    try harness.store.addRule("=keep.example", action: .allow)
+    try harness.add("||example.org^\n@@||test.example.org^\n||ads.website^\n", key: "easy")
+    try harness.store.addRule("=keep.website", action: .allow)
     try await harness.update()
     let profile = try harness.store.profile(nil)
     let rules = try await PiholeSync.rules(of: profile, in: harness.store)
     #expect(
       PiholeSync.entries(for: rules).map(\.description) == [
-        "allow exact keep.example", #"allow regex (\.|^)test\.example\.org$"#,
+        "allow exact keep.website", #"allow regex (\.|^)test\.example\.org$"#,
       ])
     // Without the list's exception, the Pi-hole would block test.example.org through ||example.org^.
     #expect(try harness.store.ruleSet(for: profile).allow.count == 1)

@@ -24,13 +24,13 @@ struct ProfileStatusTests {
   @Test("Failed, never downloaded, stale, not a list, out of date; each in the command line's words")
   func warnings() {
     let now = Date()
-    var failed = Source(id: 1, key: "f", name: "f", location: "https://x.example/f")
+    var failed = Source(id: 1, key: "f", name: "f", location: "https://x.website/f")
     failed.status = .failed
     failed.message = "HTTP 500"
     failed.cacheFile = "lists/f"
     failed.lastSuccess = now.addingTimeInterval(-10 * 86_400)
-    let fresh = Source(id: 2, key: "n", name: "n", location: "https://x.example/n")
-    var page = Source(id: 3, key: "w", name: "w", location: "https://x.example/w")
+    let fresh = Source(id: 2, key: "n", name: "n", location: "https://x.website/n")
+    var page = Source(id: 3, key: "w", name: "w", location: "https://x.website/w")
     page.cacheFile = "lists/w"
     var findings = Findings()
     findings.content = .html
@@ -59,7 +59,7 @@ struct ProfileStatusTests {
   @Test("A held-back copy replaces the failure; a list unchanged or dated by its header too long ago is stale")
   func health() throws {
     let now = Date()
-    var held = Source(id: 1, key: "h", name: "h", location: "https://x.example/h")
+    var held = Source(id: 1, key: "h", name: "h", location: "https://x.website/h")
     held.status = .failed
     held.message = "suspicious shrink"
     held.cacheFile = "lists/h"
@@ -81,7 +81,7 @@ struct ProfileStatusTests {
   @Test("No sources, every source disabled, never compiled; a disabled source is not checked")
   func profileWarnings() {
     #expect(ProfileStatus(Self.snapshot([])).warnings == [.noSources(profile: "p")])
-    let fresh = Source(id: 4, key: "n", name: "n", location: "https://x.example/n")
+    let fresh = Source(id: 4, key: "n", name: "n", location: "https://x.website/n")
     #expect(ProfileStatus(Self.snapshot([ProfileSource(source: fresh, enabled: false)])).warnings == [.allDisabled])
     var saved = fresh
     saved.cacheFile = "lists/n"
@@ -99,7 +99,7 @@ struct ProfileStatusTests {
         startedAt: Date(), probe: "dns", target: "x", milliseconds: 1, blocked: blocked, reachable: reachable,
         inconclusive: 0, report: Data())
     }
-    var saved = Source(id: 5, key: "n", name: "n", location: "https://x.example/n")
+    var saved = Source(id: 5, key: "n", name: "n", location: "https://x.website/n")
     saved.cacheFile = "lists/n"
     let members = [ProfileSource(source: saved, enabled: true)]
     #expect(ProfileStatus(Self.snapshot(members, lastTest: record(blocked: 1, reachable: 9))).warnings == [.weakTest])

@@ -28,7 +28,7 @@ struct TestPlanTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = try Store.open(DataDirectory(url: directory.file("data")))
-    for index in 0..<20 { try store.addRule("n\(index).example", action: .deny) }
+    for index in 0..<20 { try store.addRule("n\(index).website", action: .deny) }
     let plan = TestPlan(sample: .profile("default"), sampleCount: 5, seed: 7)
     let registry = try await plan.registry(in: store)
     let sampled = registry.tested.filter { $0.category == "Sample" }

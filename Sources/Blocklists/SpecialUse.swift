@@ -1,0 +1,90 @@
+/// Names no list may block: the local network's and those reserved for special use.
+///
+/// - `localhost` and `*.localhost` (RFC 6761 §6.3: always the loopback address);
+/// - `*.local` (multicast DNS, RFC 6762: a hosts entry would override the printer's own answer);
+/// - `*.home.arpa` (RFC 8375: home networks) and `*.internal` (ICANN, reserved for private use);
+/// - the top-level names home networks use (`.lan`, `.home`, `.corp`, `.localdomain`…), and any other
+///   top-level domain that is not in the Public Suffix List (`.alt`, a file's `.vtt`, a typo's `.comm`):
+///   no public name lives there (`unknownTopLevelDomain`);
+/// - `*.test`, `*.example`, `*.invalid` (RFC 6761 §6.2, §6.5, §6.4) and `*.onion` (RFC 7686: resolvers
+///   answer NXDOMAIN themselves).
+///
+/// `example.com`, `example.org` and `example.net` are ordinary names here: the peers' own tests use them.
+public enum SpecialUse {
+  /// The reason a normalised name may not be blocked from a list, or nil when it may.
+  public static func reason(_ name: String) -> RejectReason? {
+    var bytes = Array(name.utf8)
+    return bytes.withUnsafeMutableBufferPointer { buffer in
+      let top = (buffer.lastIndex(of: UInt8(ascii: ".")) ?? -1) + 1
+      return reason(UnsafeBufferPointer(buffer), top: top)
+    }
+  }
+
+  /// The reason for a normalised name given as bytes whose top label starts at `top`.
+  @inline(__always)
+  static func reason(_ name: UnsafeBufferPointer<UInt8>, top: Int) -> RejectReason? {
+    let length = name.count - top
+    if length <= 8 {
+      var packed: UInt64 = 0
+      for index in 0..<length { packed |= UInt64(name[top + index]) << UInt64(8 * index) }
+      // Most names: one compare each, before the set.
+      if packed == com || packed == net || packed == org { return nil }
+      if tables.short.contains(packed) {
+        if packed == onion { return .reservedName }
+        if packed == arpa && isHomeArpa(name) { return .localNetworkName }
+        return nil
+      }
+    } else if tables.long.contains(String(decoding: UnsafeBufferPointer(rebasing: name[top...]), as: UTF8.self)) {
+      return nil
+    }
+    let label = String(decoding: UnsafeBufferPointer(rebasing: name[top...]), as: UTF8.self)
+    if reservedTopLevel.contains(label) { return .reservedName }
+    return localTopLevel.contains(label) ? .localNetworkName : .unknownTopLevelDomain
+  }
+
+  /// Top-level names of local networks: the special-use and private ones, and those routers and
+  /// operating systems use by default (none is in the Public Suffix List).
+  static let localTopLevel: Set<String> = [
+    "localhost", "local", "internal", "lan", "home", "corp", "localdomain", "intranet", "private", "intra",
+    "domain", "workgroup", "router", "fritz", "mshome", "hub",
+  ]
+
+  /// Top-level domains reserved by RFC 6761 for tests and documentation (`onion` is in the list).
+  static let reservedTopLevel: Set<String> = ["test", "example", "invalid"]
+
+  /// `home.arpa` or a name under it.
+  private static func isHomeArpa(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    let suffix = homeArpa
+    guard name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return false }
+    return name.count == suffix.count || name[name.count - suffix.count - 1] == UInt8(ascii: ".")
+  }
+
+  private static let homeArpa = Array("home.arpa".utf8)
+  private static let com = pack("com")
+  private static let net = pack("net")
+  private static let org = pack("org")
+  private static let onion = pack("onion")
+  private static let arpa = pack("arpa")
+
+  /// A label of up to eight bytes as one number: byte `i` in bits `8i..<8i+8`.
+  static func pack(_ label: String) -> UInt64 {
+    var packed: UInt64 = 0
+    for (index, byte) in label.utf8.prefix(8).enumerated() { packed |= UInt64(byte) << UInt64(8 * index) }
+    return packed
+  }
+
+  /// The Public Suffix List's top-level domains (the last label of every rule): those of up to eight
+  /// bytes packed, the longer ones as text.
+  static let tables: (short: Set<UInt64>, long: Set<String>) = {
+    var short = Set<UInt64>()
+    var long = Set<String>()
+    for line in PublicSuffixList.bundledRules.split(separator: "\n") {
+      let rule = line.trimmingPrefix(while: { $0 == " " || $0 == "!" })
+      guard !rule.isEmpty, !rule.hasPrefix("//") else { continue }
+      let top = String(rule.split(separator: ".").last ?? "")
+      guard !top.isEmpty, top != "*" else { continue }
+      if top.utf8.count <= 8 { short.insert(pack(top)) } else { long.insert(top) }
+    }
+    return (short, long)
+  }()
+}

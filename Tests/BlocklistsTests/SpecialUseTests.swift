@@ -1,0 +1,42 @@
+import Blocklists
+import Testing
+
+@Suite("Special-use and local network names are never blocked from a list")
+struct SpecialUseTests {
+  @Test(
+    "Each name and the standard that reserves it",
+    arguments: [
+      ("localhost.localdomain", RejectReason.localName),  // the machine's own, as before
+      ("a.localhost", .localNetworkName),  // RFC 6761 §6.3: always loopback
+      ("printer.local", .localNetworkName),  // RFC 6762: multicast DNS
+      ("nas.home.arpa", .localNetworkName),  // RFC 8375
+      ("home.arpa", .localNetworkName),
+      ("db.internal", .localNetworkName),  // ICANN: reserved for private use
+      ("router.lan", .localNetworkName), ("pc.corp", .localNetworkName), ("x.localdomain", .localNetworkName),
+      ("a.test", .reservedName), ("docs.example", .reservedName), ("x.invalid", .reservedName),  // RFC 6761
+      ("abc.onion", .reservedName),  // RFC 7686
+      ("46186911.vtt", .unknownTopLevelDomain), ("tracker.comm", .unknownTopLevelDomain),
+    ])
+  func reserved(name: String, reason: RejectReason) {
+    #expect(NameRules.normalize(name) == .failure(reason))
+    #expect(NameRules.normalize(name.uppercased() + ".") == .failure(reason), "any case, a final dot")
+  }
+
+  @Test(
+    "Ordinary names stay valid: example.com/org/net (the peers' tests use them), other .arpa names, every TLD of the list",
+    arguments: [
+      "example.com", "ads.example.org", "example.net", "1.0.0.127.in-addr.arpa", "x.home.arpa.example.com",
+      "tracker.host", "a.co.uk", "xn--mnchen-3ya.de", "ads.photography", "x.xn--p1ai", "notlocal.com",
+    ])
+  func ordinary(name: String) {
+    #expect(NameRules.normalize(name) == .success(name))
+    #expect(SpecialUse.reason(name) == nil)
+  }
+
+  @Test("A user's own deny rule may name them (the rule is theirs); the reason is still known")
+  func allowed() {
+    #expect(NameRules.normalize("printer.lan", allowingSpecialUse: true) == .success("printer.lan"))
+    #expect(NameRules.normalize("Docs.Example", allowingSpecialUse: true) == .success("docs.example"))
+    #expect(SpecialUse.reason("printer.lan") == .localNetworkName)
+  }
+}
