@@ -281,6 +281,7 @@ let package = Package(
     .testTarget(
       name: "BlocklistsTests",
       dependencies: ["Blocklists", "Files", "TestSupport"],
+      exclude: ["Resources"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -44,6 +44,8 @@ public enum Address: Equatable, Sendable {
         return .none
       }
     }
+    // `0` alone is 0.0.0.0, as inet_aton(3) reads it (Pi-hole, StevenBlack and hBlock lists use it).
+    if octets == 0 && value == 0 && token.count == 1 { return .null }
     guard value >= 0, octets == 3 else { return .none }
     if value != 0 { allZero = false }
     if allZero { return .null }

@@ -34,8 +34,14 @@ public struct CompiledList: Sendable {
   /// Names in the block set.
   public var count: Int { names.count }
 
-  /// Whether a name is blocked.
-  public func blocks(_ name: String) -> Bool { names.contains(name) }
+  /// Whether a name is blocked: in the set, or under a subdomains-only deny rule that no allow rule
+  /// takes it out of.
+  public func blocks(_ name: String) -> Bool {
+    if names.contains(name) { return true }
+    let parents = Set(NameRules.parents(of: name))
+    return rules.subdomainDenials.contains { parents.contains($0.pattern) }
+      && !rules.allow.contains { RuleSet.matches($0, name) }
+  }
 
   /// The names of the sources that list a name ("which list blocks this?"); "deny rules" for denied names.
   public func sources(listing name: String) -> [String] {
@@ -52,7 +58,9 @@ public struct CompiledList: Sendable {
     ruleReports =
       rules.allow.map { RuleReport(rule: $0, allows: true) } + rules.deny.map { RuleReport(rule: $0, allows: false) }
     let denySource = sources.count
-    for (offset, rule) in rules.deny.enumerated() where names.insert(rule.pattern, source: denySource) {
+    // A subdomains-only rule (`*.name`) puts no name in the set: renderers write it (`subdomainBlocks`).
+    for (offset, rule) in rules.deny.enumerated()
+    where rule.kind != .wildcard && names.insert(rule.pattern, source: denySource) {
       record(rules.allow.count + offset, rule.pattern)
     }
     applyAllowNames()

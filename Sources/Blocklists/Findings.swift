@@ -38,6 +38,11 @@ public struct Findings: Sendable, Hashable, Codable {
   /// of the profile for the name and its subdomains. At most `exceptionLimit` are kept, the rest counted
   /// as unsupported rules. Nil when there are none (and in findings saved before they were read).
   public var exceptions: [Sample]?
+  /// The list's subdomains-only blocks (`||*.name^`, `.name^|`, as AdGuard reads them): each name,
+  /// normalised, and its line; they become deny rules `*.name` of the profile, which block the name's
+  /// subdomains and never the name itself. At most `exceptionLimit` are kept, the rest counted as
+  /// unsupported rules. Nil when there are none.
+  public var subdomainBlocks: [Sample]?
 
   /// The most exceptions kept for one list.
   public static let exceptionLimit = 10_000
@@ -102,13 +107,27 @@ public struct Findings: Sendable, Hashable, Codable {
     return true
   }
 
+  /// Keeps a subdomains-only block; false (counted as an unsupported rule) past `exceptionLimit`.
+  mutating func blockBelow(_ name: String, line: Int) -> Bool {
+    guard (subdomainBlocks?.count ?? 0) < Self.exceptionLimit else {
+      rejected[.unsupportedRule, default: 0] += 1
+      return false
+    }
+    if subdomainBlocks == nil { subdomainBlocks = [] }
+    subdomainBlocks!.append(Sample(line: line, text: name))
+    return true
+  }
+
   /// Adds the findings of a later block of the same source, whose line numbers start after `lineOffset`.
   mutating func append(_ other: Findings, lineOffset: Int) {
-    if let more = other.exceptions {
-      let room = Self.exceptionLimit - (exceptions?.count ?? 0)
-      exceptions = (exceptions ?? []) + more.prefix(room).map { Sample(line: $0.line + lineOffset, text: $0.text) }
+    func merge(_ mine: inout [Sample]?, _ more: [Sample]?) {
+      guard let more else { return }
+      let room = Self.exceptionLimit - (mine?.count ?? 0)
+      mine = (mine ?? []) + more.prefix(room).map { Sample(line: $0.line + lineOffset, text: $0.text) }
       if more.count > room { rejected[.unsupportedRule, default: 0] += more.count - room }
     }
+    merge(&exceptions, other.exceptions)
+    merge(&subdomainBlocks, other.subdomainBlocks)
     if content == nil, lines == 0 { content = other.content }
     lines += other.lines
     ignoredLines += other.ignoredLines

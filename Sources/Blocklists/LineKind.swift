@@ -10,6 +10,8 @@ enum LineKind {
   case adblock(Range<Int>)
   /// `@@||name^`: an exception of an adblock list, the range of the name.
   case exception(Range<Int>)
+  /// `||*.name^` or `.name^|` (`.name^`): the name's subdomains only, the range of the name.
+  case subdomains(Range<Int>)
   /// `*.name`: the range of the name.
   case wildcard(Range<Int>)
   /// Bare names: one, or several separated by spaces or tabs (each validated), before a comment.
@@ -26,7 +28,7 @@ enum LineKind {
   /// The format the kind belongs to, for counting.
   var format: ListFormat? {
     switch self {
-    case .adblock, .exception: .adblock
+    case .adblock, .exception, .subdomains: .adblock
     case .wildcard: .wildcard
     case .plain: .domains
     case .hosts: .hosts
@@ -43,7 +45,7 @@ enum LineKind {
     case (.ignored, _), (.unsupported, _), (.malformed, _): true
     case (.hosts, .hosts), (.plain, .hosts), (.plain, .domains), (.hosts, .domains): true
     case (.wildcard, .wildcard), (.plain, .wildcard): true
-    case (.adblock, .adblock), (.exception, .adblock), (.dnsmasq, .dnsmasq), (.unbound, .unbound), (.rpz, .rpz): true
+    case (.adblock, .adblock), (.exception, .adblock), (.subdomains, .adblock), (.dnsmasq, .dnsmasq), (.unbound, .unbound), (.rpz, .rpz): true
     default: false
     }
   }
@@ -52,12 +54,34 @@ enum LineKind {
   /// nil for paths, options and wildcards, which are no DNS rule.
   static func hostAnchored(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
     let count = line.count
-    guard count - start > 3, line[start] == UInt8(ascii: "|"), line[start + 1] == UInt8(ascii: "|"),
-      let caret = line[(start + 2)...].firstIndex(of: UInt8(ascii: "^")), caret > start + 2
-    else { return nil }
+    guard count - start > 3, line[start] == UInt8(ascii: "|"), line[start + 1] == UInt8(ascii: "|") else {
+      return nil
+    }
+    return caretEnded(line, from: start + 2)
+  }
+
+  /// The name from `start` to the separator that ends it, when the rule means the whole host: `^` or
+  /// `^|` at the end, `|` (the end of the address) or `/*` (any path), optionally with the one option
+  /// that keeps a DNS block a block, `$important` (AdGuard's DNS filtering syntax). Other options
+  /// (`$dnstype`, `$client`, `$denyallow`…) narrow the rule, and paths are a browser's business: nil.
+  static func caretEnded(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+    var count = line.count
+    if count - start > 10, matches(line, (count - 10)..<count, "$important") { count -= 10 }
+    guard start < count else { return nil }
+    var caret = start
+    while caret < count, line[caret] != UInt8(ascii: "^"), line[caret] != UInt8(ascii: "|"),
+      line[caret] != UInt8(ascii: "/")
+    {
+      caret += 1
+    }
+    guard caret > start, caret < count else { return nil }
     let rest = caret + 1
-    guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return nil }
-    for index in (start + 2)..<caret {
+    switch line[caret] {
+    case UInt8(ascii: "^"): guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return nil }
+    case UInt8(ascii: "|"): guard rest == count else { return nil }
+    default: guard rest + 1 == count, line[rest] == UInt8(ascii: "*") else { return nil }
+    }
+    for index in start..<caret {
       switch line[index] {
       case UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: ":"), UInt8(ascii: "$"), UInt8(ascii: "|"),
         UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), 0x20, 0x09:
@@ -65,7 +89,19 @@ enum LineKind {
       default: continue
       }
     }
-    return (start + 2)..<caret
+    return start..<caret
+  }
+
+  /// The name of a subdomains-only rule: `||*.name^` (AdGuard's wildcard) or `.name^`, `.name^|` (a
+  /// hostname ending in `.name`), each optionally with `|` at the end.
+  static func subdomainsAnchored(_ line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    if line.count > 5, line[0] == UInt8(ascii: "|"), line[1] == UInt8(ascii: "|"), line[2] == UInt8(ascii: "*"),
+      line[3] == UInt8(ascii: ".")
+    {
+      return caretEnded(line, from: 4)
+    }
+    if line.count > 2, line[0] == UInt8(ascii: "."), line[1] != UInt8(ascii: ".") { return caretEnded(line, from: 1) }
+    return nil
   }
 
   /// `0.0.0.0` and a space or a tab, as the first eight bytes of a line read as one (little-endian)
@@ -97,12 +133,15 @@ enum LineKind {
       var end = 1
       while end < count, line[end] != 0x20, line[end] != 0x09 { end += 1 }
       let address = Address.classify(UnsafeBufferPointer(rebasing: line[0..<end]))
-      if address != .none { return .hosts(address, end: end) }
+      // `0` is an address only before a dotted name (`0 ads.example.com`), not a zone file's number.
+      if address != .none && (end > 1 || line[end...].contains(UInt8(ascii: "."))) { return .hosts(address, end: end) }
     }
 
     if first == UInt8(ascii: "|") {
-      return hostAnchored(line, from: 0).map { .adblock($0) } ?? .unsupported
+      if let name = hostAnchored(line, from: 0) { return .adblock(name) }
+      return subdomainsAnchored(line).map { .subdomains($0) } ?? .unsupported
     }
+    if first == UInt8(ascii: "."), let name = subdomainsAnchored(line) { return .subdomains(name) }
     if first == UInt8(ascii: "@") && second == UInt8(ascii: "@") {
       // `@@||name^`: the list's own exception (AdGuard and uBlock read it for the name and its subdomains);
       // with a path or options it is a browser rule, not a DNS one.
@@ -181,8 +220,11 @@ enum LineKind {
     // StevenBlack read them: when the first word is a dotted name (a sentence's first word is not).
     // Its last label starts with a letter, as a top-level domain does (`127.0.0.1x bad.example.com` is a
     // broken hosts line, not names).
-    if !hasRecordType, let dot = firstToken.lastIndex(of: UInt8(ascii: ".")), dot > 0, dot + 1 < firstToken.count,
-      (firstToken[dot + 1] | 0x20) &- UInt8(ascii: "a") < 26
+    let word =
+      firstToken.count > 1 && firstToken.last == UInt8(ascii: ".")
+      ? UnsafeBufferPointer(rebasing: firstToken.dropLast()) : firstToken
+    if !hasRecordType, let dot = word.lastIndex(of: UInt8(ascii: ".")), dot > 0, dot + 1 < word.count,
+      (word[dot + 1] | 0x20) &- UInt8(ascii: "a") < 26
     {
       return .plain
     }

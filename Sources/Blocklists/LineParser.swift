@@ -131,6 +131,8 @@ public struct LineParser: ~Copyable {
       count(kind.format!, if: emit(UnsafeBufferPointer(rebasing: line[name]), number: number))
     case .exception(let name):
       exception(UnsafeBufferPointer(rebasing: line[name]), number: number)
+    case .subdomains(let name):
+      subdomains(UnsafeBufferPointer(rebasing: line[name]), number: number)
     case .plain:
       plainLine(line, number: number)
     case .hosts(let address, let end):
@@ -184,6 +186,18 @@ public struct LineParser: ~Copyable {
       index = end
     }
     count(.domains, if: accepted)
+  }
+
+  /// Keeps a list's subdomains-only block (`||*.name^`, validated as a name is) for the profile's deny rules.
+  private mutating func subdomains(_ token: UnsafeBufferPointer<UInt8>, number: Int) {
+    var hash: UInt64?
+    switch NameRules.normalize(token, into: scratch, hash: &hash) {
+    case .valid(let length):
+      let name = String(decoding: UnsafeBufferPointer(rebasing: scratch[0..<length]), as: UTF8.self)
+      if result.findings.blockBelow(name, line: number) { count(.adblock, if: true) }
+    case .rejected(let reason):
+      result.findings.reject(reason, line: number, text: token)
+    }
   }
 
   /// Counts a line as written in a format (only lines that gave a name count, so junk decides nothing).

@@ -6,8 +6,10 @@ import Foundation
 /// - `example.com` — in an allow list: the name **and its subdomains** (label by label, so `t.co` does not
 ///   allow `fat.co`); in a deny list: the name.
 /// - `=example.com` — exactly this name.
-/// - `*.example.com` — its subdomains only, not the name itself (allow lists only: a deny rule is
-///   refused, as a block set holds names, not "subdomains only").
+/// - `*.example.com` — its subdomains only, not the name itself: allowed, or (deny) blocked where the
+///   format can say "subdomains only" (adblock `||*.name^`, dnsmasq `server=/*.name/`, RPZ `*.name`);
+///   hosts, domains, wildcard and unbound output cannot, and leave it out, counted (never blocking the
+///   name itself).
 /// - `/regex/` — names the regular expression matches anywhere (allow lists only; anchor with `^…$`).
 ///   Regex rules test every name, so they cost time on large lists.
 ///
@@ -71,7 +73,8 @@ public struct RuleSet: Sendable, Hashable {
 
   /// These rules and, after the allow rules, each source's own exceptions (`@@||name^` of an adblock
   /// list) as allow rules for the name and its subdomains, as AdGuard Home reads them across all its lists;
-  /// their origin is the source and line (`easylist, line 12`).
+  /// after the deny rules, its subdomains-only blocks (`||*.name^`) as deny rules `*.name`. Their origin
+  /// is the source and line (`easylist, line 12`).
   public func including(listExceptions sources: [SourceReport]) -> RuleSet {
     var rules = self
     for source in sources {
@@ -80,8 +83,16 @@ public struct RuleSet: Sendable, Hashable {
           Rule(kind: .subdomains, pattern: exception.text, origin: "\(source.name), line \(exception.line)"))
       }
     }
+    for source in sources {
+      for block in source.findings.subdomainBlocks ?? [] {
+        rules.deny.append(Rule(kind: .wildcard, pattern: block.text, origin: "\(source.name), line \(block.line)"))
+      }
+    }
     return rules
   }
+
+  /// The deny rules that block a name's subdomains only (`*.name`), whose names no block set holds.
+  public var subdomainDenials: [Rule] { deny.filter { $0.kind == .wildcard } }
 
   /// Whether there is no rule.
   public var isEmpty: Bool { allow.isEmpty && deny.isEmpty }
@@ -120,13 +131,6 @@ public struct RuleSet: Sendable, Hashable {
       kind = .exact
       name = name.dropFirst()
     } else if name.hasPrefix("*.") {
-      guard !deny else {
-        throw .invalidRule(
-          file: file, line: line, text: text,
-          reason:
-            "is a subdomains-only rule, which a deny rule cannot be (the block set holds names): deny \(name.dropFirst(2)) blocks the name and, in formats that cover them, its subdomains"
-        )
-      }
       kind = .wildcard
       name = name.dropFirst(2)
     }

@@ -27,7 +27,8 @@ extension PiholeSync {
   /// The Pi-hole entries of a profile's rules, with the Pi-hole's own meanings: `=a.x` an exact allow;
   /// `a.x` a regular expression for the name and its subdomains (`(\.|^)a\.x$`); `*.a.x` one for its
   /// subdomains (`\.a\.x$`); `/re/` the expression itself; a deny rule an exact deny (FTL blocks exactly
-  /// the names of its lists, so a denied name blocks only itself there).
+  /// the names of its lists, so a denied name blocks only itself there), and a subdomains-only one (`*.x`,
+  /// or a list's `||*.x^`, which FTL's gravity drops) a regex deny `\.x$`.
   public static func entries(for rules: RuleSet) -> [RuleEntry] {
     func escaped(_ name: String) -> String { name.replacingOccurrences(of: ".", with: "\\.") }
     let allow = rules.allow.map { rule -> RuleEntry in
@@ -38,7 +39,11 @@ extension PiholeSync {
       case .regex: RuleEntry(type: "allow", kind: "regex", domain: rule.pattern)
       }
     }
-    let deny = rules.deny.map { RuleEntry(type: "deny", kind: "exact", domain: $0.pattern) }
+    let deny = rules.deny.map { rule -> RuleEntry in
+      rule.kind == .wildcard
+        ? RuleEntry(type: "deny", kind: "regex", domain: "\\.\(escaped(rule.pattern))$")
+        : RuleEntry(type: "deny", kind: "exact", domain: rule.pattern)
+    }
     var seen: Set<RuleEntry> = []
     return (allow + deny).filter { seen.insert($0).inserted }
   }
