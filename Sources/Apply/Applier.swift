@@ -247,6 +247,7 @@ public struct Applier: Sendable {
     }
     let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
+    if let list { warnings += Self.subdomainWarnings(list, format: .hosts, server: "a hosts file") }
     if names > HostsSection.adviceThreshold {
       warnings.append(.largeHostsFile(names: names))
     }
@@ -276,6 +277,21 @@ public struct Applier: Sendable {
     return Applied(
       result: result, change: change, reloadFailure: nil, lastName: lastName, list: list, plan: plan,
       coversSubdomains: false)
+  }
+
+  /// A note when the profile has subdomains-only blocks (`*.name`, `||*.name^`) the format cannot say:
+  /// they are left out rather than widened to the name itself.
+  static func subdomainWarnings(_ list: CompiledList, format: ListFormat, server: String) -> [ApplyWarning] {
+    let unexpressed = list.subdomainBlocks(for: format).unexpressed
+    guard !unexpressed.isEmpty else { return [] }
+    let samples = unexpressed.prefix(3).map { "*.\($0)" }.joined(separator: ", ")
+    return [
+      .cannotBlock(
+        server: server,
+        what:
+          "\(unexpressed.count) subdomains-only block\(unexpressed.count == 1 ? "" : "s") (\(samples)) left out, as blocking the name itself would over-block; the dnsmasq and RPZ targets write them"
+      )
+    ]
   }
 
   /// How many names the profile blocks: the loaded list's count, else the current compile's, else the
@@ -326,6 +342,10 @@ public struct Applier: Sendable {
     let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     warnings += server.leaks.map { ApplyWarning.cannotBlock(server: server.server, what: $0) }
+    if let list {
+      let format = server.renderer(title: "", date: Date()).format
+      warnings += Self.subdomainWarnings(list, format: format, server: server.server)
+    }
     if server == .dnsmasq, file.path != ServerTarget.formerDnsmasqOutput,
       file.ledger.entry(for: ServerTarget.formerDnsmasqOutput) != nil,
       FileManager.default.fileExists(atPath: ServerTarget.formerDnsmasqOutput)

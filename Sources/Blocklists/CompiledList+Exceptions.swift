@@ -34,10 +34,11 @@ extension CompiledList {
 
   /// The exceptions `format` needs for this list's allow rules.
   public func exceptions(for format: ListFormat, publicSuffixes: PublicSuffixList = .bundled) -> Exceptions {
-    guard format.coversSubdomains, !rules.allow.isEmpty else {
+    let below = Set(subdomainBlocks(for: format, publicSuffixes: publicSuffixes).written)
+    guard format.coversSubdomains, !rules.allow.isEmpty || !below.isEmpty else {
       return Exceptions(format: format, candidates: [], isWritten: { _ in false })
     }
-    return Exceptions(format: format, candidates: exceptionCandidates) {
+    return Exceptions(format: format, candidates: exceptionCandidates, below: below) {
       isWritten($0, format: format, publicSuffixes: publicSuffixes)
     }
   }

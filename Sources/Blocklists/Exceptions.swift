@@ -79,6 +79,9 @@ public struct Exceptions: Sendable, Hashable {
   /// parent's entry still blocks the name.
   public private(set) var unexpressed: [Exception] = []
   private var byName: [String: Exception] = [:]
+  /// Names whose subdomains only the format blocks (`CompiledList.subdomainBlocks`): a parent among them
+  /// covers a name as a written parent does.
+  public let below: Set<String>
 
   /// Whether no exception is written.
   public var isEmpty: Bool { active.isEmpty }
@@ -86,8 +89,9 @@ public struct Exceptions: Sendable, Hashable {
   /// Finds the exceptions among `candidates` that the format needs: those whose name a parent's entry
   /// (or, for `.below`, the name's own entry) would otherwise block. `isWritten` says whether a name is
   /// written as an entry of the format (listed, not allowed, not left out).
-  public init(format: ListFormat, candidates: [Exception], isWritten: (String) -> Bool) {
+  public init(format: ListFormat, candidates: [Exception], below: Set<String> = [], isWritten: (String) -> Bool) {
     self.format = format
+    self.below = below
     guard format.coversSubdomains else { return }
     // Parents first: whether a name is covered depends on the exceptions above it.
     let ordered = candidates.enumerated().sorted {
@@ -149,7 +153,7 @@ public struct Exceptions: Sendable, Hashable {
           continue
         }
       }
-      if isWritten(parent) { return .covered(parent: parent) }
+      if isWritten(parent) || below.contains(parent) { return .covered(parent: parent) }
     }
     return .notCovered
   }
@@ -171,7 +175,7 @@ public struct Exceptions: Sendable, Hashable {
       var between: [String] = []
       var covered = false
       for parent in NameRules.parents(of: exception.name) {
-        if isWritten(parent) || byName[parent] != nil {
+        if isWritten(parent) || byName[parent] != nil || below.contains(parent) {
           covered = true
           break
         }

@@ -45,7 +45,9 @@ enum LineKind {
     case (.ignored, _), (.unsupported, _), (.malformed, _): true
     case (.hosts, .hosts), (.plain, .hosts), (.plain, .domains), (.hosts, .domains): true
     case (.wildcard, .wildcard), (.plain, .wildcard): true
-    case (.adblock, .adblock), (.exception, .adblock), (.subdomains, .adblock), (.dnsmasq, .dnsmasq), (.unbound, .unbound), (.rpz, .rpz): true
+    case (.adblock, .adblock), (.exception, .adblock), (.subdomains, .adblock), (.dnsmasq, .dnsmasq),
+      (.unbound, .unbound), (.rpz, .rpz):
+      true
     default: false
     }
   }
@@ -77,7 +79,8 @@ enum LineKind {
     guard caret > start, caret < count else { return nil }
     let rest = caret + 1
     switch line[caret] {
-    case UInt8(ascii: "^"): guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return nil }
+    case UInt8(ascii: "^"):
+      guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return nil }
     case UInt8(ascii: "|"): guard rest == count else { return nil }
     default: guard rest + 1 == count, line[rest] == UInt8(ascii: "*") else { return nil }
     }

@@ -8,6 +8,30 @@ extension Renderer {
     let ownLines: Set<Int>
     /// `NameHash` of every exception's name.
     let hashes: Set<UInt64>
+    /// The subdomains-only deny rules as this format takes them.
+    let subdomains: CompiledList.SubdomainBlocks
+    /// `NameHash` of every name whose subdomains only are written as blocked.
+    let belowHashes: Set<UInt64>
+
+    /// Whether a name lies under a subdomains-only block that still covers it once the exceptions among
+    /// its parents count: it is left out, as under a listed parent.
+    func coveredBelow(_ name: UnsafeBufferPointer<UInt8>, list: CompiledList, renderer: Renderer) -> Bool {
+      guard !belowHashes.isEmpty else { return false }
+      var index = 0
+      var under = false
+      while index < name.count {
+        if name[index] == UInt8(ascii: "."),
+          belowHashes.contains(NameHash.hash(UnsafeBufferPointer(rebasing: name[(index + 1)...])))
+        {
+          under = true
+          break
+        }
+        index += 1
+      }
+      guard under else { return false }
+      let text = String(decoding: name, as: UTF8.self)
+      return exceptions.parentVerdict(text) { renderer.isWritten($0, in: list) }.isBlocked
+    }
 
     /// Whether a name whose listed parent the fast path found is still covered once the exceptions
     /// among its parents count (`Exceptions.parentVerdict`).
@@ -36,12 +60,43 @@ extension Renderer {
 
   /// The exceptions of a covering format, or nil when it needs none (no allow rule under a blocked parent).
   func special(for list: CompiledList) -> Special? {
-    guard format.coversSubdomains, !list.rules.allow.isEmpty else { return nil }
+    guard !list.rules.allow.isEmpty || !list.rules.subdomainDenials.isEmpty else { return nil }
+    let subdomains = list.subdomainBlocks(for: format, publicSuffixes: publicSuffixes)
+    guard format.coversSubdomains else {
+      return subdomains == .init()
+        ? nil
+        : Special(
+          exceptions: Exceptions(format: format, candidates: [], isWritten: { _ in false }), ownLines: [],
+          hashes: [], subdomains: subdomains, belowHashes: [])
+    }
     let exceptions = list.exceptions(for: format, publicSuffixes: publicSuffixes)
-    guard !exceptions.isEmpty || !exceptions.unexpressed.isEmpty else { return nil }
+    guard !exceptions.isEmpty || !exceptions.unexpressed.isEmpty || subdomains != .init() else { return nil }
     let ownLines = Set(exceptions.ownEntries.compactMap { list.names.entry(of: $0) })
     let hashes = Set(exceptions.active.map { name in Array(name.name.utf8).withUnsafeBufferPointer(NameHash.hash) })
-    return Special(exceptions: exceptions, ownLines: ownLines, hashes: hashes)
+    let belowHashes = Set(subdomains.written.map { Array($0.utf8).withUnsafeBufferPointer(NameHash.hash) })
+    return Special(
+      exceptions: exceptions, ownLines: ownLines, hashes: hashes, subdomains: subdomains, belowHashes: belowHashes)
+  }
+
+  /// Writes the subdomains-only blocks after the entries (`||*.name^`, `server=/*.name/`, `*.name CNAME .`)
+  /// and counts the ones the format cannot say or leaves out.
+  func writeSubdomainBlocks(_ special: Special, report: inout Report, to sink: inout ByteSink) throws(CompileError) {
+    let blocks = special.subdomains
+    report.unexpressedSubdomainBlocks += blocks.unexpressed.count
+    report.unexpressedSubdomainSamples += blocks.unexpressed.prefix(Findings.samplesPerReason)
+    report.publicSuffixesLeftOut += blocks.leftOut.count
+    report.publicSuffixSamples += blocks.leftOut.prefix(Findings.samplesPerReason - report.publicSuffixSamples.count)
+    guard !blocks.written.isEmpty else { return }
+    try sink.write("\(format.commentPrefix) Subdomains only: deny rules *.name (the name itself is not blocked)\n")
+    for name in blocks.written {
+      switch format {
+      case .adblock: try sink.write("||*.\(name)^\n")
+      case .dnsmasq: try sink.write("server=/*.\(name)/\n")
+      case .rpz: try sink.write("*.\(name) CNAME .\n")
+      default: continue
+      }
+      report.subdomainBlocks += 1
+    }
   }
 
   /// Writes the exception section after the entries: each exception in the format's own syntax, the
@@ -49,6 +104,7 @@ extension Renderer {
   func writeExceptions(_ list: CompiledList, _ special: Special, report: inout Report, to sink: inout ByteSink)
     throws(CompileError)
   {
+    try writeSubdomainBlocks(special, report: &report, to: &sink)
     let exceptions = special.exceptions
     for exception in exceptions.unexpressed {
       report.unexpressedExceptions += 1

@@ -47,6 +47,7 @@ extension Renderer {
     if report.publicSuffixesLeftOut > 0 { line += ", \(report.publicSuffixesLeftOut) public suffixes left out" }
     if report.tooLongForZone > 0 { line += ", \(report.tooLongForZone) too long for the zone left out" }
     if report.exceptions > 0 { line += ", \(report.exceptions) exceptions for allow rules" }
+    if report.subdomainBlocks > 0 { line += ", \(report.subdomainBlocks) subdomains-only blocks" }
     if report.unexpressedExceptions > 0 {
       line += ", \(report.unexpressedExceptions) allow rules this format cannot say, still blocked by their parent"
     }

@@ -54,6 +54,12 @@ public struct Renderer: Sendable {
     public var unexpressedExceptions = 0
     /// Up to five of those rules' names.
     public var unexpressedSamples: [String] = []
+    /// Subdomains-only blocks written (`||*.name^`, `server=/*.name/`, `*.name CNAME .`).
+    public var subdomainBlocks = 0
+    /// Subdomains-only deny rules the format cannot say (hosts, domains, wildcard, unbound): left out.
+    public var unexpressedSubdomainBlocks = 0
+    /// Up to five of their names.
+    public var unexpressedSubdomainSamples: [String] = []
 
     mutating func add(_ other: Report) {
       written += other.written
@@ -65,6 +71,10 @@ public struct Renderer: Sendable {
       exceptions += other.exceptions
       unexpressedExceptions += other.unexpressedExceptions
       unexpressedSamples += other.unexpressedSamples.prefix(Findings.samplesPerReason - unexpressedSamples.count)
+      subdomainBlocks += other.subdomainBlocks
+      unexpressedSubdomainBlocks += other.unexpressedSubdomainBlocks
+      unexpressedSubdomainSamples += other.unexpressedSubdomainSamples.prefix(
+        Findings.samplesPerReason - unexpressedSubdomainSamples.count)
     }
 
     /// Creates a report.
@@ -273,6 +283,10 @@ public struct Renderer: Sendable {
               if compresses && hasBlockedParent(name, in: set, presence: presence)
                 && (special.map { $0.covers(name, list: list, renderer: self) } ?? true)
               {
+                report.compressed += 1
+                continue
+              }
+              if compresses, let special, special.coveredBelow(name, list: list, renderer: self) {
                 report.compressed += 1
                 continue
               }

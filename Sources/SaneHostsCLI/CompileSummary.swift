@@ -63,6 +63,15 @@ struct CompileSummary {
         + report.unexpressedSamples.joined(separator: ", ")
         + " (use a format with exceptions: adblock, dnsmasq, unbound, rpz)\n"
     }
+    if report.subdomainBlocks > 0 {
+      out += "\(report.subdomainBlocks.grouped) subdomains-only blocks written (*.name: the name itself stays open)\n"
+    }
+    if report.unexpressedSubdomainBlocks > 0 {
+      out +=
+        "warning: \(report.unexpressedSubdomainBlocks.grouped) subdomains-only blocks cannot be said in \(format.rawValue) format "
+        + "and are left out (blocking the name itself would over-block): "
+        + report.unexpressedSubdomainSamples.joined(separator: ", ") + " (use adblock, dnsmasq or rpz)\n"
+    }
     for warning in list.rules.warnings { out += "warning: \(warning)\n" }
     out += "\(report.written.grouped) names written as \(format.rawValue) in \(String(format: "%.2f", seconds)) s\n"
     return out

@@ -6,9 +6,11 @@ import Store
 /// The rule syntax, shown in `allow` and `deny` help.
 private let ruleSyntax = """
   example.com allows the name and its subdomains (label by label: t.co does not allow fat.co); \
-  =example.com only that name; *.example.com only its subdomains (allow only); /regex/ every name the \
-  expression matches (allow only; anchor with ^…$). Deny rules add names to the block set: example.com \
-  or =example.com, blocking its subdomains too in the formats that cover them; a deny rule may name a \
+  =example.com only that name; *.example.com only its subdomains; /regex/ every name the expression \
+  matches (allow only; anchor with ^…$). Deny rules add names to the block set: example.com or \
+  =example.com, blocking its subdomains too in the formats that cover them; *.example.com its \
+  subdomains only, written where a format can say so (adblock, dnsmasq, rpz) and left out, with a \
+  warning, where it cannot (hosts, domains, wildcard, unbound); a deny rule may name a \
   local network name (printer.lan), which no list may, with a warning. Allow wins over every block. An \
   allow rule that matches nothing a list may block (a single label such as router) is kept, with a \
   warning. `add` adds all its rules or none. Rules take effect at the next `sanehosts update` (or \

@@ -10,7 +10,9 @@ extension Store {
   /// back it said its list listed the denied name.
   /// 4 (26 Nov): adblock lists' own `@@||name^` exceptions are read as allow rules (each copy is parsed
   /// again from its saved file).
-  public static let engineVersion = "4"
+  /// 5 (27 Nov): local network and special-use names are rejected, `||*.name^` and `.name^|` are read as
+  /// subdomains-only blocks, a plain line may hold several names, glued comments end a name everywhere.
+  public static let engineVersion = "5"
 
   /// A digest of what a profile compiles from: each source's id, checksum and forced format, the rules,
   /// the engine and the block set file's format. Equal fingerprints mean equal compiled block sets.

@@ -285,7 +285,7 @@ public struct Explainer: Sendable {
     let chain = Self.selfAndParents(name)
     // What the profile's set holds: a listed or denied name, unless an allow rule takes it out.
     func inSet(_ candidate: String) -> Bool {
-      listed[candidate] != nil || rules.deny.contains { $0.pattern == candidate }
+      listed[candidate] != nil || rules.deny.contains { $0.kind != .wildcard && $0.pattern == candidate }
     }
     func allowRule(_ candidate: String) -> RuleSet.Rule? { rules.allow.first { RuleSet.matches($0, candidate) } }
     func present(_ candidate: String) -> Bool { inSet(candidate) && allowRule(candidate) == nil }
@@ -301,17 +301,30 @@ public struct Explainer: Sendable {
     // listed or denied name out (exact, then subdomain rules on the name, then subdomain and wildcard
     // rules on each parent from the nearest, then expressions); else a deny rule on the name itself adds it.
     let decidingAllow = Self.decidingAllowRule(rules, name: name, chain: chain)
-    let decidingDeny = decidingAllow == nil ? rules.deny.first { $0.pattern == name } : nil
+    let decidingDeny = decidingAllow == nil ? rules.deny.first { $0.kind != .wildcard && $0.pattern == name } : nil
     var ruleMatches: [Explanation.RuleMatch] = []
     for rule in rules.allow where RuleSet.matches(rule, name) {
       ruleMatches.append(
         .init(rule: rule.text, allows: true, origin: rule.origin, matched: name, decides: rule == decidingAllow))
     }
     for rule in rules.deny {
-      guard let matched = chain.first(where: { $0 == rule.pattern }) else { continue }
+      // A subdomains-only rule (`*.p`) matches a name below p, never p itself.
+      let candidates = rule.kind == .wildcard ? Array(chain.dropFirst()) : chain
+      guard let matched = candidates.first(where: { $0 == rule.pattern }) else { continue }
       ruleMatches.append(
-        .init(rule: rule.pattern, allows: false, origin: rule.origin, matched: matched, decides: rule == decidingDeny))
+        .init(
+          rule: rule.kind == .wildcard ? rule.text : rule.pattern, allows: false, origin: rule.origin,
+          matched: matched, decides: rule == decidingDeny))
     }
+    // The subdomains-only blocks above the name that a format would write (`CompiledList.subdomainBlocks`).
+    let below = Set(
+      rules.subdomainDenials.map(\.pattern).filter { pattern in
+        chain.dropFirst().contains(pattern) && !publicSuffixes.isPublicSuffix(pattern)
+          && !rules.allow.contains { allow in
+            (allow.kind == .subdomains || allow.kind == .wildcard)
+              && (pattern == allow.pattern || pattern.hasSuffix("." + allow.pattern))
+          }
+      })
 
     let isPublicSuffix = publicSuffixes.isPublicSuffix(name)
     let blocked = present(name)
@@ -332,7 +345,10 @@ public struct Explainer: Sendable {
     for format in ListFormat.allCases {
       var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
       // In the renderer's order: too long for the zone, a public suffix, then the exceptions and parents.
-      if !format.coversSubdomains {
+      let saysBelow = CompiledList.canBlockSubdomainsOnly(format)
+      if !blocked, let parent = chain.dropFirst().first(where: below.contains), !saysBelow {
+        output.reason = "your rule *.\(parent) blocks subdomains only, which \(format.rawValue) output cannot say"
+      } else if !format.coversSubdomains {
         if blocked { output.written = .asItself } else { output.reason = notWrittenReason }
       } else if blocked && format == .rpz && name.utf8.count > Renderer.rpzNameLimit {
         output.written = .leftOut
@@ -341,8 +357,11 @@ public struct Explainer: Sendable {
         output.written = .leftOut
         output.reason = "a public suffix: blocking it would block every site under it"
       } else {
+        let writtenBelow: Set<String> =
+          saysBelow ? below.filter { format != .rpz || $0.utf8.count <= Renderer.rpzNameLimit } : []
         output = coveringOutput(
-          format, name: name, candidates: candidates, allowed: allowedBy != nil, notWrittenReason: notWrittenReason,
+          format, name: name, candidates: candidates, below: writtenBelow, allowed: allowedBy != nil,
+          notWrittenReason: notWrittenReason,
           written: { candidate in
             present(candidate) && !publicSuffixes.isPublicSuffix(candidate)
               && (format != .rpz || candidate.utf8.count <= Renderer.rpzNameLimit)
@@ -364,6 +383,10 @@ public struct Explainer: Sendable {
       } else {
         summary = "blocked by your rule \(decidingDeny?.pattern ?? name)"
       }
+    } else if let coveringParent, below.contains(coveringParent) {
+      verdict = .coveredByParent
+      summary =
+        "blocked by the rule *.\(coveringParent) (its subdomains only) in adblock, dnsmasq and RPZ output; hosts, domains, wildcard and unbound output cannot say it"
     } else if let coveringParent {
       verdict = .coveredByParent
       let formats = outputs.filter { $0.written == .coveredByParent }.map {
@@ -391,14 +414,18 @@ public struct Explainer: Sendable {
 extension Explainer {
   /// How a covering format writes `name`: its exceptions and parents decide, as the renderer's do.
   func coveringOutput(
-    _ format: ListFormat, name: String, candidates: [Exceptions.Exception], allowed: Bool, notWrittenReason: String,
-    written: (String) -> Bool
+    _ format: ListFormat, name: String, candidates: [Exceptions.Exception], below: Set<String> = [], allowed: Bool,
+    notWrittenReason: String, written: (String) -> Bool
   ) -> Explanation.Output {
     var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
-    let exceptions = Exceptions(format: format, candidates: candidates, isWritten: written)
+    let exceptions = Exceptions(format: format, candidates: candidates, below: below, isWritten: written)
     switch exceptions.verdict(name, isWritten: written) {
     case .listed:
       output.written = .asItself
+    case .covered(let parent) where below.contains(parent) && !written(parent):
+      output.written = .coveredByParent
+      output.parent = parent
+      output.reason = "a subdomains-only block *.\(parent)"
     case .covered(let parent):
       output.written = .coveredByParent
       // The entry written for it: the farthest written parent (the nearer ones are compressed away).

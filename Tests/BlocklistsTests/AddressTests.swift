@@ -9,7 +9,7 @@ struct AddressTests {
       ("0.0.0.0", Address.null), ("::", .null), ("0:0:0:0:0:0:0:0", .null), ("::ffff:0.0.0.0", .null),
       ("127.0.0.1", .loopback), ("127.1.2.3", .loopback), ("::1", .loopback),
       ("1.2.3.4", .routable), ("192.168.1.1", .routable), ("2001:db8::1", .routable), ("fe80::1%eth0", .routable),
-      ("256.0.0.1", .none), ("1.2.3", .none), ("example.com", .none), ("0", .none), ("1.2.3.4.5", .none),
+      ("256.0.0.1", .none), ("1.2.3", .none), ("example.com", .none), ("0", .null), ("00", .none), ("1.2.3.4.5", .none),
     ])
   func classify(text: String, expected: Address) {
     #expect(Address.classify(text) == expected)

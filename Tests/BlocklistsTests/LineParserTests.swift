@@ -147,7 +147,7 @@ struct LineParserTests {
   }
 
   @Test(
-    "An adblock list's own exception @@||name^ is kept with its line for the profile's allow rules, not a name; one with a path or options stays unsupported"
+    "An adblock list's own exception @@||name^ is kept with its line for the profile's allow rules, not a name; with $important too; one with a path or other options stays unsupported"
   )
   func adblockException() {
     let (names, findings) = parse(
@@ -156,13 +156,14 @@ struct LineParserTests {
       @@||Test.Example.org^
       @@||x.example.org^|
       @@||x.example.org^$important
+      @@||y.example.org^$third-party
       @@||bad name.website^
       """)
     #expect(names == ["example.org"])
-    #expect(findings.exceptions?.map(\.text) == ["test.example.org", "x.example.org"])
-    #expect(findings.exceptions?.map(\.line) == [2, 3])
+    #expect(findings.exceptions?.map(\.text) == ["test.example.org", "x.example.org", "x.example.org"])
+    #expect(findings.exceptions?.map(\.line) == [2, 3, 4])
     #expect(findings.rejected[.unsupportedRule] == 2)
-    #expect(findings.formats == [.adblock: 3])
+    #expect(findings.formats == [.adblock: 4])
   }
 
   @Test("dnsmasq: address, local and server directives that block")

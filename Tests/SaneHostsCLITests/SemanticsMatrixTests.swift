@@ -35,6 +35,8 @@ struct SemanticsMatrixTests {
     cdn IN A 198.51.100.20
     x.y.cdn IN A 198.51.100.21
     y.cdn IN A 198.51.100.22
+    sub IN A 198.51.100.23
+    x.sub IN A 198.51.100.24
 
     """
 
@@ -42,6 +44,7 @@ struct SemanticsMatrixTests {
   /// and the list's own exception under the blocked parent (`@@||name^`, read as AdGuard Home does).
   static let listed = [
     "ads.shop.blog", "x.ads.shop.blog", "wild.shop.blog", "@@||inlist.ads.shop.blog^", "cdn.shop.blog",
+    "||*.sub.shop.blog^",
   ]
   /// Allow rules: exact, subdomains, wildcard; and an exact one two labels below its blocked parent (the
   /// name between them must stay blocked: BIND stopped matching it with the parent's `*.` record).
@@ -72,6 +75,8 @@ struct SemanticsMatrixTests {
     var blocksHTTPS = true
     /// Whether a name whose CNAME leads to a blocked name is blocked.
     var blocksCNAMETargets = false
+    /// Whether a list's subdomains-only block (`||*.sub^`) is written (dnsmasq, RPZ); never the name itself.
+    var blocksSubdomainsOnly = true
   }
 
   /// The cases: (name, type, expected).
@@ -99,6 +104,8 @@ struct SemanticsMatrixTests {
       ("x.wild.shop.blog", .a, .real("198.51.100.17")),
       ("shop.blog", .a, .real("198.51.100.1")),
       ("track.shop.blog", .a, semantics.blocksCNAMETargets ? .blocked : .real("198.51.100.10")),
+      ("sub.shop.blog", .a, .real("198.51.100.23")),
+      ("x.sub.shop.blog", .a, semantics.blocksSubdomainsOnly ? .blocked : .real("198.51.100.24")),
     ]
   }
 
@@ -245,7 +252,8 @@ struct SemanticsMatrixTests {
         directory: fixture.cli.directory.url
       ) { server in
         try await Self.expectMatrix(
-          fixture, server, format: "hosts", semantics: Semantics(covers: false, blocksHTTPS: false), file: dropIn)
+          fixture, server, format: "hosts",
+          semantics: Semantics(covers: false, blocksHTTPS: false, blocksSubdomainsOnly: false), file: dropIn)
         try await Self.expectReloaded(
           fixture, port: server.port,
           apply: ["--target", "dnsmasq-hosts", "--output", dropIn.path, "--reload-pid", "\(server.pid)"],
@@ -268,7 +276,8 @@ struct SemanticsMatrixTests {
       ]
       try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
         try await Self.expectMatrix(
-          fixture, server, format: "unbound", semantics: Semantics(exactKeepsSubdomainsBlocked: false), file: dropIn)
+          fixture, server, format: "unbound",
+          semantics: Semantics(exactKeepsSubdomainsBlocked: false, blocksSubdomainsOnly: false), file: dropIn)
         try await Self.expectReloaded(
           fixture, port: server.port,
           apply: ["--target", "unbound", "--output", dropIn.path, "--reload-pid", "\(server.pid)"], log: server.log)

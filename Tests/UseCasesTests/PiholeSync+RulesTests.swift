@@ -15,7 +15,10 @@ struct PiholeSyncRulesTests {
       .init(kind: .regex, pattern: "^ad[0-9]+\\.", origin: "r:4"),
       .init(kind: .exact, pattern: "keep.website", origin: "r:5"),
     ],
-    deny: [.init(kind: .exact, pattern: "tracker.website", origin: "r:6")])
+    deny: [
+      .init(kind: .exact, pattern: "tracker.website", origin: "r:6"),
+      .init(kind: .wildcard, pattern: "cdn.website", origin: "r:7"),
+    ])
 
   @Test("Each rule kind keeps its meaning; a repeated rule is one entry")
   func entries() {
@@ -23,6 +26,7 @@ struct PiholeSyncRulesTests {
       PiholeSync.entries(for: Self.rules).map(\.description) == [
         "allow exact keep.website", #"allow regex (\.|^)open\.website$"#, #"allow regex \.wild\.website$"#,
         #"allow regex ^ad[0-9]+\."#, "deny exact tracker.website",
+        #"deny regex \.cdn\.website$"#,
       ])
   }
 
@@ -35,7 +39,7 @@ struct PiholeSyncRulesTests {
       PiholeDomain(domain: "theirs.website", type: "deny", kind: "exact", comment: "other", enabled: true, id: 3),
     ]
     plan.planRules(Self.rules, existing: existing, removeDropped: true)
-    #expect(plan.rulesToAdd.count == 4 && plan.rulesKept == 1)
+    #expect(plan.rulesToAdd.count == 5 && plan.rulesKept == 1)
     #expect(plan.rulesToRemove.map(\.domain) == ["gone.website"])
     plan.planRules(Self.rules, existing: existing, removeDropped: false)
     #expect(plan.rulesToRemove.isEmpty)
