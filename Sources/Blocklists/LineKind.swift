@@ -68,6 +68,12 @@ enum LineKind {
   /// (`$dnstype`, `$client`, `$denyallow`…) narrow the rule, and paths are a browser's business: nil.
   static func caretEnded(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
     var count = line.count
+    // A comment after the rule (`||ads.example.com^ # note`, or glued, `^#note`), as Pi-hole reads it;
+    // `##`, `#@#` and the like are cosmetic rules, found before this is asked.
+    if let hash = line[start...].firstIndex(of: UInt8(ascii: "#")) {
+      count = hash
+      while count > start, line[count - 1] == 0x20 || line[count - 1] == 0x09 { count -= 1 }
+    }
     if count - start > 10, matches(line, (count - 10)..<count, "$important") { count -= 10 }
     guard start < count else { return nil }
     var caret = start

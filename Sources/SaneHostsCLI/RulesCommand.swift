@@ -88,8 +88,7 @@ struct RuleArguments: ParsableArguments {
     }
     for rule in added {
       Terminal.writeOutput("Added \(action.rawValue) rule \(rule.text) (\(rule.kind.rawValue)).\n")
-      let parsed = RuleSet.Rule(kind: rule.kind, pattern: rule.pattern, origin: "")
-      if let warning = parsed.warning(deny: action == .deny) { Terminal.writeError("warning: \(warning)\n") }
+      if let warning = rule.warning { Terminal.writeError("warning: \(warning)\n") }
     }
   }
 

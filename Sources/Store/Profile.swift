@@ -110,6 +110,11 @@ extension ProfileRule: FetchableRecord, MutablePersistableRecord {
 }
 
 extension ProfileRule {
+  /// Why the rule may not do what it seems to (`RuleSet.Rule.warning`), or nil.
+  public var warning: String? {
+    RuleSet.Rule(kind: kind, pattern: pattern, origin: "").warning(deny: action == .deny)
+  }
+
   /// The rule as written: `example.com`, `=example.com`, `*.example.com` or `/regex/`.
   public var text: String {
     switch kind {

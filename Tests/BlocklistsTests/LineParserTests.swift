@@ -257,8 +257,13 @@ struct LineParserTests {
   func gluedComments() {
     let (names, findings) = parse(
       "ads.example.com# note\n0.0.0.0 b.example.com#note\n*.c.example.com#note\n"
-        + "address=/d.example.com/0.0.0.0 # a comment\naddress=/e.example.com/#\n")
-    #expect(names == ["ads.example.com", "b.example.com", "c.example.com", "d.example.com", "e.example.com"])
+        + "address=/d.example.com/0.0.0.0 # a comment\naddress=/e.example.com/#\n||f.example.com^ # note\n"
+        + "||g.example.com^#note\n")
+    #expect(
+      names == [
+        "ads.example.com", "b.example.com", "c.example.com", "d.example.com", "e.example.com", "f.example.com",
+        "g.example.com",
+      ])
     #expect(findings.totalRejected == 0, "\(findings.samples)")
   }
 

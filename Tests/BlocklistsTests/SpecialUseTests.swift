@@ -39,4 +39,29 @@ struct SpecialUseTests {
     #expect(NameRules.normalize("Docs.Example", allowingSpecialUse: true) == .success("docs.example"))
     #expect(SpecialUse.reason("printer.lan") == .localNetworkName)
   }
+
+  @Test("No special-use name from a list reaches any output, in any line format")
+  func noOutput() async throws {
+    let text = """
+      0.0.0.0 a.localhost printer.local ads.website
+      nas.home.arpa
+      ||db.internal^
+      ||*.router.lan^
+      address=/x.test/#
+      local-zone: "y.example." always_null
+      z.invalid CNAME .
+      *.w.onion
+      46186911.vtt
+      """
+    let list = try await compile([text])
+    #expect(list.allNames == ["ads.website"])
+    for format in ListFormat.allCases {
+      let output = try render(list, format)
+      for label in [
+        "localhost", ".local", "home.arpa", "internal", ".lan", ".test", "example", "invalid", "onion", ".vtt",
+      ] {
+        #expect(!bodyLines(output, format).contains { $0.contains(label) }, "\(format): \(label)")
+      }
+    }
+  }
 }

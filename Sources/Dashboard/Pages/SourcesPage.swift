@@ -120,6 +120,7 @@ enum SourcesPage {
         "<li data-rule=\"\(HTML.escape(rule.text))\"><span class=\"rule rule-\(rule.action.rawValue)\">\(rule.action.rawValue)</span> "
       )
       html.element("code", text: rule.text)
+      if let warning = rule.warning { html.raw(" <span class=\"muted rule-warning\">").text(warning).raw("</span>") }
       html.raw(" <form method=\"post\" action=\"/api/rules/remove\" data-api class=\"inline\">\(csrfField)")
       html.raw("<input type=\"hidden\" name=\"kind\" value=\"\(rule.action.rawValue)\">")
       html.raw("<input type=\"hidden\" name=\"pattern\" value=\"\(HTML.escape(rule.text))\">")
