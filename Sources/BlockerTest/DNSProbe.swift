@@ -134,7 +134,6 @@ public struct DNSProbe: Probe {
     return name == owner || name.hasSuffix("." + owner) ? owner : nil
   }
 
-
   static func describe(_ error: ResolverError) -> String {
     switch error {
     case .timeout: "timeout"

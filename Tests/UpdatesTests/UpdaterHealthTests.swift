@@ -22,7 +22,8 @@ struct UpdaterHealthTests {
     let first = try await harness.update()
     let goodCopy = try harness.store.source(key: "list")?.cacheFile
     #expect(first.compiled?.names == 100)
-    #expect(try harness.store.source(key: "list")?.headerDate == ISO8601DateFormatter().date(from: "2022-07-24T12:25:34Z"))
+    #expect(
+      try harness.store.source(key: "list")?.headerDate == ISO8601DateFormatter().date(from: "2022-07-24T12:25:34Z"))
 
     // 40 names: held back, the profile keeps 100.
     try Data(Self.hosts(30..<70).utf8).write(to: file)
