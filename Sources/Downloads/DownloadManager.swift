@@ -34,14 +34,17 @@ public actor DownloadManager<C: Clock>: DownloadClient where C.Duration == Durat
     self.logger = logger
     var tls = TLSConfiguration.makeClientConfiguration()
     tls.additionalTrustRoots = configuration.extraTrustRoots.map { .file($0) }
-    self.httpClient = HTTPClient(
-      eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-      configuration: HTTPClient.Configuration(
-        tlsConfiguration: tls,
-        redirectConfiguration: .disallow,
-        timeout: HTTPClient.Configuration.Timeout(
-          connect: configuration.connectTimeout.timeAmount, read: configuration.idleTimeout.timeAmount),
-        decompression: .disabled))
+    var client = HTTPClient.Configuration(
+      tlsConfiguration: tls,
+      redirectConfiguration: .disallow,
+      timeout: HTTPClient.Configuration.Timeout(
+        connect: configuration.connectTimeout.timeAmount, read: configuration.idleTimeout.timeAmount),
+      decompression: .disabled)
+    // A refused connection or a name that does not resolve fails the request at once. (By default the
+    // client tries to connect again, with backoff, until the connect timeout: 5 s for each offline source.)
+    // The manager's own retries decide what is worth trying again.
+    client.connectionPool.retryConnectionEstablishment = false
+    self.httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: client)
   }
 
   /// Runs `body` with a new manager and shuts it down afterwards, also when `body` throws.
