@@ -40,7 +40,10 @@ struct ScheduleCommand: AsyncParsableCommand {
     @Flag(help: "Reload the DNS server (with --target) or flush DNS caches (hosts file) after applying.")
     var reload = false
     @Option(
-      name: .customLong("data-dir"), help: ArgumentHelp("The data directory both commands use.", valueName: "path"))
+      name: .customLong("data-dir"),
+      help: ArgumentHelp(
+        "The data directory both commands use (default: the one in use now: $SANEHOSTS_HOME, else the default).",
+        valueName: "path"))
     var dataDirectory: String?
 
     func schedule() throws -> Schedule {
@@ -57,8 +60,10 @@ struct ScheduleCommand: AsyncParsableCommand {
       return Schedule(
         scope: scope.scope, executable: Self.executable(), applyArguments: arguments, onCalendar: onCalendar,
         randomizedDelay: randomizedDelay,
+        // Always the store in use (--data-dir, else $SANEHOSTS_HOME, else the default): a unit does not
+        // see the shell's environment, so without it the timer would update another store.
         dataDirectory: dataDirectory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).path }
-          ?? (scope.scope == .system ? DataDirectory.resolve().url.path : nil))
+          ?? DataDirectory.resolve().url.path)
     }
 
     /// The absolute path of the running `sanehosts`.

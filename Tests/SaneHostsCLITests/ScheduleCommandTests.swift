@@ -16,9 +16,13 @@ struct ScheduleCommandTests {
     let service = try String(contentsOfFile: "\(units)/\(Schedule.serviceName)", encoding: .utf8)
     let timer = try String(contentsOfFile: "\(units)/\(Schedule.timerName)", encoding: .utf8)
     let executable = try CommandRunner().executable.resolvingSymlinksInPath().path
-    #expect(service.contains("ExecStart=\(executable) update --quiet"), "\(service)")
+    // Regression: the units update the store in use ($SANEHOSTS_HOME here), not the default one.
     #expect(
-      service.contains("apply --quiet --target unbound --output /etc/unbound/unbound.conf.d/sanehosts.conf --reload"),
+      service.contains("ExecStart=\(executable) update --quiet --data-dir \(cli.dataDirectory.path)"), "\(service)")
+    #expect(
+      service.contains(
+        "apply --quiet --data-dir \(cli.dataDirectory.path) --target unbound --output /etc/unbound/unbound.conf.d/sanehosts.conf --reload"
+      ),
       "\(service)")
     #expect(timer.contains("OnCalendar=weekly"))
     #expect(timer.contains("RandomizedDelaySec=1h"))
