@@ -153,14 +153,29 @@ struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "delete",
       abstract: "Delete a profile that is not active.",
-      discussion: "Sources that no other profile uses are deleted with their saved copies.")
+      discussion: """
+        Sources that no other profile uses are deleted with their saved copies. A profile still applied \
+        (to the hosts file or a drop-in that SaneHosts wrote and that still exists) is not deleted: take \
+        it off first with `sanehosts disable`, or give --force.
+        """)
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The profile.") var name: String
+    @Flag(help: "Delete it even while it is applied somewhere (its names stay in those files).") var force = false
 
     func run() throws {
       let store = try store.open()
-      try storeCall { () throws(StoreError) in try store.deleteProfile(name) }
+      let applied: [ProfileDeletion.Applied]
+      do {
+        applied = try ProfileDeletion.delete(name, in: store, force: force)
+      } catch {
+        throw CLIError(error)
+      }
+      for file in applied {
+        Terminal.writeError(
+          "warning: \(file.path) still holds \(file.names.grouped) names of the deleted profile \(name); `sanehosts disable` takes them off.\n"
+        )
+      }
       Terminal.writeOutput("Deleted profile \(name).\n")
     }
   }

@@ -53,4 +53,25 @@ struct ProfileCommandTests {
     let taken = try await cli.run("profile", "create", "DEFAULT")
     #expect(taken.standardError.contains("already exists"))
   }
+
+  @Test(
+    "Regression: a profile applied somewhere is not deleted (exit 1, the file named, how to take it off); --force deletes it with a warning; once disabled it goes"
+  )
+  func deleteApplied() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("profile", "duplicate", "default", "other")
+    try await fixture.cli.ok("apply", "--profile", "other", "--hosts-file", fixture.hosts.path)
+    let refused = try await fixture.cli.run("profile", "delete", "other")
+    #expect(refused.status == 1, "\(refused.standardError)")
+    #expect(refused.standardError.contains("“other” is applied to \(fixture.hosts.path) (hosts, 3 names)"))
+    #expect(refused.standardError.contains("sanehosts disable --hosts-file \(fixture.hosts.path)"))
+    #expect(try await fixture.cli.ok("profile", "list").contains("other"))
+    try await fixture.cli.ok("disable", "--hosts-file", fixture.hosts.path)
+    try await fixture.cli.ok("profile", "delete", "other")
+    try await fixture.cli.ok("profile", "duplicate", "default", "third")
+    try await fixture.cli.ok("apply", "--profile", "third", "--hosts-file", fixture.hosts.path)
+    let forced = try await fixture.cli.run("profile", "delete", "third", "--force")
+    #expect(forced.status == 0 && forced.standardError.contains("still holds 3 names"), "\(forced.standardError)")
+  }
 }
