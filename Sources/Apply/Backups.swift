@@ -49,9 +49,32 @@ public struct Backups: Sendable {
       throw CocoaError(
         .fileWriteUnknown, userInfo: [NSFilePathErrorKey: error.path, NSLocalizedDescriptionKey: error.detail])
     }
-    for old in list().dropFirst(keep) { try? FileManager.default.removeItem(at: old.url) }
+    for old in list().dropFirst(keep) {
+      try? FileManager.default.removeItem(at: old.url)
+      try? FileManager.default.removeItem(at: Self.ledgerURL(of: old))
+    }
     return Backup(id: id, url: url, date: Self.formatter.date(from: stamp) ?? date)
   }
+
+  /// Keeps beside a backup the ledger's entry for the file when it was taken: what SaneHosts itself had
+  /// written then. Restoring a backup whose part someone else had edited then keeps that edit known.
+  public func saveLedgerEntry(_ entry: Ledger.Entry, of backup: Backup) {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    guard let data = try? encoder.encode(entry) else { return }
+    try? StagedFile.replace(Self.ledgerURL(of: backup).path, with: Array(data), mode: 0o600)
+  }
+
+  /// The ledger's entry kept beside a backup (`saveLedgerEntry`), if any.
+  public func ledgerEntry(of backup: Backup) -> Ledger.Entry? {
+    guard let data = try? Data(contentsOf: Self.ledgerURL(of: backup)) else { return nil }
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return try? decoder.decode(Ledger.Entry.self, from: data)
+  }
+
+  /// Where a backup's ledger entry is kept (`list` skips it: its sequence is not a number).
+  static func ledgerURL(of backup: Backup) -> URL { backup.url.appendingPathExtension("ledger") }
 
   /// The backups, newest first.
   public func list() -> [Backup] {

@@ -473,6 +473,7 @@ public struct ManagedFile: Sendable {
     StagedFile.removeLeftovers(of: path)
     guard try read() == change.before else { throw .changedMeanwhile(path: path) }
     let newDigests = known ?? change.after.map(digests)
+    let previous = ledger.entry(for: path)
     // Recorded first, so a process killed after the rename does not mistake its own write for someone else's.
     try record(
       change.before, profile: profile, names: names, target: target, pending: change.after, known: newDigests,
@@ -481,6 +482,7 @@ public struct ManagedFile: Sendable {
     if let before = change.before {
       do {
         backup = try backups.save(before)
+        if let backup, let previous { backups.saveLedgerEntry(previous, of: backup) }
       } catch {
         throw .writeFailed(path: backups.directory.path, detail: "backing up first: \(error.localizedDescription)")
       }
@@ -523,7 +525,29 @@ public struct ManagedFile: Sendable {
     let (profile, names) = Self.summary(of: bytes, ownership: ownership)
     let target = ledger.entry(for: path)?.target ?? (ownership == .section ? "hosts" : "restore")
     let outcome = try commit(change, profile: profile, names: names, target: target, force: force)
+    try keepForeignEdit(restoring: bytes, recorded: backups.ledgerEntry(of: backup))
     return (change, outcome)
+  }
+
+  /// After a restore: when the backup's part (the section, or a whole drop-in) is not what SaneHosts had
+  /// written when the backup was taken (`recorded`), someone else had edited it. The ledger keeps what
+  /// SaneHosts wrote, so `status` still says "changed since" and the next apply needs `--force`, as
+  /// before the backup was taken.
+  private func keepForeignEdit(restoring bytes: [UInt8], recorded: Ledger.Entry?) throws(ApplyError) {
+    guard let recorded, var entry = ledger.entry(for: path) else { return }
+    let restored = digests(bytes)
+    let ours = ownership == .whole ? restored.whole == recorded.sha256 : restored.section == recorded.sectionSHA256
+    guard !ours else { return }
+    entry.sha256 = recorded.sha256
+    entry.sectionSHA256 = recorded.sectionSHA256
+    entry.date = recorded.date
+    entry.pendingSHA256 = nil
+    entry.pendingSectionSHA256 = nil
+    do {
+      try ledger.record(entry, for: path)
+    } catch {
+      throw .writeFailed(path: ledger.url.path, detail: "recording the restore: \(error.detail)")
+    }
   }
 
   /// The profile and the number of names a file written by SaneHosts holds, from its own lines: the

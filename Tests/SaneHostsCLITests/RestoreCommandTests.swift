@@ -37,6 +37,35 @@ struct RestoreCommandTests {
     #expect(!status.contains("no section"))
   }
 
+  @Test(
+    "Regression: restoring a backup whose section someone else had edited keeps the edit known: status says changed, the next apply needs --force"
+  )
+  func restoreKeepsForeignEdit() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let edited = try fixture.hostsText().replacingOccurrences(
+      of: "0.0.0.0 ads.website", with: "192.168.1.9 ads.website")
+    try Data(edited.utf8).write(to: fixture.hosts)
+    // The forced apply backs up the edited file first; restoring that backup brings the edit back.
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path, "--force")
+    try await fixture.cli.ok("restore", "--hosts-file", fixture.hosts.path)
+    #expect(try fixture.hostsText() == edited)
+    let status = try await fixture.cli.ok("status")
+    #expect(status.contains("changed since by someone else"), "\(status)")
+    try await fixture.cli.ok("deny", "add", "new.website")
+    let refused = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
+    #expect(refused.status == 1, "\(refused.standardError)")
+    #expect(refused.standardError.contains("was edited by someone else"), "\(refused.standardError)")
+    #expect(try fixture.hostsText() == edited)
+    // A backup of SaneHosts' own section restores as its own: no drift.
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path, "--force")
+    try await fixture.cli.ok("deny", "add", "newer.website")
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    try await fixture.cli.ok("restore", "--hosts-file", fixture.hosts.path)
+    #expect(!(try await fixture.cli.ok("status")).contains("changed since by someone else"))
+  }
+
   @Test("restore --json lists the backups; with none, --list says so")
   func json() async throws {
     let fixture = try await ApplyFixture.make()
