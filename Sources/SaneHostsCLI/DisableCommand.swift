@@ -1,5 +1,6 @@
 import Apply
 import ArgumentParser
+import Blocklists
 import Foundation
 import Store
 
@@ -52,13 +53,14 @@ struct DisableCommand: AsyncParsableCommand {
       if dryRun {
         if !quiet {
           Terminal.writeError(
-            "Would remove \(change.removed.count) lines from \(file.path); nothing written (--dry-run).\n")
+            "Would remove \(change.removed.count.grouped) lines from \(file.path); nothing written (--dry-run).\n")
         }
         return
       }
       let outcome = try file.commit(change, profile: nil, names: 0, target: server?.rawValue ?? "hosts", force: force)
       if !quiet {
-        let what = server == nil ? "the SaneHosts section from \(file.path) (\(change.removed.count) lines)" : file.path
+        let what =
+          server == nil ? "the SaneHosts section from \(file.path) (\(change.removed.count.grouped) lines)" : file.path
         Terminal.writeError("Removed \(what).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n")
       }
       if let server, reload {

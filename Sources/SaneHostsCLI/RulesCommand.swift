@@ -83,9 +83,10 @@ struct RuleArguments: ParsableArguments {
   /// Adds every rule, or none when one is refused (the error names it).
   func add(_ action: ProfileRule.Action) throws {
     let store = try store.open()
-    let added = try storeCall { () throws(StoreError) in
+    let (added, alreadyThere) = try storeCall { () throws(StoreError) in
       try store.addRules(rules, action: action, to: profile, comment: comment)
     }
+    for text in alreadyThere { Terminal.writeOutput("Already there: \(action.rawValue) rule \(text).\n") }
     for rule in added {
       Terminal.writeOutput("Added \(action.rawValue) rule \(rule.text) (\(rule.kind.rawValue)).\n")
       if let warning = rule.warning { Terminal.writeError("warning: \(warning)\n") }

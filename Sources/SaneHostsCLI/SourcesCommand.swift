@@ -53,8 +53,15 @@ struct SourcesCommand: ParsableCommand {
         } catch {
           throw CLIError(error)
         }
-        let (source, _) = try storeCall { () throws(StoreError) in try store.addSource(new, to: profile.name) }
-        Terminal.writeOutput("Added \(source.key) (\(source.location)) to profile \(profile.name).\n")
+        do {
+          let (source, _) = try store.addSource(new, to: profile.name)
+          Terminal.writeOutput("Added \(source.key) (\(source.location)) to profile \(profile.name).\n")
+        } catch .alreadyInProfile(let key, let location, let profile) {
+          // Adding what is there already changes nothing: said, and not an error (exit 0).
+          Terminal.writeOutput("Already there: \(key) (\(location)) is in profile \(profile).\n")
+        } catch {
+          throw CLIError(error)
+        }
       }
       Terminal.writeOutput("Run `sanehosts update` to download.\n")
     }

@@ -34,20 +34,24 @@ extension Store {
     return set
   }
 
-  /// Parses a rule as written (`example.com`, `=example.com`, `*.example.com`, `/regex/`) and adds it.
+  /// Parses a rule as written (`example.com`, `=example.com`, `*.example.com`, `/regex/`) and adds it;
+  /// `alreadyExists` when the profile has it.
   @discardableResult
   public func addRule(
     _ text: String, action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil
   ) throws(StoreError) -> ProfileRule {
-    try addRules([text], action: action, to: profile, comment: comment)[0]
+    let result = try addRules([text], action: action, to: profile, comment: comment)
+    guard let rule = result.added.first else { throw .alreadyExists(kind: "\(action.rawValue) rule", name: text) }
+    return rule
   }
 
-  /// Parses rules as written and adds them all in one transaction, or none: the first refused (not a
-  /// rule, or one the profile has already, or given twice) is the error, naming it.
+  /// Parses rules as written and adds them in one transaction, all or none: the first that is not a rule
+  /// is the error, naming it. Rules the profile has already (or given twice) are not added again and
+  /// are returned as they were written (`alreadyThere`): adding what is there changes nothing.
   @discardableResult
   public func addRules(
     _ texts: [String], action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil
-  ) throws(StoreError) -> [ProfileRule] {
+  ) throws(StoreError) -> (added: [ProfileRule], alreadyThere: [String]) {
     var parsed: [(text: String, rule: RuleSet.Rule)] = []
     for text in texts { parsed.append((text, try Self.parseRule(text, action: action))) }
     let rules = parsed
@@ -55,13 +59,15 @@ extension Store {
       let profile = try Self.profile(profile, db)
       var seen = Set<String>()
       var added: [ProfileRule] = []
+      var alreadyThere: [String] = []
       for (text, rule) in rules {
         let existing = try ProfileRule.filter(
           ProfileRule.Columns.profileID == profile.id && ProfileRule.Columns.action == action.rawValue
             && ProfileRule.Columns.kind == rule.kind.rawValue && ProfileRule.Columns.pattern == rule.pattern
         ).fetchCount(db)
         guard existing == 0, seen.insert("\(rule.kind.rawValue) \(rule.pattern)").inserted else {
-          throw StoreError.alreadyExists(kind: "\(action.rawValue) rule in “\(profile.name)”", name: text)
+          alreadyThere.append(text)
+          continue
         }
         added.append(
           try Self.insertNew(
@@ -69,7 +75,7 @@ extension Store {
               id: 0, profileID: profile.id, action: action, kind: rule.kind, pattern: rule.pattern, comment: comment),
             db))
       }
-      return added
+      return (added, alreadyThere)
     }
   }
 

@@ -44,7 +44,7 @@ extension StoreError: LocalizedError {
     case .alreadyInProfile(let source, let location, let profile):
       "“\(source)” (\(location)) is already in profile “\(profile)”."
     case .alreadyExists(let kind, let name):
-      "A \(kind) named “\(name)” already exists."
+      "\(Self.article(kind)) \(kind) “\(name)” already exists."
     case .invalid(let value, let reason):
       "“\(value)” \(reason)."
     case .deletingActiveProfile(let name):
@@ -69,11 +69,11 @@ extension StoreError: LocalizedError {
     case .notFound(let kind, _, let known):
       known.isEmpty
         ? "Nothing of that kind exists yet."
-        : "Known \(kind)s: \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : "")."
+        : "Known \(Self.plural(kind)): \(known.prefix(12).joined(separator: ", "))\(known.count > 12 ? ", …" : "")."
     case .alreadyInProfile:
       "Nothing to add: it is updated with the profile's other sources (`sanehosts update`)."
-    case .alreadyExists:
-      "Choose another name."
+    case .alreadyExists(let kind, _):
+      kind.contains("rule") ? "Nothing to add: the rule is there." : "Choose another name."
     case .invalid:
       nil
     case .deletingActiveProfile:
@@ -81,5 +81,21 @@ extension StoreError: LocalizedError {
     case .updateRunning(_, let lockFile):
       "Wait for it to finish (or run with --wait). If no update is running, the lock \(lockFile) is stale: it is released when its process exits."
     }
+  }
+}
+
+extension StoreError {
+  /// `a` or `an` before a kind (`an allow rule`, `a source`).
+  static func article(_ kind: String) -> String {
+    guard let first = kind.lowercased().first else { return "A" }
+    return "aeiou".contains(first) ? "An" : "A"
+  }
+
+  /// A kind in the plural, its noun only (`sources in profile “family”`, `allow rules in “default”`).
+  static func plural(_ kind: String) -> String {
+    for marker in [" in ", " of "] {
+      if let range = kind.range(of: marker) { return kind[..<range.lowerBound] + "s" + kind[range.lowerBound...] }
+    }
+    return kind + "s"
   }
 }

@@ -74,4 +74,17 @@ struct ProfileCommandTests {
     let forced = try await fixture.cli.run("profile", "delete", "third", "--force")
     #expect(forced.status == 0 && forced.standardError.contains("still holds 3 names"), "\(forced.standardError)")
   }
+
+  @Test("Regression: a rule added twice is already there (exit 0), and messages use the right article")
+  func ruleWording() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    try await cli.ok("allow", "add", "a.website")
+    let again = try await cli.run("allow", "add", "a.website", "b.website")
+    #expect(again.status == 0)
+    #expect(again.standardOutput.contains("Already there: allow rule a.website."), "\(again.standardOutput)")
+    #expect(again.standardOutput.contains("Added allow rule b.website"))
+    let profile = try await cli.run("profile", "create", "default")
+    #expect(profile.standardError.contains("A profile “default” already exists."), "\(profile.standardError)")
+  }
 }

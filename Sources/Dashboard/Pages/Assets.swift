@@ -312,7 +312,7 @@ enum Assets {
           try {
             const data = await post(url, { target: target.value, force: document.getElementById("apply-force").checked });
             const r = data.result;
-            const counts = r.names.toLocaleString("en-US") + " names (+" + r.added + " −" + r.removed + ")";
+            const counts = r.names.toLocaleString("en-US") + " names (+" + r.added.toLocaleString("en-US") + " −" + r.removed.toLocaleString("en-US") + ")";
             result.textContent = "";
             const line = document.createElement("p");
             line.className = "result";
