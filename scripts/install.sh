@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs `sanehosts` under a prefix: the binary (bin/), shell completions for bash, zsh and fish, and a
-# man page made from its --help (share/man/man1/sanehosts.1).
+# man page with every command and subcommand (share/man/man1/sanehosts.1, from `sanehosts generate-manual`).
 #
 #   ./scripts/install.sh [--prefix DIR] [--binary PATH] [--uninstall]
 #
@@ -60,22 +60,8 @@ trap 'rm -rf "$scratch"' EXIT
 "$binary" --generate-completion-script zsh >"$scratch/zsh"
 "$binary" --generate-completion-script fish >"$scratch/fish"
 
-# A man page from --help: the overview, then each command's help.
-version=$("$binary" --version)
-{
-  echo ".TH SANEHOSTS 1 \"$(date -u +%Y-%m-%d)\" \"sanehosts $version\" \"User Commands\""
-  echo ".SH NAME"
-  echo "sanehosts \\- block ads, trackers and malware at the DNS level, and prove that the blocking works"
-  echo ".SH DESCRIPTION"
-  echo ".nf"
-  "$binary" --help | sed -e 's/\\/\\\\/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\&'/"
-  for command in $("$binary" --help | awk '/^  [a-z]/ && !/^  -/ {print $1}'); do
-    echo
-    echo "sanehosts $command"
-    "$binary" help "$command" 2>/dev/null | sed -e 's/\\/\\\\/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\&'/" || true
-  done
-  echo ".fi"
-} >"$scratch/man"
+# The man page: the overview, then every command and subcommand's whole help.
+"$binary" generate-manual >"$scratch/man"
 
 install -d "$prefix/bin" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
   "$prefix/share/fish/vendor_completions.d" "$prefix/share/man/man1"

@@ -66,7 +66,7 @@ struct ApplyCommand: AsyncParsableCommand {
   }
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "Apply this profile instead of the active one.") var profile: String?
+  @Option(help: "Apply this profile instead of the active one.", completion: Completions.profiles) var profile: String?
   @OptionGroup var files: ManagedFileOptions
 
   @Option(help: "Where to apply: hosts, dnsmasq, dnsmasq-hosts, unbound, bind, pdns-recursor or knot-resolver.")

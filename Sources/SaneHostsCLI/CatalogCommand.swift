@@ -13,7 +13,9 @@ struct CatalogCommand: ParsableCommand {
       `sanehosts profile create NAME --preset ID`. Sizes are the lists' approximate name counts.
       """)
 
-  @Option(name: .shortAndLong, help: "Only lists of this category (see the category ids in the listing).")
+  @Option(
+    name: .shortAndLong, help: "Only lists of this category (see the category ids in the listing).",
+    completion: Completions.categories)
   var category: String?
 
   @Flag(help: "List the presets instead of the lists.")

@@ -18,7 +18,7 @@ struct OverlapCommand: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
   @Flag(help: "Print JSON on standard output.") var json = false
   @Flag(help: "Print CSV on standard output: one row per ordered pair of sources, the diagonal included.")
   var csv = false

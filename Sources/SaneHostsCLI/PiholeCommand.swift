@@ -119,7 +119,8 @@ struct PiholeCommand: AsyncParsableCommand {
         """)
     @OptionGroup var pihole: PiholeOptions
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile to sync (default: the active one).") var profile: String?
+    @Option(help: "The profile to sync (default: the active one).", completion: Completions.profiles) var profile:
+      String?
     @Flag(help: "Remove lists SaneHosts added for this profile that it no longer has.") var removeDropped = false
     @Flag(help: "Show what would change, change nothing.") var dryRun = false
     /// The rules' part of the summary (`; rules: 2 added, 0 removed, 1 kept`), empty without rules.

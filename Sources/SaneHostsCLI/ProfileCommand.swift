@@ -23,7 +23,8 @@ struct ProfileCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The new profile's name.") var name: String
-    @Option(help: "Start from a preset (see `sanehosts catalog --presets`).") var preset: String?
+    @Option(help: "Start from a preset (see `sanehosts catalog --presets`).", completion: Completions.presets)
+    var preset: String?
     @Flag(help: "Make it the active profile.") var use = false
 
     func validate() throws {
@@ -76,7 +77,7 @@ struct ProfileCommand: ParsableCommand {
       commandName: "show", abstract: "Show a profile: sources, rules, compiled list.")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The profile (default: the active one).") var name: String?
+    @Argument(help: "The profile (default: the active one).", completion: Completions.profiles) var name: String?
     @Flag(help: "Print JSON on standard output.") var json = false
 
     func run() throws {
@@ -109,7 +110,7 @@ struct ProfileCommand: ParsableCommand {
       commandName: "duplicate", abstract: "Copy a profile's sources and rules under a new name.")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The profile to copy.") var name: String
+    @Argument(help: "The profile to copy.", completion: Completions.profiles) var name: String
     @Argument(help: "The new profile's name.") var newName: String
 
     func run() throws {
@@ -126,8 +127,8 @@ struct ProfileCommand: ParsableCommand {
       discussion: "What the target already has stays as it is; FROM is left unchanged.")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The profile whose sources and rules are added.") var from: String
-    @Argument(help: "The profile that receives them.") var into: String
+    @Argument(help: "The profile whose sources and rules are added.", completion: Completions.profiles) var from: String
+    @Argument(help: "The profile that receives them.", completion: Completions.profiles) var into: String
 
     func run() throws {
       let store = try store.open()
@@ -140,7 +141,7 @@ struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "use", abstract: "Make a profile the active one.")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The profile.") var name: String
+    @Argument(help: "The profile.", completion: Completions.profiles) var name: String
 
     func run() throws {
       let store = try store.open()
@@ -160,7 +161,7 @@ struct ProfileCommand: ParsableCommand {
         """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The profile.") var name: String
+    @Argument(help: "The profile.", completion: Completions.profiles) var name: String
     @Flag(help: "Delete it even while it is applied somewhere (its names stay in those files).") var force = false
 
     func run() throws {

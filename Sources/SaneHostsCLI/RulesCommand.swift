@@ -72,7 +72,7 @@ struct DenyCommand: ParsableCommand {
 /// The arguments of `allow|deny add|remove`.
 struct RuleArguments: ParsableArguments {
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
   @Option(help: "A note kept with the rule.") var comment: String?
   @Argument(help: "Rules: example.com, =example.com, *.example.com or /regex/.") var rules: [String]
 
@@ -105,7 +105,7 @@ struct RuleArguments: ParsableArguments {
 /// The options of `allow|deny list`.
 struct RuleListOptions: ParsableArguments {
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
   @Flag(help: "Print JSON on standard output.") var json = false
 
   func list(_ action: ProfileRule.Action) throws {

@@ -14,6 +14,7 @@ struct SaneHosts: AsyncParsableCommand {
       blocker needs. Run `sanehosts help <command>` for details.
       """,
     version: version,
+    subcommands: [ManualCommand.self],
     groupedSubcommands: [
       CommandGroup(
         name: "Sources and profiles",

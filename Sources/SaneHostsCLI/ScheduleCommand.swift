@@ -32,7 +32,8 @@ struct ScheduleCommand: AsyncParsableCommand {
     var onCalendar = "daily"
     @Option(help: "A random delay added to each run (a systemd time span), so not every machine fetches at once.")
     var randomizedDelay = "1h"
-    @Option(help: "The profile to apply (default: the active one at run time).") var profile: String?
+    @Option(help: "The profile to apply (default: the active one at run time).", completion: Completions.profiles)
+    var profile: String?
     @Option(help: ArgumentHelp("The hosts file to apply to.", valueName: "path")) var hostsFile: String?
     @Option(help: "Apply to a DNS server instead: dnsmasq, dnsmasq-hosts, unbound or bind.")
     var target: ApplyCommand.Target?

@@ -17,7 +17,7 @@ extension SourcesCommand {
         """)
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
     @Flag(help: "Print JSON on standard output.") var json = false
     @Argument(help: "Source names (as `sources list` shows them), numbers or URLs.") var sources: [String]
 
@@ -67,7 +67,7 @@ extension SourcesCommand {
         """)
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
     @Flag(help: "Compare the current copy with the copy held back as a suspicious shrink.") var held = false
     @Option(help: "Names shown on each side.") var limit = 20
     @Flag(help: "Show every name added and removed.") var all = false

@@ -25,11 +25,12 @@ struct SourcesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add sources to a profile.")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).") var profile: String?
-    @Argument(help: "Catalog ids, URLs or files.") var sources: [String]
+    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
+    @Argument(help: "Catalog ids, URLs or files.", completion: Completions.catalogEntries) var sources: [String]
     @Option(help: "A short name for the source (one source only).") var name: String?
     @Option(help: "Read the list as this format instead of recognising each line.") var format: ListFormat?
-    @Option(help: "A category for a custom source (see `sanehosts catalog`).") var category: String?
+    @Option(help: "A category for a custom source (see `sanehosts catalog`).", completion: Completions.categories)
+    var category: String?
 
     func validate() throws {
       if sources.isEmpty { throw ValidationError("Name at least one source: a catalog id, URL or file.") }
@@ -112,7 +113,7 @@ struct SourcesCommand: ParsableCommand {
       commandName: "list", abstract: "List a profile's sources with freshness and counts.")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).") var profile: String?
+    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
     @Flag(help: "Print JSON on standard output.") var json = false
 
     func run() throws {
@@ -137,8 +138,10 @@ struct SourcesCommand: ParsableCommand {
 /// The arguments of `sources remove|enable|disable`: sources of a profile.
 struct SourceReferences: ParsableArguments {
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).") var profile: String?
-  @Argument(help: "Source names (as `sources list` shows them), numbers or URLs.") var sources: [String]
+  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
+  @Argument(
+    help: "Source names (as `sources list` shows them), numbers or URLs.", completion: Completions.sourceKeys)
+  var sources: [String]
 
   func validate() throws {
     if sources.isEmpty { throw ValidationError("Name at least one source (see `sanehosts sources list`).") }

@@ -13,7 +13,7 @@ struct Status: ParsableCommand {
     abstract: "Show the active profile, its sources' freshness and counts, the last update and warnings.")
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "Show this profile instead of the active one.") var profile: String?
+  @Option(help: "Show this profile instead of the active one.", completion: Completions.profiles) var profile: String?
   @Option(help: "Warn about a source without a successful update for this many days.")
   var outdatedDays = ProfileStatus.defaultOutdatedDays
   @Option(

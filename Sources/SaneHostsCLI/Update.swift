@@ -36,7 +36,8 @@ struct Update: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile to update (default: the active one).") var profile: String?
+  @Option(help: "The profile to update (default: the active one).", completion: Completions.profiles) var profile:
+    String?
   @Flag(help: "Download and parse every source even if unchanged.") var force = false
   @Option(name: .shortAndLong, help: "Sources fetched at the same time.") var jobs = 4
   @Flag(help: "Wait for another running update instead of stopping.") var wait = false

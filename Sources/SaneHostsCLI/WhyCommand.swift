@@ -24,7 +24,7 @@ struct WhyCommand: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).") var profile: String?
+  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
   @Flag(help: "Print JSON on standard output.") var json = false
   @Option(
     help: ArgumentHelp(

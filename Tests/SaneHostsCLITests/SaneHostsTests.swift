@@ -91,8 +91,41 @@ struct SaneHostsTests {
     #expect(version.standardOutput.contains("0.1.0"))
     let man = try String(contentsOf: prefix.file("share/man/man1/sanehosts.1"), encoding: .utf8)
     #expect(man.hasPrefix(".TH SANEHOSTS 1") && man.contains("sanehosts apply"))
+    // Regression: the page held only the top-level --help. Every subcommand, nested ones too, has its
+    // own section with its whole help.
+    for command in ["sources add", "profile delete", "schedule install", "history diff", "pihole sync"] {
+      #expect(man.contains(".SS \"sanehosts \(command)\""), "\(command)")
+    }
+    #expect(man.contains("USAGE: sanehosts profile delete") && man.contains("--force"))
+    #expect(!man.contains("generate-manual"), "the hidden command stays out of it")
+    // Installed completions ask the program for the store's values (dynamic completion).
+    let bash = try String(contentsOf: prefix.file("share/bash-completion/completions/sanehosts"), encoding: .utf8)
+    #expect(bash.contains("---completion"))
     let removed = try await runner.run("/bin/bash", [script, "--prefix", prefix.url.path, "--uninstall"])
     #expect(removed.status == 0)
     #expect(!FileManager.default.fileExists(atPath: prefix.file("bin/sanehosts").path))
+  }
+
+  @Test(
+    "Regression: completion offers the store's source keys and profile names and the catalog's ids, as the shells ask for them"
+  )
+  func dynamicCompletion() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    try await cli.ok("sources", "add", "adaway")
+    try await cli.ok("profile", "create", "family")
+    let keys = try await cli.run("---completion", "sources", "remove", "--", "positional@0", "0", "0", "")
+    #expect(keys.standardOutput.split(separator: "\n").contains("adaway"), "\(keys.standardError)")
+    let profiles = try await cli.run("---completion", "update", "--", "--profile", "1", "1", "--profile", "f")
+    #expect(profiles.standardOutput.split(separator: "\n") == ["family"], "\(profiles.standardError)")
+    let catalog = try await cli.run("---completion", "sources", "add", "--", "positional@0", "0", "3", "ada")
+    #expect(catalog.standardOutput.split(separator: "\n").contains("adaway"), "\(catalog.standardError)")
+    let groff = try? await ProcessRunner().run("/usr/bin/groff", ["-v"])
+    guard groff?.status == 0 else { return }
+    let page = try await cli.ok("generate-manual", "--date", "2026-11-27")
+    let file = cli.directory.file("sanehosts.1")
+    try Data(page.utf8).write(to: file)
+    let rendered = try await ProcessRunner().run("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", file.path])
+    #expect(rendered.status == 0 && rendered.combined.isEmpty, "groff: \(rendered.combined)")
   }
 }
