@@ -38,11 +38,11 @@ class Checker:
     def problem(self, where, message):
         self.problems.append(f"{where}: {message}")
 
-    def keys(self, where, obj, expected):
+    def keys(self, where, obj, expected, optional=()):
         if not isinstance(obj, dict):
             self.problem(where, f"must be an object, found {type(obj).__name__}")
             return False
-        found = list(obj.keys())
+        found = [k for k in obj.keys() if k not in optional]
         missing = [k for k in expected if k not in obj]
         extra = [k for k in found if k not in expected]
         if missing:
@@ -131,13 +131,22 @@ def check(path):
     source_ids, seen_urls, order = {}, {}, []
     for i, source in enumerate(data["sources"]):
         where = f"sources[{i}]"
-        if not c.keys(where, source, SOURCE_KEYS):
+        if not c.keys(where, source, SOURCE_KEYS, optional=("mirrors",)):
             continue
         where = f"source {source.get('id')!r}"
         c.ident(where, source)
         c.text(where, source, "name")
         c.https(where, source, "homepage")
         c.https(where, source, "url")
+        mirrors = source.get("mirrors", [])
+        if not isinstance(mirrors, list) or not all(isinstance(m, str) for m in mirrors):
+            c.problem(where, "'mirrors' must be a list of URLs")
+        else:
+            for m in mirrors:
+                if not m.startswith("https://") or m == source.get("url"):
+                    c.problem(where, f"mirror {m!r} must be an https URL other than the list's own")
+            if len(set(mirrors)) != len(mirrors):
+                c.problem(where, "a mirror is given twice")
         c.text(where, source, "licence")
         c.text(where, source, "description")
         if source["format"] not in FORMATS:

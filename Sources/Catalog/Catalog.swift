@@ -106,12 +106,15 @@ extension Catalog {
     public var estimatedNames: Int
     /// One sentence on what it blocks.
     public var description: String
+    /// Other places the same list is published, tried in order when `url` fails.
+    public var mirrors: [URL]?
 
     /// Creates an entry.
     public init(
       id: String, name: String, homepage: URL, url: URL, format: ListFormat, category: String, licence: String,
-      estimatedNames: Int, description: String
+      estimatedNames: Int, description: String, mirrors: [URL]? = nil
     ) {
+      self.mirrors = mirrors
       self.id = id
       self.name = name
       self.homepage = homepage

@@ -22,7 +22,14 @@ struct SourcesCommand: ParsableCommand {
     defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add sources to a profile.")
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add sources to a profile.",
+      discussion: """
+        --mirror gives another place the same list is published (repeatable, one source only): when the \
+        source's own URL fails, or serves something that is not a list, `update` tries each mirror in order \
+        with the same checks, and `status` says when the copy in use came from a mirror. Catalog entries \
+        may carry mirrors of their own. Adding a mirror to a source the store has already keeps it.
+        """)
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
@@ -31,10 +38,28 @@ struct SourcesCommand: ParsableCommand {
     @Option(help: "Read the list as this format instead of recognising each line.") var format: ListFormat?
     @Option(help: "A category for a custom source (see `sanehosts catalog`).", completion: Completions.categories)
     var category: String?
+    @Option(help: "Another URL of the same list, tried when the source's own fails (repeatable).")
+    var mirror: [String] = []
 
     func validate() throws {
       if sources.isEmpty { throw ValidationError("Name at least one source: a catalog id, URL or file.") }
       if name != nil && sources.count > 1 { throw ValidationError("--name needs a single source.") }
+      if !mirror.isEmpty && sources.count > 1 { throw ValidationError("--mirror needs a single source.") }
+    }
+
+    /// The mirrors as URLs, each allowed as a source's own location would be.
+    func mirrors() throws -> [URL] {
+      try mirror.map { text in
+        guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host() != nil else {
+          throw ValidationError("--mirror “\(text)” is not an http(s) URL.")
+        }
+        do {
+          _ = try URLPolicy.check(url)
+        } catch {
+          throw CLIError(error)
+        }
+        return url
+      }
     }
 
     func run() throws {
@@ -48,6 +73,7 @@ struct SourcesCommand: ParsableCommand {
         }
         if let format { new.format = format }
         if let category { new.category = category }
+        new.mirrors += try mirrors()
         // Refused now, not at the first update: plain http to another machine, another scheme.
         do {
           _ = try URLPolicy.check(new.location)

@@ -16,12 +16,15 @@ public struct NewSource: Sendable, Hashable {
   public var format: ListFormat?
   /// Its category.
   public var category: String?
+  /// Other places the same list is published, tried in order when `location` fails.
+  public var mirrors: [URL] = []
 
   /// Creates a source description.
   public init(
     location: URL, key: String? = nil, name: String? = nil, catalogID: String? = nil, format: ListFormat? = nil,
-    category: String? = nil
+    category: String? = nil, mirrors: [URL] = []
   ) {
+    self.mirrors = mirrors
     self.location = location
     self.key = key
     self.name = name
@@ -34,7 +37,7 @@ public struct NewSource: Sendable, Hashable {
   public init(_ entry: Catalog.Entry) {
     self.init(
       location: entry.url, key: entry.id, name: entry.name, catalogID: entry.id, format: entry.format,
-      category: entry.category)
+      category: entry.category, mirrors: entry.mirrors ?? [])
   }
 
   /// Reads what the user typed: a catalog id, an `http(s)://` or `file://` URL, or a path to a local file.

@@ -77,6 +77,10 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
   public var heldCopy: SourceUpdate.Copy?
   /// The date the last good copy's own header gives (`Last modified:`, `Version:`…), if any.
   public var headerDate: Date?
+  /// Other places the same list is published, tried in order when `location` fails (nil: none).
+  public var mirrors: [String]?
+  /// The mirror the current copy came from; nil when it came from `location`.
+  public var servedFrom: String?
 
   /// Creates a source that has never been downloaded, with row id `id`.
   public init(

@@ -30,6 +30,8 @@ public struct SourceUpdate: Sendable {
     public var findings: Findings
     /// The date in the copy's own header, if it gives one.
     public var headerDate: Date?
+    /// The mirror it came from; nil when from the source's own location.
+    public var servedFrom: String?
 
     /// Creates a copy description.
     public init(
@@ -58,8 +60,9 @@ public struct SourceUpdate: Sendable {
     case updated(Copy)
     /// A new copy held back as a suspicious shrink: saved beside the last good copy, which stays in use.
     case held(Copy, message: String)
-    /// The content had not changed; the server may have sent new validators.
-    case unchanged(etag: String?, lastModified: String?)
+    /// The content had not changed; the server may have sent new validators. `servedFrom`: the mirror
+    /// that said so (nil: the source's own location).
+    case unchanged(etag: String?, lastModified: String?, servedFrom: String? = nil)
     /// The attempt failed: keep the previous copy.
     case failed(message: String)
   }

@@ -140,6 +140,13 @@ extension Store {
           ALTER TABLE source ADD COLUMN headerDate DATETIME;
           """)
     }
+    migrator.registerMigration("v5: mirrors, and where the current copy came from") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE source ADD COLUMN mirrors TEXT;
+          ALTER TABLE source ADD COLUMN servedFrom TEXT;
+          """)
+    }
     return migrator
   }
 }

@@ -39,10 +39,28 @@ extension Store {
   @discardableResult
   public func addSource(_ new: NewSource, to profile: String? = nil) throws(StoreError) -> (source: Source, isNew: Bool)
   {
-    try write { db in
+    // Mirrors given for a source the store has already are added to it first, also when the profile has
+    // the source (adding it again then says so, and the mirrors stay).
+    if !new.mirrors.isEmpty {
+      try write { db in
+        guard var existing = try Source.filter(Source.Columns.location == new.location.absoluteString).fetchOne(db)
+        else { return }
+        let merged = Self.merging(existing.mirrors ?? [], new.mirrors.map(\.absoluteString))
+        guard merged != (existing.mirrors ?? []) else { return }
+        existing.mirrors = merged
+        try existing.update(db)
+      }
+    }
+    return try write { db in
       let profile = try Self.profile(profile, db)
       return try Self.add(new, to: profile, db)
     }
+  }
+
+  /// `mirrors` with `more` after them, each once, in order.
+  static func merging(_ mirrors: [String], _ more: [String]) -> [String] {
+    var seen = Set<String>()
+    return (mirrors + more).filter { seen.insert($0).inserted }
   }
 
   static func add(_ new: NewSource, to profile: Profile, _ db: Database) throws -> (source: Source, isNew: Bool) {
@@ -56,10 +74,11 @@ extension Store {
       }
     } else {
       let key = try uniqueKey(new.key ?? NewSource.suggestedKey(for: new.location), explicit: new.key != nil, db)
-      source = try insertNew(
-        Source(
-          id: 0, key: key, name: new.name ?? key, location: new.location.absoluteString, catalogID: new.catalogID,
-          format: new.format, category: new.category), db)
+      var fresh = Source(
+        id: 0, key: key, name: new.name ?? key, location: new.location.absoluteString, catalogID: new.catalogID,
+        format: new.format, category: new.category)
+      fresh.mirrors = new.mirrors.isEmpty ? nil : Self.merging([], new.mirrors.map(\.absoluteString))
+      source = try insertNew(fresh, db)
       isNew = true
     }
     let member = try Bool.fetchOne(

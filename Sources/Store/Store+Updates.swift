@@ -70,6 +70,7 @@ extension Store {
       source.detectedFormat = copy.detectedFormat
       source.findings = copy.findings
       source.headerDate = copy.headerDate
+      source.servedFrom = copy.servedFrom
     case .held(let copy, let message):
       if let old = source.heldCopy?.cacheFile, old != copy.cacheFile, old != source.cacheFile,
         old != source.previousCacheFile
@@ -79,7 +80,8 @@ extension Store {
       source.heldCopy = copy
       source.status = .failed
       source.message = message
-    case .unchanged(let etag, let lastModified):
+    case .unchanged(let etag, let lastModified, let servedFrom):
+      source.servedFrom = servedFrom
       if let held = source.heldCopy?.cacheFile, held != source.cacheFile, held != source.previousCacheFile {
         replaced += files(held)
       }

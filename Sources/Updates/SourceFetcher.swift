@@ -83,8 +83,44 @@ struct SourceFetcher: Sendable {
     source.cacheFile.map { FileManager.default.fileExists(atPath: store.directory.file($0).path) } ?? false
   }
 
-  /// Fetches a source. Every failure becomes a `.failed` outcome; only cancellation throws.
+  /// The failures a mirror may not have: the list could not be fetched, or what came was no list.
+  static let mirrorFixes: Set<SourceFailure.Kind> = [.download, .notAList, .noEntries, .unreadable]
+
+  /// Fetches a source from its location, then, while that fails in a way a mirror may not
+  /// (`mirrorFixes`), from each of its mirrors in order, with the same checks. The copy says which mirror
+  /// it came from; when every one fails, the failure names each. Only cancellation throws.
   func fetch(_ source: Source) async throws -> SourceWork {
+    let mirrors = (source.mirrors ?? []).compactMap { URL(string: $0) }
+    var work = try await fetch(source, from: source.url, mirror: nil, announcesFailure: mirrors.isEmpty)
+    guard !mirrors.isEmpty, case .failed(let first) = work.outcome, Self.mirrorFixes.contains(first.kind) else {
+      return work
+    }
+    var failures = [first.text(withoutKey: source.key)]
+    for (index, mirror) in mirrors.enumerated() {
+      try Task.checkCancellation()
+      events(
+        .source(
+          key: source.key,
+          .retrying(
+            attempt: index + 2, of: mirrors.count + 1, after: .zero,
+            reason: "\(failures.last ?? "failed"); trying the mirror \(mirror.host() ?? mirror.absoluteString)")))
+      let next = try await fetch(
+        source, from: mirror, mirror: mirror.absoluteString, announcesFailure: index == mirrors.count - 1)
+      guard case .failed(let failure) = next.outcome, Self.mirrorFixes.contains(failure.kind) else { return next }
+      failures.append("mirror \(mirror.absoluteString): \(failure.text(withoutKey: source.key))")
+      work = next
+    }
+    // Every place failed: the last attempt announced its failure; the stored message names them all.
+    let message = failures.joined(separator: "; ")
+    work.update.change = .failed(message: message)
+    work.result.message = "\(source.key): \(message)"
+    return work
+  }
+
+  /// Fetches a source from `url` (its location, or the mirror `mirror`). Every failure becomes a
+  /// `.failed` outcome, announced unless `announcesFailure` is false (a mirror is tried next); only
+  /// cancellation throws.
+  func fetch(_ source: Source, from url: URL?, mirror: String?, announcesFailure: Bool) async throws -> SourceWork {
     let started = ContinuousClock.now
     let attemptedAt = Date()
     var downloaded: Int64 = 0
@@ -120,17 +156,21 @@ struct SourceFetcher: Sendable {
     func fail(_ kind: SourceFailure.Kind, _ message: String, _ suggestion: String?) -> SourceWork {
       let failure = SourceFailure(kind: kind, message: message, suggestion: suggestion)
       // Stored without a leading "KEY: ": every place that shows it (status, sync) names the source itself.
-      return finish(.failed(failure), change: .failed(message: failure.text(withoutKey: source.key)))
+      return finish(
+        .failed(failure), change: .failed(message: failure.text(withoutKey: source.key)), announce: announcesFailure)
     }
 
     try Task.checkCancellation()
-    guard let url = source.url else {
+    guard let url else {
       return fail(
         .download, "\(source.key): “\(source.location)” is not a valid URL.", "Remove and add the source again.")
     }
     let hasCopy = hasSavedCopy(source)
     var request = DownloadRequest(url: url)
-    if !force && hasCopy { request.validators = Validators(etag: source.etag, lastModified: source.lastModified) }
+    // Validators are the server's own: a mirror's ETag is not the primary's.
+    if !force && hasCopy && mirror == source.servedFrom {
+      request.validators = Validators(etag: source.etag, lastModified: source.lastModified)
+    }
 
     // Connect and download.
     var completed: CompletedDownload?
@@ -150,7 +190,8 @@ struct SourceFetcher: Sendable {
         try Task.checkCancellation()
         return finish(
           .unchanged(.notModified),
-          change: .unchanged(etag: answer.validators.etag, lastModified: answer.validators.lastModified))
+          change: .unchanged(
+            etag: answer.validators.etag, lastModified: answer.validators.lastModified, servedFrom: mirror))
       case .failed(let error):
         try Task.checkCancellation()
         if case .cancelled = error { throw CancellationError() }
@@ -170,7 +211,8 @@ struct SourceFetcher: Sendable {
 
     if !force, hasCopy, completed.sha256 == source.sha256 {
       return finish(
-        .unchanged(.sameContent), change: .unchanged(etag: completed.etag, lastModified: completed.lastModified))
+        .unchanged(.sameContent),
+        change: .unchanged(etag: completed.etag, lastModified: completed.lastModified, servedFrom: mirror))
     }
 
     // Parse, without a set: the run inserts the names once, into the profile's.
@@ -245,11 +287,12 @@ struct SourceFetcher: Sendable {
     }
     let findings = report.findings
     // Its distinct names are counted when the run merges it.
-    let copy = SourceUpdate.Copy(
+    var copy = SourceUpdate.Copy(
       etag: completed.etag, lastModified: completed.lastModified, sha256: completed.sha256, cacheFile: cacheFile,
       bytes: completed.byteCount, accepted: findings.names, unique: 0, duplicates: 0,
       rejected: findings.totalRejected, detectedFormat: report.format, findings: findings,
       headerDate: Self.headerDate(of: cacheURL))
+    copy.servedFrom = mirror
     if shrinks {
       let drop = Double(previousNames - list.names) / Double(previousNames) * 100
       let failure = SourceFailure(

@@ -20,6 +20,8 @@ public struct ProfileStatus: Sendable {
     case stale(source: String, lastSuccess: Date, days: Int)
     /// A source's content has not changed, or its own header dates it, for more than the stale limit.
     case contentStale(source: String, staleness: Source.Staleness)
+    /// A source's copy in use came from a mirror: its own location failed the last time it was tried.
+    case servedByMirror(source: String, mirror: String)
     /// A source's new copy was held back as a suspicious shrink; its previous copy is used.
     case heldBack(source: String, names: Int, previous: Int?)
     /// A source's copy looks like something else than a list.
@@ -41,6 +43,8 @@ public struct ProfileStatus: Sendable {
       case .neverDownloaded(let source): "\(source) has never been downloaded: run `sanehosts update`."
       case .stale(let source, _, let days): "\(source) is stale: last updated \(days) days ago."
       case .contentStale(let source, let staleness): "\(source) may be stale: \(staleness.description)."
+      case .servedByMirror(let source, let mirror):
+        "\(source) is served by its mirror \(mirror) only: its own URL failed at the last update (see `sanehosts sources list`); check whether the list has moved."
       case .heldBack(let source, let names, let previous):
         "\(source): a new copy with \(names) names (the copy in use has \(previous.map(String.init) ?? "more")) is held back as a suspicious shrink: compare with `sanehosts sources diff \(source) --held`, take it with `sanehosts sources accept \(source)`."
       case .notAList(let source, let kind): "\(source) \(kind.advice)"
@@ -102,6 +106,7 @@ public struct ProfileStatus: Sendable {
         warnings.append(
           .stale(source: source.key, lastSuccess: success, days: Int(now.timeIntervalSince(success) / 86_400)))
       }
+      if let mirror = source.servedFrom { warnings.append(.servedByMirror(source: source.key, mirror: mirror)) }
       if let staleness = source.staleness(days: staleDays, now: now) {
         warnings.append(.contentStale(source: source.key, staleness: staleness))
       }

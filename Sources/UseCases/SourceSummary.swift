@@ -47,6 +47,10 @@ public struct SourceSummary: Codable, Sendable, Hashable {
   public var change: Int?
   /// The date the copy's own header gives.
   public var headerDate: Date?
+  /// Other places the list is published (`sources add --mirror`, or the catalog's).
+  public var mirrors: [String]?
+  /// The mirror the copy in use came from; nil when from the source's own URL.
+  public var servedFrom: String?
   /// Set when the source looks stale (see `Source.staleness`).
   public var stale: Source.Staleness?
   /// A new copy held back as a suspicious shrink: its valid names (repeats included) and checksum.
@@ -79,6 +83,8 @@ public struct SourceSummary: Codable, Sendable, Hashable {
     previousUnique = source.previousUnique
     change = source.trend.change
     headerDate = source.headerDate
+    mirrors = source.mirrors
+    servedFrom = source.servedFrom
     stale = source.staleness(days: staleDays, now: now)
     heldNames = source.heldCopy?.accepted
     heldSha256 = source.heldCopy?.sha256

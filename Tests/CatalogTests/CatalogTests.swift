@@ -51,6 +51,27 @@ struct CatalogTests {
     #expect(repeated.isEmpty, "\(repeated.values.map { $0.map(\.id) })")
   }
 
+  @Test(
+    "Mirrors are https, on another host than the list, each once; a GitHub list's mirror is the same file through jsDelivr"
+  )
+  func mirrors() {
+    for entry in catalog.sources {
+      let mirrors = entry.mirrors ?? []
+      #expect(Set(mirrors).count == mirrors.count, "\(entry.id)")
+      for mirror in mirrors {
+        #expect(mirror.scheme == "https" && mirror.host() != entry.url.host(), "\(entry.id): \(mirror)")
+      }
+      if entry.url.host() == "raw.githubusercontent.com" {
+        let parts = entry.url.path().split(separator: "/", maxSplits: 3).map(String.init)
+        #expect(
+          mirrors.first?.absoluteString
+            == "https://cdn.jsdelivr.net/gh/\(parts[0])/\(parts[1])@\(parts[2])/\(parts[3])",
+          "\(entry.id)")
+      }
+    }
+    #expect(catalog.sources.filter { $0.mirrors != nil }.count >= 30)
+  }
+
   @Test("Ids are lowercase kebab-case, so commands can type them")
   func idShape() {
     let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")

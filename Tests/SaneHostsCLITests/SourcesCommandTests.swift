@@ -59,4 +59,29 @@ struct SourcesCommandTests {
     let sources = try #require(try await cli.json("sources", "list", "--json") as? [[String: Any]])
     #expect(sources.count == 1)
   }
+
+  @Test(
+    "sources add URL --mirror URL2: the primary gone, update fetches the mirror; status and the source's JSON say the copy came from it"
+  )
+  func mirror() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    try await FixtureServer.with { server in
+      server.route("/list", .status(404))
+      server.route("/mirror", .resource(.init(Array("0.0.0.0 ads.website\n0.0.0.0 tracker.website\n".utf8))))
+      let refused = try await cli.run("sources", "add", server.url("/list").absoluteString, "--mirror", "ftp://x/y")
+      #expect(refused.status != 0 && refused.standardError.contains("is not an http(s) URL"))
+      try await cli.ok(
+        "sources", "add", server.url("/list").absoluteString, "--name", "moved", "--mirror",
+        server.url("/mirror").absoluteString)
+      let update = try await cli.run("update")
+      #expect(update.status == 0, "\(update.standardError)")
+      let status = try await cli.run("status")
+      let text = status.standardOutput + status.standardError
+      #expect(text.contains("moved is served by its mirror \(server.url("/mirror").absoluteString) only"), "\(text)")
+      let json = try #require(try await cli.json("sources", "list", "--json") as? [[String: Any]])
+      #expect(json.first?["servedFrom"] as? String == server.url("/mirror").absoluteString)
+      #expect(json.first?["mirrors"] as? [String] == [server.url("/mirror").absoluteString])
+    }
+  }
 }

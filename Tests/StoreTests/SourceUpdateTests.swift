@@ -42,7 +42,7 @@ struct SourceUpdateTests {
   @Test("Unchanged carries the validators the server sent, which may be none")
   func unchanged() {
     let update = SourceUpdate(sourceID: 1, attemptedAt: Date(), change: .unchanged(etag: "\"2\"", lastModified: nil))
-    guard case .unchanged(let etag, let lastModified) = update.change else {
+    guard case .unchanged(let etag, let lastModified, _) = update.change else {
       Issue.record("expected unchanged, got \(update.change)")
       return
     }

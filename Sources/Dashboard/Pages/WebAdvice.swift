@@ -33,6 +33,8 @@ enum WebAdvice {
     case .neverDownloaded(let source): "\(source) has never been downloaded: press Update now on the Sources page."
     case .stale(let source, _, let days): "\(source) was last updated \(days) days ago."
     case .contentStale(let source, let staleness): "\(source) may be stale: \(staleness.description)."
+    case .servedByMirror(let source, let mirror):
+      "\(source) is served by its mirror \(mirror) only: its own URL failed at the last update; check whether the list has moved."
     case .heldBack(let source, let names, let previous):
       "\(source): a new copy with \(names.grouped) names (the copy in use has \(previous.map { $0.grouped } ?? "more")) is held back as a suspicious shrink: compare and accept it on the Sources page."
     case .notAList(let source, let kind):
