@@ -970,7 +970,7 @@ def apply(browser: Browser, hosts_file: Path) -> None:
     end = text.find(END_MARKER)
     check(0 <= begin < end, f"the hosts file has no SaneHosts section:\n{text}")
     section = text[begin:end]
-    check(re.search(r"^\S+\s+ads\.example\s*$", section, re.M) is not None,
+    check(re.search(r"^\S+\s+ads\.website\s*$", section, re.M) is not None,
           f"ads.website is not between the SaneHosts markers:\n{section}")
     check("<img" not in section and "slow0.website" not in section,
           f"the section holds rejected or disabled names:\n{section}")
@@ -980,6 +980,8 @@ def apply(browser: Browser, hosts_file: Path) -> None:
     no_command_line(browser, "the page's preview")
     restore = browser.driver.find_elements(By.CSS_SELECTOR, "#backups button.restore[data-backup]")
     check(restore, "#backups shows no button.restore[data-backup] after applying (the hosts file was backed up)")
+    now = browser.text("#applied-now")
+    check("Applied now: profile default" in now, f"/apply does not say what is applied now: {now!r}")
 
 
 COMMAND_LINE = re.compile(r"`|\bsanehosts [a-z]|(?<![\w-])--[a-z]")
@@ -1015,16 +1017,78 @@ def javascript_disabled(base: str, expected: int) -> None:
         driver.quit()
 
 
+# Each page's key columns: at 1280 and 390 px every cell of them must be in sight (inside the window and
+# not cut by its scroll box), not only reachable by scrolling sideways.
+KEY_COLUMNS = {
+    "/": [("#sources-table", "Status"), ("#sources-table", "Updated")],
+    "/test": [("#domain-table", "Verdict")],
+    "/overlap": [("#overlap-sources", "Unique share"), ("#overlap-sources", "Share of profile")],
+    "/why?name=pixel.tracker.website": [(".why-listings", "Line"), (".why-listings", "As written")],
+    "/apply": [("#backups", "Taken")],
+}
+
+
+def key_columns_in_sight(browser: Browser, path: str, width: int) -> None:
+    """Every cell of the page's key columns lies inside the window and inside its table's scroll box, and
+    a number with its unit ("37.8 %") stays on one line."""
+    for table, column in KEY_COLUMNS.get(path, []):
+        if table == ".why-listings":
+            browser.element("#why-result .why-listings tbody tr")
+        out = browser.driver.execute_script(
+            "const [sel, name] = arguments; const out = []; let cells = 0;"
+            " for (const t of document.querySelectorAll(sel)) {"
+            "  const heads = Array.from(t.querySelectorAll('thead th')).map(h => h.textContent.trim());"
+            "  const i = heads.indexOf(name); if (i < 0) { out.push('no column ' + name); continue; }"
+            "  const box = (t.closest('.scroll') || document.body).getBoundingClientRect();"
+            "  for (const row of t.querySelectorAll('tbody tr')) {"
+            "   const c = row.children[i]; if (!c) continue; cells++; const r = c.getBoundingClientRect();"
+            "   if (r.width < 1 || r.right > Math.min(innerWidth, box.right) + 1 || r.left < Math.max(0, box.left) - 1)"
+            "    out.push(name + ' cell ' + JSON.stringify(c.textContent.trim().slice(0, 30)) + ' at '"
+            "     + Math.round(r.left) + '–' + Math.round(r.right) + ' px, the box ' + Math.round(box.left) + '–'"
+            "     + Math.round(Math.min(innerWidth, box.right)));"
+            "   if (/\\d %$/.test(c.textContent.trim()) && c.getClientRects().length > 0) {"
+            "    const range = document.createRange(); range.selectNodeContents(c);"
+            "    const lines = new Set(Array.from(range.getClientRects()).map(q => Math.round(q.top)));"
+            "    if (lines.size > 1 && !c.querySelector('meter')) out.push(name + ' ' + c.textContent.trim() + ' wraps');"
+            "   } } } return [cells, out];", table, column)
+        cells, problems = out
+        check(cells > 0, f"{path} at {width}px: no {column} cell in {table}")
+        check(not problems, f"{path} at {width}px: {column} of {table} out of sight: {problems[:4]}")
+
+
+def buttons_apart(browser: Browser, path: str) -> None:
+    """Buttons side by side never touch (4 px at least between them)."""
+    touching = browser.driver.execute_script(
+        "const out = []; const bs = Array.from(document.querySelectorAll('main button')).filter(b => b.offsetParent);"
+        " for (let i = 0; i < bs.length; i++) for (let j = i + 1; j < bs.length; j++) {"
+        "  const a = bs[i].getBoundingClientRect(), b = bs[j].getBoundingClientRect();"
+        "  const sameLine = Math.abs(a.top - b.top) < 4; const gap = Math.max(b.left - a.right, a.left - b.right);"
+        "  if (sameLine && gap >= 0 && gap < 4) out.push(bs[i].textContent.trim() + ' | ' + bs[j].textContent.trim()); }"
+        " return out;")
+    check(not touching, f"{path}: buttons touch: {touching[:3]}")
+
+
 def phone(browser: Browser) -> None:
-    """Every page fits a 390 px phone screen: nothing but the tables' own scroll boxes scrolls sideways."""
+    """Every page fits a 390 px phone screen: nothing but the tables' own scroll boxes scrolls sideways,
+    and each page's key columns are in sight (the wide tables stack their rows)."""
+    for path in KEY_COLUMNS:
+        browser.open(path)
+        browser.visible("main h1")
+        key_columns_in_sight(browser, path, 1280)
+        buttons_apart(browser, path)
+    browser.open("/apply")
+    check(not browser.driver.execute_script(
+        "const d = document.querySelector('#apply-diff'); return d && d.offsetParent !== null"
+        " && d.textContent.trim() === ''"), "/apply: an empty bordered box before any preview")
     browser.driver.set_window_size(390, 844)
     try:
-        for path in PAGES:
+        for path in list(PAGES) + [p for p in KEY_COLUMNS if p not in PAGES]:
             browser.open(path)
             browser.visible("main h1")
             if path == "/sources":  # The failed list's long URL is on it.
                 browser.element('#update-progress .source-progress[data-source="gone"]')
             fits(browser, path, 390)
+            key_columns_in_sight(browser, path, 390)
             if path == "/sources":
                 browser.screenshot("sources-phone.png")
             if path == "/":

@@ -13,6 +13,19 @@ enum ApplyPage {
     var backups: [BackupView]
     /// After a plain form's apply: `wrote` or `unchanged`.
     var outcome: String? = nil
+    /// What the file holds now, as `status` says it (from the ledger), or nil when SaneHosts never wrote it.
+    var appliedNow: String? = nil
+  }
+
+  /// What SaneHosts last wrote to the file and whether it still holds it, in a sentence.
+  static func appliedNow(_ file: ManagedFile) -> String? {
+    guard let entry = file.ledger.entry(for: file.path) else { return nil }
+    guard let profile = entry.profile, entry.names > 0 else { return "Nothing of SaneHosts' is applied there now." }
+    let bytes = FileManager.default.contents(atPath: file.path).map(Array.init) ?? []
+    let unchanged = ManagedFile.sha256(bytes) == entry.sha256
+    return
+      "Applied now: profile \(profile), \(entry.names.grouped) names, since \(entry.date.formatted(date: .abbreviated, time: .shortened))"
+      + (unchanged ? "." : " (changed since by someone else).")
   }
 
   static func render(_ model: Model, csrf: String) -> HTML {
@@ -26,6 +39,7 @@ enum ApplyPage {
         "<option value=\"\(target.rawValue)\"\(target == model.target ? " selected" : "")>\(target.label)</option>")
     }
     html.raw("</select></div><p>File: <code id=\"apply-path\">").text(model.path).raw("</code></p></div>")
+    if let now = model.appliedNow { html.element("p", [("id", "applied-now"), ("class", "muted")], text: now) }
     html.raw("<input type=\"hidden\" name=\"preview\" value=\"1\">")
     html.raw(
       "<div class=\"row\"><button id=\"apply-preview\" type=\"submit\" class=\"secondary\">Preview changes</button>")
@@ -57,7 +71,7 @@ enum ApplyPage {
 
     html.raw("<section aria-labelledby=\"backups-title\"><h2 id=\"backups-title\">Backups</h2>")
     html.raw(
-      "<div class=\"scroll\"><table id=\"backups\"><thead><tr><th scope=\"col\">Backup</th><th scope=\"col\">Taken</th>"
+      "<div class=\"scroll\"><table id=\"backups\" class=\"stack\"><thead><tr><th scope=\"col\">Backup</th><th scope=\"col\">Taken</th>"
     )
     html.raw(
       "<th scope=\"col\" class=\"num\">Bytes</th><th scope=\"col\"><span class=\"visually-hidden\">Restore</span></th></tr></thead><tbody>"

@@ -53,7 +53,11 @@ enum Assets {
     .verdict-blocked h2, .verdict-coveredByParent h2 { color: var(--bad); }
     .verdict-allowed h2, .verdict-notBlocked h2 { color: var(--ok); }
     ul.names { columns: 18rem auto; padding-left: 1.2rem; }
-    .num { text-align: right; font-variant-numeric: tabular-nums; }
+    .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+    .row > button + button, .actions button + button { margin-left: .5rem; }
+    .preview:empty, #apply-result:empty, #apply-diff:empty { display: none; }
+    #why-form > div { flex: 1 1 24rem; }
+    #why-name { width: 100%; }
     tr.disabled td { color: var(--muted); }
     .location { overflow-wrap: anywhere; }
     label { font-weight: 600; display: block; }
@@ -109,6 +113,13 @@ enum Assets {
       #sources td { border: 0; padding: .1rem 0; text-align: left; }
       #sources td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
       #sources td[data-label] form, #sources td[data-label] label { display: inline; }
+      /* The other wide tables too: one block per row, each cell under its column's name (labelled by the
+         script from the table's head), so the key column is always in sight. */
+      table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+      table.stack, table.stack tbody, table.stack tr, table.stack td, table.stack th[scope="row"] { display: block; }
+      table.stack tr { border-bottom: 1px solid var(--border); padding: .4rem 0; }
+      table.stack td, table.stack th[scope="row"] { border: 0; padding: .1rem 0; text-align: left; overflow-wrap: anywhere; }
+      table.stack td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
     }
     """
 
@@ -118,6 +129,20 @@ enum Assets {
     "use strict";
     (function () {
       const csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+      // Each cell of a stacked table gets its column's name, for the phone layout (rows added later too).
+      function labelCells(table) {
+        const names = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent.trim());
+        for (const row of table.querySelectorAll("tbody tr")) {
+          Array.from(row.children).forEach((cell, index) => {
+            if (names[index] && !cell.hasAttribute("data-label")) cell.setAttribute("data-label", names[index]);
+          });
+        }
+      }
+      for (const table of document.querySelectorAll("table.stack")) {
+        labelCells(table);
+        new MutationObserver(() => labelCells(table)).observe(table, { childList: true, subtree: true });
+      }
       const flash = document.getElementById("flash");
       const notice = document.getElementById("notice");
 
@@ -414,7 +439,7 @@ enum Assets {
             if (x.verdict !== "invalid") {
               if (x.listings.length === 0) card.append(el("p", "Listed by no source of profile " + answer.profile + "."));
               else {
-                const table = el("table", undefined, "why-listings");
+                const table = el("table", undefined, "why-listings stack");
                 const head = el("tr");
                 for (const h of ["Source", "Lists", "Line", "As written"]) head.append(el("th", h));
                 table.append(el("thead"));

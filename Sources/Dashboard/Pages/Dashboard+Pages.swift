@@ -77,9 +77,11 @@ extension Dashboard {
     router.get("apply") { request, _ in
       let query = request.uri.queryParameters
       let target = try Self.target(query["target"].map(String.init) ?? Settings.load(from: configuration.data).target)
+      let file = managedFile(for: target)
       var model = ApplyPage.Model(
-        target: target, path: managedFile(for: target).path, preview: nil, previewError: nil,
+        target: target, path: file.path, preview: nil, previewError: nil,
         backups: backups(of: target), outcome: query["outcome"].map(String.init))
+      model.appliedNow = ApplyPage.appliedNow(file)
       if query["preview"] != nil {
         do {
           model.preview = try await apply(APIRequest.Apply(target: target.rawValue, force: nil), dryRun: true)

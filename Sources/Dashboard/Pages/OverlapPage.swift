@@ -15,7 +15,7 @@ enum OverlapPage {
       "Profile \(report.profile): \(report.sources.count) enabled lists, \(report.total.grouped) distinct names (before rules)."
     ).raw("</p>")
     html.raw("<section aria-labelledby=\"unique-title\"><h2 id=\"unique-title\">Unique names</h2>")
-    html.raw("<div class=\"scroll\"><table id=\"overlap-sources\"><thead><tr><th scope=\"col\">#</th>")
+    html.raw("<div class=\"scroll\"><table id=\"overlap-sources\" class=\"stack\"><thead><tr><th scope=\"col\">#</th>")
     html.raw(
       "<th scope=\"col\">List</th><th scope=\"col\" class=\"num\">Names</th><th scope=\"col\" class=\"num\">Unique</th>"
     )

@@ -42,7 +42,8 @@ enum OverviewPage {
     html.raw("</ul></section>")
 
     html.raw("<section aria-labelledby=\"sources-title\"><h2 id=\"sources-title\">Sources</h2>")
-    html.raw("<div class=\"scroll\"><table id=\"sources-table\"><thead><tr><th scope=\"col\">Source</th>")
+    html.raw(
+      "<div class=\"scroll\"><table id=\"sources-table\" class=\"stack\"><thead><tr><th scope=\"col\">Source</th>")
     html.raw(
       "<th scope=\"col\">Status</th><th scope=\"col\" class=\"num\">Names</th><th scope=\"col\">Updated</th></tr></thead><tbody>"
     )

@@ -174,7 +174,7 @@ enum SourcesPage {
       "</div><label for=\"catalog-filter\">Filter the catalog</label><input id=\"catalog-filter\" type=\"search\" data-filter=\"#catalog tbody tr\">"
     )
     html.raw(
-      "<div class=\"scroll\"><table id=\"catalog\"><thead><tr><th scope=\"col\">List</th><th scope=\"col\">Category</th>"
+      "<div class=\"scroll\"><table id=\"catalog\" class=\"stack\"><thead><tr><th scope=\"col\">List</th><th scope=\"col\">Category</th>"
     )
     html.raw(
       "<th scope=\"col\" class=\"num\">Size</th><th scope=\"col\"><span class=\"visually-hidden\">Add</span></th></tr></thead><tbody>"

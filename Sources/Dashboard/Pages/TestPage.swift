@@ -123,7 +123,7 @@ enum ReportView {
       "<option value=\"\">all</option><option>blocked</option><option>reachable</option><option>leaking</option><option>inconclusive</option></select></div></div>"
     )
     html.raw(
-      "<div class=\"scroll\"><table id=\"domain-table\"><thead><tr><th scope=\"col\">Domain</th><th scope=\"col\">Category</th>"
+      "<div class=\"scroll\"><table id=\"domain-table\" class=\"stack\"><thead><tr><th scope=\"col\">Domain</th><th scope=\"col\">Category</th>"
     )
     html.raw(
       "<th scope=\"col\">Provider</th><th scope=\"col\">Verdict</th><th scope=\"col\">Why</th><th scope=\"col\" class=\"num\">ms</th></tr></thead><tbody>"

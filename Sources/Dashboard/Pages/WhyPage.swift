@@ -46,7 +46,7 @@ enum WhyPage {
     if explanation.listings.isEmpty {
       html.raw("<p>").text("Listed by no source of profile \(profile).").raw("</p>")
     } else {
-      html.raw("<div class=\"scroll\"><table class=\"why-listings\"><thead><tr><th scope=\"col\">Source</th>")
+      html.raw("<div class=\"scroll\"><table class=\"why-listings stack\"><thead><tr><th scope=\"col\">Source</th>")
       html.raw("<th scope=\"col\">Lists</th><th scope=\"col\" class=\"num\">Line</th><th scope=\"col\">As written</th>")
       html.raw("</tr></thead><tbody>")
       for listing in explanation.listings {
