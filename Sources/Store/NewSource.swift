@@ -81,7 +81,10 @@ public struct NewSource: Sendable, Hashable {
     var parts: [String] = []
     let components = url.pathComponents.filter { $0 != "/" }
     let stem = ((components.last ?? "") as NSString).deletingPathExtension
-    if url.isFileURL {
+    let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(url.host() ?? "")
+    if url.isFileURL || (loopback && !stem.isEmpty) {
+      // A file, or a list served on this machine: its address says nothing the name needs
+      // (`127-0-0-1-8080-ads` was cut in the progress display, and repeated its own URL).
       parts = [stem]
     } else if url.host() == "raw.githubusercontent.com", components.count >= 2 {
       parts = [components[0], components[1]]

@@ -116,6 +116,9 @@ struct NewSourceTests {
       ("file:///tmp/My%20List.txt", "my-list"),
       ("file:///tmp/%C3%BCberliste.txt", "berliste"),
       ("file:///tmp/___.txt", "list"),
+      // A list served on this machine is named by its file (it was `127-0-0-1-8080-lists-ads`).
+      ("http://127.0.0.1:8080/lists/ads.txt", "ads"), ("http://localhost:9000/blocklist", "blocklist"),
+      ("http://127.0.0.1:8080/", "127-0-0-1"),
     ])
   func suggestedKey(url: String, key: String) throws {
     #expect(NewSource.suggestedKey(for: try #require(URL(string: url))) == key)

@@ -15,6 +15,7 @@ struct StoreMigrationsTests {
         "v2: blocker test runs and custom test domains",
         "v3: names live in each copy's block set file, not in SQLite",
         "v4: list health: the previous copy, a held-back copy, the list's own date",
+        "v5: mirrors, and where the current copy came from",
       ])
   }
 

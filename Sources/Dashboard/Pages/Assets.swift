@@ -70,6 +70,8 @@ enum Assets {
     button.secondary, .button.secondary { background: transparent; color: var(--accent); }
     button.small { padding: .2rem .5rem; font-size: .85rem; }
     button:disabled { opacity: .45; cursor: not-allowed; }
+    /* `hidden` wins over the display rules above (a button's inline-block had kept hidden ones on screen). */
+    [hidden] { display: none !important; }
     progress { width: 100%; height: .9rem; accent-color: var(--accent); }
     .source-progress { display: grid; grid-template-columns: minmax(6rem, 12rem) 1fr minmax(8rem, 18rem) auto; gap: .75rem; align-items: center; padding: .25rem 0; }
     .source-progress .key, .source-progress .phase { font-weight: 600; overflow-wrap: anywhere; min-width: 0; }
@@ -249,7 +251,7 @@ enum Assets {
 
       // A source's Cancel stops that source alone; the others go on.
       const finishedPhases = ["updated", "unchanged", "failed", "cancelled"];
-      document.querySelectorAll("button.source-cancel").forEach((button) => { button.hidden = false; });
+      document.querySelectorAll("button.source-cancel").forEach((button) => { button.hidden = button.disabled; });
       document.addEventListener("click", async (event) => {
         const button = event.target.closest("button.source-cancel");
         if (!button) return;
@@ -301,8 +303,11 @@ enum Assets {
             const phase = element.querySelector(".phase");
             phase.className = "phase phase-" + row.phase;
             phase.textContent = row.detail;
-            element.querySelector("button.source-cancel").disabled =
-              status.state !== "running" || finishedPhases.includes(row.phase);
+            // A finished source has nothing left to cancel: its button goes (it stayed, disabled).
+            const cancelButton = element.querySelector("button.source-cancel");
+            const finished = status.state !== "running" || finishedPhases.includes(row.phase);
+            cancelButton.hidden = finished;
+            cancelButton.disabled = finished;
           }
           Array.from(container.children).forEach((child) => { if (!seen.has(child.dataset.source)) child.remove(); });
         });

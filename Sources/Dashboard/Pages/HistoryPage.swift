@@ -42,6 +42,14 @@ enum HistoryPage {
     return out + "</select>"
   }
 
+  /// A run's date on the time axis: day and month, and the time (`27 Nov 14:05`).
+  static func axisDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_GB")
+    formatter.dateFormat = "d MMM HH:mm"
+    return formatter.string(from: date)
+  }
+
   /// Score over time (oldest left) as an SVG line; runs without a score are left out.
   static func chart(_ runs: [RunView]) -> HTML {
     let html = HTML()
@@ -66,6 +74,18 @@ enum HistoryPage {
     if points.count > 1 {
       html.raw("<polyline class=\"line\" fill=\"none\" points=\"")
       html.raw(points.map { String(format: "%.1f,%.1f", $0.x, $0.y) }.joined(separator: " ")).raw("\"/>")
+    }
+    // The time axis: the date of the first and last runs and of up to four between, evenly chosen.
+    let labelled = Set(
+      points.count <= 6
+        ? Array(points.indices) : (0..<6).map { $0 * (points.count - 1) / 5 })
+    for index in labelled.sorted() {
+      let point = points[index]
+      let anchor = index == 0 ? "start" : index == points.count - 1 ? "end" : "middle"
+      html.raw(
+        "<text class=\"axis time\" x=\"\(String(format: "%.1f", point.x))\" y=\"\(Int(height - 8))\" text-anchor=\"\(anchor)\">"
+      )
+      html.text(Self.axisDate(point.run.startedAt)).raw("</text>")
     }
     for point in points {
       html.raw(
