@@ -1078,6 +1078,14 @@ def phone(browser: Browser) -> None:
         browser.visible("main h1")
         key_columns_in_sight(browser, path, 1280)
         buttons_apart(browser, path)
+    browser.open("/why")
+    ratio = browser.driver.execute_script(
+        "return document.querySelector('#why-name').getBoundingClientRect().width"
+        " / document.querySelector('#why-form').getBoundingClientRect().width")
+    check(ratio > 0.6, f"/why: the name box takes {ratio:.0%} of its row; long names do not fit")
+    browser.open("/history")
+    labels = browser.driver.find_elements(By.CSS_SELECTOR, "#score-chart text.axis.time")
+    check(labels, "/history: the score chart has no time axis")
     browser.open("/apply")
     check(not browser.driver.execute_script(
         "const d = document.querySelector('#apply-diff'); return d && d.offsetParent !== null"
