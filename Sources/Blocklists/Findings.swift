@@ -96,25 +96,15 @@ public struct Findings: Sendable, Hashable, Codable {
     }
   }
 
-  /// Keeps an exception; false (counted as an unsupported rule) past `exceptionLimit`.
-  mutating func except(_ name: String, line: Int) -> Bool {
-    guard (exceptions?.count ?? 0) < Self.exceptionLimit else {
+  /// Keeps a rule of the list's own (an exception, `exceptions`, or a subdomains-only block,
+  /// `subdomainBlocks`); false (counted as an unsupported rule) past `exceptionLimit`.
+  mutating func keep(_ name: String, line: Int, in rules: WritableKeyPath<Findings, [Sample]?>) -> Bool {
+    guard (self[keyPath: rules]?.count ?? 0) < Self.exceptionLimit else {
       rejected[.unsupportedRule, default: 0] += 1
       return false
     }
-    if exceptions == nil { exceptions = [] }
-    exceptions!.append(Sample(line: line, text: name))
-    return true
-  }
-
-  /// Keeps a subdomains-only block; false (counted as an unsupported rule) past `exceptionLimit`.
-  mutating func blockBelow(_ name: String, line: Int) -> Bool {
-    guard (subdomainBlocks?.count ?? 0) < Self.exceptionLimit else {
-      rejected[.unsupportedRule, default: 0] += 1
-      return false
-    }
-    if subdomainBlocks == nil { subdomainBlocks = [] }
-    subdomainBlocks!.append(Sample(line: line, text: name))
+    if self[keyPath: rules] == nil { self[keyPath: rules] = [] }
+    self[keyPath: rules]!.append(Sample(line: line, text: name))
     return true
   }
 

@@ -130,9 +130,9 @@ public struct LineParser: ~Copyable {
     case .adblock(let name), .wildcard(let name):
       count(kind.format!, if: emit(UnsafeBufferPointer(rebasing: line[name]), number: number))
     case .exception(let name):
-      exception(UnsafeBufferPointer(rebasing: line[name]), number: number)
+      listRule(UnsafeBufferPointer(rebasing: line[name]), number: number, in: \.exceptions)
     case .subdomains(let name):
-      subdomains(UnsafeBufferPointer(rebasing: line[name]), number: number)
+      listRule(UnsafeBufferPointer(rebasing: line[name]), number: number, in: \.subdomainBlocks)
     case .plain:
       plainLine(line, number: number)
     case .hosts(let address, let end):
@@ -161,13 +161,16 @@ public struct LineParser: ~Copyable {
     }
   }
 
-  /// Keeps a list's `@@||name^` exception (validated as a name is) for the profile's allow rules.
-  private mutating func exception(_ token: UnsafeBufferPointer<UInt8>, number: Int) {
+  /// Keeps a list's own rule, validated as a name is: a `@@||name^` exception for the profile's allow
+  /// rules (`exceptions`), or a `||*.name^` subdomains-only block for its deny rules (`subdomainBlocks`).
+  private mutating func listRule(
+    _ token: UnsafeBufferPointer<UInt8>, number: Int, in rules: WritableKeyPath<Findings, [Findings.Sample]?>
+  ) {
     var hash: UInt64?
     switch NameRules.normalize(token, into: scratch, hash: &hash) {
     case .valid(let length):
       let name = String(decoding: UnsafeBufferPointer(rebasing: scratch[0..<length]), as: UTF8.self)
-      if result.findings.except(name, line: number) { count(.adblock, if: true) }
+      if result.findings.keep(name, line: number, in: rules) { count(.adblock, if: true) }
     case .rejected(let reason):
       result.findings.reject(reason, line: number, text: token)
     }
@@ -186,18 +189,6 @@ public struct LineParser: ~Copyable {
       index = end
     }
     count(.domains, if: accepted)
-  }
-
-  /// Keeps a list's subdomains-only block (`||*.name^`, validated as a name is) for the profile's deny rules.
-  private mutating func subdomains(_ token: UnsafeBufferPointer<UInt8>, number: Int) {
-    var hash: UInt64?
-    switch NameRules.normalize(token, into: scratch, hash: &hash) {
-    case .valid(let length):
-      let name = String(decoding: UnsafeBufferPointer(rebasing: scratch[0..<length]), as: UTF8.self)
-      if result.findings.blockBelow(name, line: number) { count(.adblock, if: true) }
-    case .rejected(let reason):
-      result.findings.reject(reason, line: number, text: token)
-    }
   }
 
   /// Counts a line as written in a format (only lines that gave a name count, so junk decides nothing).

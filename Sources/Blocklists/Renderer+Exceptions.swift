@@ -16,38 +16,32 @@ extension Renderer {
     /// Whether a name lies under a subdomains-only block that still covers it once the exceptions among
     /// its parents count: it is left out, as under a listed parent.
     func coveredBelow(_ name: UnsafeBufferPointer<UInt8>, list: CompiledList, renderer: Renderer) -> Bool {
-      guard !belowHashes.isEmpty else { return false }
-      var index = 0
-      var under = false
-      while index < name.count {
-        if name[index] == UInt8(ascii: "."),
-          belowHashes.contains(NameHash.hash(UnsafeBufferPointer(rebasing: name[(index + 1)...])))
-        {
-          under = true
-          break
-        }
-        index += 1
-      }
-      guard under else { return false }
-      let text = String(decoding: name, as: UTF8.self)
-      return exceptions.parentVerdict(text) { renderer.isWritten($0, in: list) }.isBlocked
+      !belowHashes.isEmpty && Self.hasParent(name, among: belowHashes)
+        && parentsCover(name, list: list, renderer: renderer)
     }
 
     /// Whether a name whose listed parent the fast path found is still covered once the exceptions
     /// among its parents count (`Exceptions.parentVerdict`).
     func covers(_ name: UnsafeBufferPointer<UInt8>, list: CompiledList, renderer: Renderer) -> Bool {
+      !Self.hasParent(name, among: hashes) || parentsCover(name, list: list, renderer: renderer)
+    }
+
+    /// Whether a parent of the name has one of these `NameHash`es.
+    static func hasParent(_ name: UnsafeBufferPointer<UInt8>, among hashes: Set<UInt64>) -> Bool {
       var index = 0
-      var affected = false
       while index < name.count {
         if name[index] == UInt8(ascii: "."),
           hashes.contains(NameHash.hash(UnsafeBufferPointer(rebasing: name[(index + 1)...])))
         {
-          affected = true
-          break
+          return true
         }
         index += 1
       }
-      guard affected else { return true }
+      return false
+    }
+
+    /// The exceptions' verdict on the name's parents (the slow path, for the few names they concern).
+    func parentsCover(_ name: UnsafeBufferPointer<UInt8>, list: CompiledList, renderer: Renderer) -> Bool {
       let text = String(decoding: name, as: UTF8.self)
       return exceptions.parentVerdict(text) { renderer.isWritten($0, in: list) }.isBlocked
     }
