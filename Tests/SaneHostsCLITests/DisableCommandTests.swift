@@ -29,4 +29,15 @@ struct DisableCommandTests {
     let result = try await cli.run("disable", "--output", "/tmp/x.conf")
     #expect(result.status != 0 && result.standardError.contains("--output and --reload are for a DNS server target"))
   }
+
+  @Test("Regression: the line counts of disable have thousands separators (it said 308731 lines)")
+  func grouped() async throws {
+    let fixture = try await ApplyFixture.make(names: (0..<1200).map { "n\($0).website" })
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let dry = try await fixture.cli.run("disable", "--dry-run", "--hosts-file", fixture.hosts.path)
+    #expect(dry.standardError.contains("Would remove 1,2"), "\(dry.standardError)")
+    let done = try await fixture.cli.run("disable", "--hosts-file", fixture.hosts.path)
+    #expect(done.standardError.contains(" lines)") && done.standardError.contains("(1,2"), "\(done.standardError)")
+  }
 }
