@@ -22,7 +22,9 @@ func listFile(_ name: String) throws -> URL {
     .deletingLastPathComponent()
   let shared = root.deletingLastPathComponent().appending(path: "shared/data/blocklists/\(name)")
   if FileManager.default.fileExists(atPath: shared.path) { return shared }
-  let generated = FileManager.default.temporaryDirectory.appending(path: "sanehosts-generated-lists/\(name)")
+  // The folder names the generator's version: a cached list of an older generator (names under `.example`,
+  // which are now special-use names) is never taken for this one's.
+  let generated = FileManager.default.temporaryDirectory.appending(path: "sanehosts-generated-lists-2/\(name)")
   if FileManager.default.fileExists(atPath: generated.path) { return generated }
   try FileManager.default.createDirectory(
     at: generated.deletingLastPathComponent(), withIntermediateDirectories: true)
