@@ -238,3 +238,17 @@ extension Task where Success == Never, Failure == Never {
     if Task.isCancelled { throw error }
   }
 }
+
+extension Compiler {
+  /// The engine's version, part of every saved copy's and profile's fingerprint (in the store).
+  ///
+  /// Changing it recompiles every profile once (nothing is downloaded again): bump it when the engine's
+  /// output changes. The block set file's format version is part of it.
+  /// 3 (24 Nov): a one-source profile with a deny rule was written without its source bits, so read
+  /// back it said its list listed the denied name.
+  /// 4 (26 Nov): adblock lists' own `@@||name^` exceptions are read as allow rules (each copy is parsed
+  /// again from its saved file).
+  /// 5 (27 Nov): local network and special-use names are rejected, `||*.name^` and `.name^|` are read as
+  /// subdomains-only blocks, a plain line may hold several names, glued comments end a name everywhere.
+  public static let engineVersion = "5"
+}

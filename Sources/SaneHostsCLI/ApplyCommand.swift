@@ -6,6 +6,7 @@ import DNS
 import Foundation
 import Loading
 import Store
+import UseCases
 
 /// `sanehosts apply`: writes the active profile's block set into the hosts file (or a DNS server drop-in).
 struct ApplyCommand: AsyncParsableCommand {
@@ -156,8 +157,8 @@ struct ApplyCommand: AsyncParsableCommand {
     if verifySample < 1 || verifySample > 10_000 {
       throw ValidationError("--verify-sample must be between 1 and 10000, not \(verifySample).")
     }
-    if !(verifyTimeout > 0 && verifyTimeout <= 60) {
-      throw ValidationError("--verify-timeout must be between 0 and 60 seconds.")
+    if TestPlan.timeout(seconds: verifyTimeout) == nil {
+      throw ValidationError("--verify-timeout must be \(TestPlan.timeoutRule).")
     }
     if reloadPid != nil && reloadUnit != nil { throw ValidationError("Give --reload-pid or --reload-unit, not both.") }
     if reloadSocket != nil && target != .pdnsRecursor && target != .knotResolver {

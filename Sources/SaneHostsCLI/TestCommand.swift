@@ -104,7 +104,7 @@ struct TestCommand: AsyncParsableCommand {
       throw ValidationError("--resolver is for --probe dns, not --probe \(probe.rawValue).")
     }
     if pihole != nil && probe == .https { throw ValidationError("--pihole tests the Pi-hole's DNS: use --probe dns.") }
-    if !(timeout > 0 && timeout <= 60) { throw ValidationError("--timeout must be between 0 and 60 seconds.") }
+    if TestPlan.timeout(seconds: timeout) == nil { throw ValidationError("--timeout must be \(TestPlan.timeoutRule).") }
     if let concurrency, concurrency < 1 || concurrency > 512 {
       throw ValidationError("--concurrency must be between 1 and 512, not \(concurrency).")
     }

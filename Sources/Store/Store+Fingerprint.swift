@@ -4,22 +4,13 @@ import Files
 import Foundation
 
 extension Store {
-  /// Changing this recompiles every profile once (nothing is downloaded or parsed per source again):
-  /// bump it when the engine's output changes. The block set file's format version is part of it.
-  /// 3 (24 Nov): a one-source profile with a deny rule was written without its source bits, so read
-  /// back it said its list listed the denied name.
-  /// 4 (26 Nov): adblock lists' own `@@||name^` exceptions are read as allow rules (each copy is parsed
-  /// again from its saved file).
-  /// 5 (27 Nov): local network and special-use names are rejected, `||*.name^` and `.name^|` are read as
-  /// subdomains-only blocks, a plain line may hold several names, glued comments end a name everywhere.
-  public static let engineVersion = "5"
 
   /// A digest of what a profile compiles from: each source's id, checksum and forced format, the rules,
   /// the engine and the block set file's format. Equal fingerprints mean equal compiled block sets.
   public static func fingerprint(
     _ inputs: [(id: Int64, sha256: String, format: ListFormat?)], rules: RuleSet
   ) -> String {
-    var text = "engine \(engineVersion) blockset \(CompiledList.archiveVersion)\n"
+    var text = "engine \(Compiler.engineVersion) blockset \(CompiledList.archiveVersion)\n"
     for input in inputs { text += "source \(input.id) \(input.sha256) \(input.format?.rawValue ?? "auto")\n" }
     for rule in rules.allow { text += "allow \(rule.kind.rawValue) \(rule.pattern)\n" }
     for rule in rules.deny { text += "deny \(rule.kind.rawValue) \(rule.pattern)\n" }

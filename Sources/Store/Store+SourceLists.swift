@@ -16,7 +16,7 @@ extension Store {
   /// The fingerprint a copy's block set file is written under: the copy's checksum, the forced format,
   /// the engine and the file format.
   public static func copyFingerprint(sha256: String, format: ListFormat?) -> String {
-    "copy \(sha256) \(format?.rawValue ?? "auto") engine \(engineVersion) blockset \(CompiledList.archiveVersion)"
+    "copy \(sha256) \(format?.rawValue ?? "auto") engine \(Compiler.engineVersion) blockset \(CompiledList.archiveVersion)"
   }
 
   /// A source's last good copy (as the store has it now) compiled alone, without rules, read from its

@@ -91,3 +91,17 @@ extension TestPlanError: LocalizedError {
     }
   }
 }
+
+extension TestPlan {
+  /// The longest wait for one answer a probe or a verification may be given, in seconds.
+  public static let longestTimeout = 60.0
+
+  /// `seconds` as a probe's timeout, or nil when it is not in 0 < t ≤ 60 (`timeoutRule` says so).
+  public static func timeout(seconds: Double) -> Duration? {
+    guard seconds > 0 && seconds <= longestTimeout else { return nil }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+
+  /// The rule, for messages: "between 0 and 60 seconds".
+  public static let timeoutRule = "between 0 and \(Int(longestTimeout)) seconds"
+}

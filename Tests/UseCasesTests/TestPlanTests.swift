@@ -41,4 +41,12 @@ struct TestPlanTests {
       try await TestPlan(sample: .source("missing")).registry(in: store)
     }
   }
+
+  @Test("One timeout rule for the CLI's --timeout and --verify-timeout and the dashboard: 0 < t ≤ 60 s")
+  func timeoutRule() {
+    #expect(TestPlan.timeout(seconds: 0.5) == .milliseconds(500))
+    #expect(TestPlan.timeout(seconds: 60) == .seconds(60))
+    #expect(TestPlan.timeout(seconds: 0) == nil && TestPlan.timeout(seconds: 60.5) == nil)
+    #expect(TestPlan.timeoutRule == "between 0 and 60 seconds")
+  }
 }

@@ -48,12 +48,12 @@ struct TestRequest: Codable, Sendable, Hashable {
     return TestPlan.probe(requested: requested, namesServer: !(resolver ?? "").isEmpty, fallback: fallback)
   }
 
-  /// The timeout, checked (0 < t ≤ 60).
+  /// The timeout, checked (`TestPlan.timeout(seconds:)`).
   func timeoutDuration(default fallback: Double) throws(DashboardError) -> Duration {
     let seconds = timeout ?? fallback
-    guard seconds > 0 && seconds <= 60 else {
-      throw .badRequest("The timeout must be between 0 and 60 seconds, not \(seconds).")
+    guard let duration = TestPlan.timeout(seconds: seconds) else {
+      throw .badRequest("The timeout must be \(TestPlan.timeoutRule), not \(seconds).")
     }
-    return .milliseconds(Int64((seconds * 1000).rounded()))
+    return duration
   }
 }

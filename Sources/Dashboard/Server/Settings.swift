@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import UseCases
 
 /// The dashboard's saved choices: how to test and where to apply. No secret is ever kept here.
 struct Settings: Codable, Sendable, Hashable {
@@ -66,8 +67,8 @@ struct Settings: Codable, Sendable, Hashable {
     guard ["system", "dns", "https"].contains(probe) else {
       throw .badRequest("Unknown probe \"\(probe)\": use system, dns or https.")
     }
-    guard timeout > 0 && timeout <= 60 else {
-      throw .badRequest("The timeout must be between 0 and 60 seconds, not \(timeout).")
+    guard TestPlan.timeout(seconds: timeout) != nil else {
+      throw .badRequest("The timeout must be \(TestPlan.timeoutRule), not \(timeout).")
     }
     guard ApplyTarget(rawValue: target) != nil else {
       throw .badRequest("Unknown target \"\(target)\": use hosts, dnsmasq, dnsmasq-hosts, unbound or bind.")
