@@ -342,10 +342,7 @@ public struct Applier: Sendable {
     let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     warnings += server.leaks.map { ApplyWarning.cannotBlock(server: server.server, what: $0) }
-    if let list {
-      let format = server.renderer(title: "", date: Date()).format
-      warnings += Self.subdomainWarnings(list, format: format, server: server.server)
-    }
+    if let list { warnings += Self.subdomainWarnings(list, format: server.format, server: server.server) }
     if server == .dnsmasq, file.path != ServerTarget.formerDnsmasqOutput,
       file.ledger.entry(for: ServerTarget.formerDnsmasqOutput) != nil,
       FileManager.default.fileExists(atPath: ServerTarget.formerDnsmasqOutput)
@@ -401,7 +398,7 @@ public struct Applier: Sendable {
       firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
     return Applied(
       result: result, change: change, reloadFailure: reloadFailure, lastName: nil, list: list, plan: plan,
-      coversSubdomains: server.renderer(title: "", date: Date()).format.coversSubdomains)
+      coversSubdomains: server.format.coversSubdomains)
   }
 
   /// Writes the Lua file that loads the zone (PowerDNS Recursor, Knot Resolver) when it is missing or

@@ -152,14 +152,23 @@ public enum ServerTarget: String, CaseIterable, Sendable, Codable {
   /// The name of the response-policy zone the BIND target writes.
   public static let rpzZone = Renderer.rpzOrigin
 
+  /// The format of this target's file.
+  public var format: ListFormat {
+    switch self {
+    case .dnsmasq: .dnsmasq
+    case .dnsmasqHosts: .hosts
+    case .unbound: .unbound
+    case .bind, .pdnsRecursor, .knotResolver: .rpz
+    }
+  }
+
   /// The renderer that writes this target's file.
   public func renderer(title: String, date: Date) -> Renderer {
     switch self {
     // Many names an `address=` line: dnsmasq reads the file about three times faster.
-    case .dnsmasq: Renderer(format: .dnsmasq, namesPerLine: .max, title: title, date: date)
-    case .dnsmasqHosts: Renderer(format: .hosts, hostsAddress: .both, title: title, date: date)
-    case .unbound: Renderer(format: .unbound, title: title, date: date)
-    case .bind, .pdnsRecursor, .knotResolver: Renderer(format: .rpz, title: title, date: date)
+    case .dnsmasq: Renderer(format: format, namesPerLine: .max, title: title, date: date)
+    case .dnsmasqHosts: Renderer(format: format, hostsAddress: .both, title: title, date: date)
+    default: Renderer(format: format, title: title, date: date)
     }
   }
 

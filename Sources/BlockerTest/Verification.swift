@@ -222,11 +222,14 @@ public struct Verification: Sendable, Hashable, Codable {
     let sampled = Array(probed.prefix(names.count))
     let missed = sampled.enumerated().filter { $0.element.verdict.outcome != .blocked }
     let allMissed = !names.isEmpty && missed.count == names.count
+    // A name, its result and the cause: the line that says why it is not as applied.
+    func miss(_ name: String, _ result: (verdict: Verdict, ttl: UInt32?), _ kind: Cause) -> Miss {
+      Miss(
+        name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: kind,
+        cause: text(kind, verdict: result.verdict, ttl: result.ttl, context: context))
+    }
     let notBlocked = missed.map { index, result in
-      let kind = cause(result.verdict, ttl: result.ttl, everyName: allMissed, context: context)
-      return Miss(
-        name: names[index], outcome: result.verdict.outcome, reason: result.verdict.reason,
-        kind: kind, cause: text(kind, verdict: result.verdict, ttl: result.ttl, context: context))
+      miss(names[index], result, cause(result.verdict, ttl: result.ttl, everyName: allMissed, context: context))
     }
     // A name answered with no address but the upstream's SOA does not exist there: it is let through.
     var goneUpstream: [String] = []
@@ -236,10 +239,7 @@ public struct Verification: Sendable, Hashable, Codable {
       if result.verdict.upstreamZone != nil {
         goneUpstream.append(name)
       } else {
-        stillBlocked.append(
-          Miss(
-            name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .stillBlocked,
-            cause: text(.stillBlocked, verdict: result.verdict, ttl: result.ttl, context: context)))
+        stillBlocked.append(miss(name, result, .stillBlocked))
       }
     }
     // A removed name still answered with a sinkhole address, or by a server with no address and without
@@ -254,10 +254,7 @@ public struct Verification: Sendable, Hashable, Codable {
       } else if result.verdict.addresses.isEmpty && !context.server {
         unconfirmed.append(name)
       } else {
-        removedBlocked.append(
-          Miss(
-            name: name, outcome: result.verdict.outcome, reason: result.verdict.reason, kind: .removedStillBlocked,
-            cause: text(.removedStillBlocked, verdict: result.verdict, ttl: result.ttl, context: context)))
+        removedBlocked.append(miss(name, result, .removedStillBlocked))
       }
     }
     let controlResults = zip(controls, probed.suffix(controls.count)).map { name, result in

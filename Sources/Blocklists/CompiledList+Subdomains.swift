@@ -29,11 +29,7 @@ extension CompiledList {
     var seen = Set<String>()
     for rule in rules.subdomainDenials where seen.insert(rule.pattern).inserted {
       let name = rule.pattern
-      let allowsAll = rules.allow.contains { allow in
-        (allow.kind == .subdomains || allow.kind == .wildcard)
-          && (name == allow.pattern || name.hasSuffix("." + allow.pattern))
-      }
-      if allowsAll { continue }
+      if rules.allowsEverySubdomain(of: name) { continue }
       if publicSuffixes.isPublicSuffix(name) || (format == .rpz && name.utf8.count > Renderer.rpzNameLimit) {
         result.leftOut.append(name)
         continue

@@ -47,3 +47,14 @@ extension RuleSet {
     }
   }
 }
+
+extension RuleSet {
+  /// Whether a name-shaped allow rule lets every subdomain of `name` through (`name` or a parent allowed
+  /// with its subdomains, or `*.` of it): a subdomains-only block of `name` then blocks nothing.
+  public func allowsEverySubdomain(of name: String) -> Bool {
+    allow.contains { rule in
+      (rule.kind == .subdomains || rule.kind == .wildcard)
+        && (name == rule.pattern || name.hasSuffix("." + rule.pattern))
+    }
+  }
+}

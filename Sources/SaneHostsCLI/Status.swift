@@ -41,19 +41,19 @@ struct Status: ParsableCommand {
     var lookupMicroseconds: Int?
 
     static func all(_ data: DataDirectory) -> [AppliedJSON] {
-      Ledger(url: data.ledger).entries().sorted { $0.key < $1.key }.map { path, entry in
-        let bytes = FileManager.default.contents(atPath: path).map(Array.init) ?? []
+      AppliedFile.all(data: data).map { file in
         var latency: Int?
         // The system file is what the resolver reads: time a lookup of the section's last name.
-        if path == "/etc/hosts", entry.profile != nil,
+        if file.path == "/etc/hosts", file.profile != nil,
+          let bytes = FileManager.default.contents(atPath: file.path).map(Array.init),
           let last = (try? ManagedSection.lines(in: bytes))??.last?.split(separator: " ").last,
           let measured = LookupLatency.measure(String(last))
         {
           latency = Int(Double(measured.components.attoseconds) / 1e12 + Double(measured.components.seconds) * 1e6)
         }
         return AppliedJSON(
-          path: path, target: entry.target, profile: entry.profile, names: entry.names, date: entry.date,
-          unchanged: ManagedFile.sha256(bytes) == entry.sha256, lookupMicroseconds: latency)
+          path: file.path, target: file.target, profile: file.profile, names: file.names, date: file.date,
+          unchanged: file.unchanged ?? false, lookupMicroseconds: latency)
       }
     }
 

@@ -320,10 +320,7 @@ public struct Explainer: Sendable {
     let below = Set(
       rules.subdomainDenials.map(\.pattern).filter { pattern in
         chain.dropFirst().contains(pattern) && !publicSuffixes.isPublicSuffix(pattern)
-          && !rules.allow.contains { allow in
-            (allow.kind == .subdomains || allow.kind == .wildcard)
-              && (pattern == allow.pattern || pattern.hasSuffix("." + allow.pattern))
-          }
+          && !rules.allowsEverySubdomain(of: pattern)
       })
 
     let isPublicSuffix = publicSuffixes.isPublicSuffix(name)

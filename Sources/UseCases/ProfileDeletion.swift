@@ -51,11 +51,8 @@ public enum ProfileDeletion {
 
   /// The files the ledger says hold this profile's names and that still exist.
   public static func appliedFiles(of profile: String, data: DataDirectory) -> [Applied] {
-    Ledger(url: data.ledger).entries().sorted { $0.key < $1.key }.compactMap { path, entry in
-      guard entry.profile == profile, entry.names > 0, FileManager.default.fileExists(atPath: path) else {
-        return nil
-      }
-      return Applied(path: path, target: entry.target, names: entry.names)
+    AppliedFile.all(data: data, checkContent: false).filter { $0.holds(profile) }.map {
+      Applied(path: $0.path, target: $0.target, names: $0.names)
     }
   }
 

@@ -2,6 +2,7 @@ import Apply
 import BlockerTest
 import Blocklists
 import Foundation
+import UseCases
 
 /// The Apply page: the target, a diff preview, apply, and the backups with restore.
 enum ApplyPage {
@@ -19,13 +20,13 @@ enum ApplyPage {
 
   /// What SaneHosts last wrote to the file and whether it still holds it, in a sentence.
   static func appliedNow(_ file: ManagedFile) -> String? {
-    guard let entry = file.ledger.entry(for: file.path) else { return nil }
-    guard let profile = entry.profile, entry.names > 0 else { return "Nothing of SaneHosts' is applied there now." }
-    let bytes = FileManager.default.contents(atPath: file.path).map(Array.init) ?? []
-    let unchanged = ManagedFile.sha256(bytes) == entry.sha256
+    guard let applied = AppliedFile(file) else { return nil }
+    guard let profile = applied.profile, applied.holds(profile) else {
+      return "Nothing of SaneHosts' is applied there now."
+    }
     return
-      "Applied now: profile \(profile), \(entry.names.grouped) names, since \(entry.date.formatted(date: .abbreviated, time: .shortened))"
-      + (unchanged ? "." : " (changed since by someone else).")
+      "Applied now: profile \(profile), \(applied.names.grouped) names, since \(applied.date.formatted(date: .abbreviated, time: .shortened))"
+      + (applied.unchanged == true ? "." : " (changed since by someone else).")
   }
 
   static func render(_ model: Model, csrf: String) -> HTML {
