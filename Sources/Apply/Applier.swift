@@ -343,11 +343,10 @@ public struct Applier: Sendable {
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     warnings += server.leaks.map { ApplyWarning.cannotBlock(server: server.server, what: $0) }
     if let list { warnings += Self.subdomainWarnings(list, format: server.format, server: server.server) }
-    if server == .dnsmasq, file.path != ServerTarget.formerDnsmasqOutput,
-      file.ledger.entry(for: ServerTarget.formerDnsmasqOutput) != nil,
-      FileManager.default.fileExists(atPath: ServerTarget.formerDnsmasqOutput)
+    if let former = server.kind.formerOutput, file.path != former, file.ledger.entry(for: former) != nil,
+      FileManager.default.fileExists(atPath: former)
     {
-      warnings.append(.formerDropIn(path: ServerTarget.formerDnsmasqOutput))
+      warnings.append(.formerDropIn(path: former))
     }
     // The header's date (and the RPZ serial) change every time: only the entries decide.
     let entriesChanged =

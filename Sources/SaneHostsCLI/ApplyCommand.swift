@@ -23,19 +23,7 @@ struct ApplyCommand: AsyncParsableCommand {
       is written unless --force is given. Above \(HostsSection.adviceThreshold) names every lookup scans \
       a long file: a DNS server target answers faster.
 
-      DNS servers (--target): dnsmasq (a servers-file of server=/name/…/ lines of up to 1,000 bytes: \
-      NXDOMAIN for the names and their subdomains, every record type; SIGHUP reads it again), dnsmasq-hosts \
-      (an addn-hosts file with 0.0.0.0 and :: per name, exact names only; dnsmasq still forwards their \
-      other record types, HTTPS included), unbound (local-zone always_null), bind (a response-policy \
-      zone), pdns-recursor and knot-resolver (the same zone, plus a \
-      Lua file beside it, NAME.lua, that loads it: rpzFile for PowerDNS Recursor, policy.rpz for Knot \
-      Resolver 5). The whole file is SaneHosts': it is checked with the server's own checker when \
-      installed (dnsmasq --test, unbound-checkconf, named-checkzone; named-checkzone for the other two, \
-      which have none), backed up and replaced atomically; --reload then tells the server (systemctl, \
-      unbound-control, rndc, rec_control reload-lua-config and wipe-cache, Knot's control socket, or \
-      SIGHUP to --reload-pid for dnsmasq, unbound and BIND; the other two stop on SIGHUP, and dnsmasq \
-      does not read a drop-in in /etc/dnsmasq.d again on it). Allow rules under a blocked parent become \
-      the server's own exceptions (server=/name/#, transparent zones, rpz-passthru.).
+      \(targetsHelp)
 
       --verify closes the loop: after writing (and reloading), it probes every name this apply added, then \
       a seeded sample of the other names applied (--verify-sample in all, default 50), every name it let \
@@ -55,32 +43,40 @@ struct ApplyCommand: AsyncParsableCommand {
   /// `--verify` with no value: the system resolver (the hosts file's lookups).
   static let systemResolver = "system"
 
-  /// Where the names go.
-  enum Target: String, ExpressibleByArgument, CaseIterable {
-    case hosts, dnsmasq
-    case dnsmasqHosts = "dnsmasq-hosts"
-    case unbound, bind
-    case pdnsRecursor = "pdns-recursor"
-    case knotResolver = "knot-resolver"
+  /// The targets and what the drop-ins share, from the table of targets.
+  static var targetsHelp: String {
+    let servers = ServerTarget.allCases
+    let checkers = servers.map { "\($0.rawValue): \($0.checker)" }.joined(separator: ", ")
+    let reloads = servers.map { "\($0.rawValue): \($0.defaultReload().command)" }.joined(separator: ", ")
+    let sockets = servers.filter { $0.kind.reloadSocket != nil }.map(\.rawValue).joined(separator: " and ")
+    return """
+      Targets (--target):
+      \(Target.all.map { "  \($0.name): \($0.summary)." }.joined(separator: "\n"))
 
-    var server: ServerTarget? { ServerTarget(rawValue: rawValue) }
+      A DNS server's drop-in is wholly SaneHosts': it is checked with the server's own checker when \
+      installed (\(checkers)), backed up and replaced atomically; --reload then tells the server \
+      (\(reloads)), or --reload-unit reloads another systemd unit, or --reload-pid sends SIGHUP (\(sockets) \
+      stop on SIGHUP and take --reload-socket instead; dnsmasq does not read a drop-in in /etc/dnsmasq.d \
+      again on it). Allow rules under a blocked parent become the server's own exceptions where the format \
+      has them (server=/name/#, transparent zones, rpz-passthru.).
+      """
   }
+
+  /// The servers' names for messages: `dnsmasq|unbound|…`.
+  static let serverNames = ServerTarget.allCases.map(\.rawValue).joined(separator: "|")
 
   @OptionGroup var store: StoreOptions
   @Option(help: "Apply this profile instead of the active one.", completion: Completions.profiles) var profile: String?
   @OptionGroup var files: ManagedFileOptions
 
-  @Option(help: "Where to apply: hosts, dnsmasq, dnsmasq-hosts, unbound, bind, pdns-recursor or knot-resolver.")
+  @Option(help: "Where to apply: \(Target.names).")
   var target: Target = .hosts
   @Option(
     help: ArgumentHelp(
-      "The drop-in file for a DNS server target (default: dnsmasq /etc/sanehosts/dnsmasq.servers, unbound /etc/unbound/unbound.conf.d/sanehosts.conf, …).",
+      "The drop-in file for a DNS server target (default: \(ServerTarget.allCases.map { "\($0.rawValue) \($0.defaultOutput)" }.joined(separator: ", "))).",
       valueName: "path"))
   var output: String?
-  @Flag(
-    help:
-      "After writing a drop-in, make the server load it (systemctl, unbound-control, rndc, rec_control or Knot's control socket)."
-  )
+  @Flag(help: "After writing a drop-in, make the server load it (the usual way for each target: see above).")
   var reload = false
   @Option(help: ArgumentHelp("Reload by sending SIGHUP to this process instead.", valueName: "pid"))
   var reloadPid: Int32?
@@ -88,7 +84,8 @@ struct ApplyCommand: AsyncParsableCommand {
   var reloadUnit: String?
   @Option(
     help: ArgumentHelp(
-      "pdns-recursor: its socket-dir for rec_control; knot-resolver: its control socket (default /run/knot-resolver/control/1).",
+      ServerTarget.allCases.compactMap { server in server.kind.reloadSocket.map { "\(server.rawValue): \($0)" } }
+        .joined(separator: "; ") + ".",
       valueName: "path"))
   var reloadSocket: String?
   @Flag(help: "Do not run the server's configuration checker on the drop-in.") var noCheck = false
@@ -122,9 +119,7 @@ struct ApplyCommand: AsyncParsableCommand {
         (output != nil, "--output"), (reload, "--reload"), (reloadPid != nil, "--reload-pid"),
         (reloadUnit != nil, "--reload-unit"), (noCheck, "--no-check"), (reloadSocket != nil, "--reload-socket"),
       ] where given {
-        throw ValidationError(
-          "\(name) is for a DNS server target (--target dnsmasq|dnsmasq-hosts|unbound|bind|pdns-recursor|knot-resolver)."
-        )
+        throw ValidationError("\(name) is for a DNS server target (--target \(Self.serverNames)).")
       }
     } else if flush {
       throw ValidationError("--flush is for the hosts file; a DNS server target is reloaded with --reload.")
@@ -161,25 +156,21 @@ struct ApplyCommand: AsyncParsableCommand {
       throw ValidationError("--verify-timeout must be \(TestPlan.timeoutRule).")
     }
     if reloadPid != nil && reloadUnit != nil { throw ValidationError("Give --reload-pid or --reload-unit, not both.") }
-    if reloadSocket != nil && target != .pdnsRecursor && target != .knotResolver {
-      throw ValidationError("--reload-socket is for --target pdns-recursor or knot-resolver.")
+    if reloadSocket != nil && target.server?.kind.reloadSocket == nil {
+      let sockets = ServerTarget.allCases.filter { $0.kind.reloadSocket != nil }.map(\.rawValue)
+      throw ValidationError("--reload-socket is for --target \(sockets.joined(separator: " or ")).")
     }
     if reloadSocket != nil && !reload {
       throw ValidationError("--reload-socket chooses how --reload reloads: add --reload.")
     }
-    if let server = target.server,
-      reloadPid != nil || (reloadUnit != nil && (target == .knotResolver || target == .pdnsRecursor)),
-      let refusal = server.hangUpRefusal(output: output)
-    {
-      throw ValidationError(refusal)
-    }
+    if let refusal = target.server?.refusal(of: reloadChoice, output: output) { throw ValidationError(refusal) }
   }
 
   func hostsAddress() throws -> Renderer.HostsAddress { try Renderer.HostsAddress(option: address) }
 
   func run() async throws {
     do {
-      let file = files.file(for: target.server, output: output, data: store.directory)
+      let file = files.file(for: target, output: output, data: store.directory)
       // Before the store is opened: a user who may not write the file gets "use sudo or --hosts-file",
       // not an error about root's data directory. (Applier checks again, for callers without this step.)
       if !dryRun {
@@ -247,23 +238,13 @@ struct ApplyCommand: AsyncParsableCommand {
     return summary + change.diffText(skipping: skip)
   }
 
+  /// The process, unit or socket the user chose for `--reload`.
+  var reloadChoice: ReloadChoice { ReloadChoice(pid: reloadPid, unit: reloadUnit, socket: reloadSocket) }
+
   /// How `--reload` reloads the server, or nil without `--reload`.
   var reloadMethod: ReloadMethod? {
     guard reload, let server = target.server else { return nil }
-    switch server {
-    case .pdnsRecursor: return .recControl(socketDirectory: reloadSocket)
-    case .knotResolver:
-      let zone = output ?? server.defaultOutput
-      let absolute = zone.hasPrefix("/") ? zone : FileManager.default.currentDirectoryPath + "/" + zone
-      return .knotControl(socket: reloadSocket ?? ServerTarget.knotControlSocket, zone: absolute)
-    default: break
-    }
-    if let pid = reloadPid { return .signal(pid: pid) }
-    if let unit = reloadUnit {
-      return server == .dnsmasq && ServerTarget.isDnsmasqConfiguration(output ?? server.defaultOutput)
-        ? .systemdRestart(unit: unit) : .systemd(unit: unit)
-    }
-    return server.defaultReload(output: output)
+    return server.reload(output: output, choice: reloadChoice)
   }
 
   /// Probes a sample of the names just applied, and the controls, through the target.

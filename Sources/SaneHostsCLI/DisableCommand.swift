@@ -17,8 +17,11 @@ struct DisableCommand: AsyncParsableCommand {
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var files: ManagedFileOptions
-  @Option(help: "Remove the drop-in of this DNS server target instead: dnsmasq, dnsmasq-hosts, unbound or bind.")
-  var target: ApplyCommand.Target = .hosts
+  @Option(
+    help:
+      "Remove the drop-in of this DNS server target instead: \(ServerTarget.allCases.map(\.rawValue).joined(separator: ", "))."
+  )
+  var target: Target = .hosts
   @Option(help: ArgumentHelp("The drop-in file (default: the target's usual path).", valueName: "path"))
   var output: String?
   @Flag(help: "After removing a drop-in, make the server forget it (as `apply --reload`).") var reload = false
@@ -34,7 +37,7 @@ struct DisableCommand: AsyncParsableCommand {
 
   func run() async throws {
     let server = target.server
-    let file = files.file(for: server, output: output, data: store.directory)
+    let file = files.file(for: target, output: output, data: store.directory)
     do {
       if !dryRun { try file.checkWritable() }
       let change = try file.prepareRemoval()
@@ -57,7 +60,7 @@ struct DisableCommand: AsyncParsableCommand {
         }
         return
       }
-      let outcome = try file.commit(change, profile: nil, names: 0, target: server?.rawValue ?? "hosts", force: force)
+      let outcome = try file.commit(change, profile: nil, names: 0, target: target.name, force: force)
       if !quiet {
         let what =
           server == nil ? "the SaneHosts section from \(file.path) (\(change.removed.count.grouped) lines)" : file.path

@@ -20,10 +20,10 @@ struct ManagedFileOptions: ParsableArguments {
     if hostsFile.isEmpty { throw ValidationError("--hosts-file needs a path.") }
   }
 
-  /// The managed file for `server` (nil: the hosts file), written at `output` when given.
-  func file(for server: ServerTarget? = nil, output: String? = nil, data: DataDirectory) -> ManagedFile {
+  /// The managed file for `target`, written at `output` when given.
+  func file(for target: Target = .hosts, output: String? = nil, data: DataDirectory) -> ManagedFile {
     ApplyDestination.file(
-      for: server, hostsFile: hostsFile, output: output,
+      for: target, hostsFile: hostsFile, output: output,
       backupDirectory: backupDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, keepBackups: keepBackups,
       data: data)
   }

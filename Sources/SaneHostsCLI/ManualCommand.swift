@@ -15,10 +15,10 @@ struct ManualCommand: ParsableCommand {
   }
 
   /// Every visible command under `type`, depth first, with its words (`["sources", "add"]`).
-  static func commands(under type: ParsableCommand.Type, path: [String] = []) -> [(
-    path: [String], type: ParsableCommand.Type
+  static func commands(under type: any ParsableCommand.Type, path: [String] = []) -> [(
+    path: [String], type: any ParsableCommand.Type
   )] {
-    var result: [(path: [String], type: ParsableCommand.Type)] = []
+    var result: [(path: [String], type: any ParsableCommand.Type)] = []
     for child in type.configuration.subcommands where child.configuration.shouldDisplay {
       let name = child.configuration.commandName ?? String(describing: child).lowercased()
       result.append((path + [name], child))

@@ -14,7 +14,7 @@ struct SaneHosts: AsyncParsableCommand {
       blocker needs. Run `sanehosts help <command>` for details.
       """,
     version: version,
-    subcommands: [ManualCommand.self],
+    subcommands: [ManualCommand.self, TargetTableCommand.self],
     groupedSubcommands: [
       CommandGroup(
         name: "Sources and profiles",

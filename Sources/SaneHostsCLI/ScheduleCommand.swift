@@ -35,8 +35,8 @@ struct ScheduleCommand: AsyncParsableCommand {
     @Option(help: "The profile to apply (default: the active one at run time).", completion: Completions.profiles)
     var profile: String?
     @Option(help: ArgumentHelp("The hosts file to apply to.", valueName: "path")) var hostsFile: String?
-    @Option(help: "Apply to a DNS server instead: dnsmasq, dnsmasq-hosts, unbound or bind.")
-    var target: ApplyCommand.Target?
+    @Option(help: "Apply to a DNS server instead: \(ServerTarget.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var target: Target?
     @Option(help: ArgumentHelp("The drop-in file for --target.", valueName: "path")) var output: String?
     @Flag(help: "Reload the DNS server (with --target) or flush DNS caches (hosts file) after applying.")
     var reload = false
@@ -52,7 +52,7 @@ struct ScheduleCommand: AsyncParsableCommand {
       if let profile { arguments += ["--profile", profile] }
       if let hostsFile { arguments += ["--hosts-file", hostsFile] }
       if let target, target != .hosts {
-        arguments += ["--target", target.rawValue]
+        arguments += ["--target", target.name]
         if let output { arguments += ["--output", output] }
         if reload { arguments.append("--reload") }
       } else if reload {

@@ -19,7 +19,7 @@ struct ApplyWarningTests {
     #expect(drift.description.hasPrefix("note: /h was changed by someone else"))
     let leak = ApplyWarning.cannotBlock(server: "dnsmasq", what: "CNAME chains.")
     #expect(leak.description == "note: dnsmasq cannot block this: CNAME chains.")
-    let former = ApplyWarning.formerDropIn(path: ServerTarget.formerDnsmasqOutput)
+    let former = ApplyWarning.formerDropIn(path: ServerTarget.dnsmasq.kind.formerOutput ?? "")
     #expect(former.description.contains("disable --target dnsmasq --output /etc/dnsmasq.d/sanehosts.conf"))
   }
 

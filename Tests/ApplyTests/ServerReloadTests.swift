@@ -44,12 +44,43 @@ struct ServerReloadTests {
 
   @Test("Regression: SIGHUP is refused where it cannot reload the drop-in (dnsmasq configuration, kresd, the recursor)")
   func hangUpRefusals() {
-    #expect(ServerTarget.dnsmasq.hangUpRefusal(output: "/etc/dnsmasq.d/sanehosts.conf")?.contains("restarts") == true)
-    #expect(ServerTarget.dnsmasq.hangUpRefusal(output: "/etc/sanehosts/dnsmasq.servers") == nil)
-    #expect(ServerTarget.dnsmasq.hangUpRefusal(output: nil) == nil)
-    #expect(ServerTarget.knotResolver.hangUpRefusal(output: nil) != nil)
-    #expect(ServerTarget.pdnsRecursor.hangUpRefusal(output: nil) != nil)
-    #expect(ServerTarget.unbound.hangUpRefusal(output: nil) == nil)
+    let signal = ReloadChoice(pid: 42)
+    let unit = ReloadChoice(unit: "kresd@2")
+    let configuration = "/etc/dnsmasq.d/sanehosts.conf"
+    #expect(ServerTarget.dnsmasq.refusal(of: signal, output: configuration)?.contains("restarts") == true)
+    #expect(ServerTarget.dnsmasq.refusal(of: unit, output: configuration) == nil)
+    #expect(ServerTarget.dnsmasq.refusal(of: signal, output: "/etc/sanehosts/dnsmasq.servers") == nil)
+    #expect(ServerTarget.dnsmasq.refusal(of: signal, output: nil) == nil)
+    for server in [ServerTarget.knotResolver, .pdnsRecursor] {
+      #expect(server.refusal(of: signal, output: nil) != nil)
+      #expect(server.refusal(of: unit, output: nil) != nil)
+      #expect(server.refusal(of: ReloadChoice(socket: "/run/x"), output: nil) == nil)
+    }
+    #expect(ServerTarget.unbound.refusal(of: signal, output: nil) == nil)
+    #expect(ServerTarget.bind.refusal(of: unit, output: nil) == nil)
+  }
+
+  @Test("--reload with a process, a unit or a socket: each kind's own method")
+  func chosenReloads() {
+    let configuration = "/etc/dnsmasq.d/sanehosts.conf"
+    #expect(ServerTarget.dnsmasq.reload(output: nil, choice: ReloadChoice(pid: 7)) == .signal(pid: 7))
+    #expect(
+      ServerTarget.dnsmasq.reload(output: configuration, choice: ReloadChoice(unit: "dns"))
+        == .systemdRestart(unit: "dns"))
+    #expect(ServerTarget.dnsmasq.reload(output: nil, choice: ReloadChoice(unit: "dns")) == .systemd(unit: "dns"))
+    #expect(ServerTarget.unbound.reload(output: nil, choice: ReloadChoice()) == .unboundControl)
+    #expect(ServerTarget.bind.reload(output: nil, choice: ReloadChoice(pid: 9)) == .signal(pid: 9))
+    #expect(
+      ServerTarget.pdnsRecursor.reload(output: nil, choice: ReloadChoice(socket: "/run/pdns"))
+        == .recControl(socketDirectory: "/run/pdns"))
+    #expect(
+      ServerTarget.knotResolver.reload(output: "/z.rpz", choice: ReloadChoice(socket: "/run/k"))
+        == .knotControl(socket: "/run/k", zone: "/z.rpz"))
+    let relative = ServerTarget.knotResolver.reload(output: "z.rpz", choice: ReloadChoice())
+    #expect(
+      relative
+        == .knotControl(
+          socket: ServerTarget.knotControlSocket, zone: FileManager.default.currentDirectoryPath + "/z.rpz"))
   }
 
   @Test("A failed command names the command and its output and points to the service's log")

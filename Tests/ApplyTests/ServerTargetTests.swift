@@ -75,24 +75,6 @@ struct ServerTargetTests {
       #expect(try await target.render(list, title: "T", date: sampleDate) == first)
     }
   }
-
-  @Test("Instructions are the lines that load the drop-in")
-  func instructions() {
-    // A servers-file is read again on SIGHUP; a file of /etc/dnsmasq.d is configuration, read at a restart.
-    #expect(
-      ServerTarget.dnsmasq.instructions(output: "/etc/dnsmasq.d/sanehosts.conf").hasPrefix(
-        "conf-dir=/etc/dnsmasq.d/,*.conf  (dnsmasq reads it again only when it restarts"))
-    #expect(
-      ServerTarget.dnsmasq.instructions(output: "/srv/dns/block.servers").hasPrefix(
-        "servers-file=/srv/dns/block.servers  ("))
-    #expect(ServerTarget.dnsmasqHosts.instructions(output: "/a/b.hosts") == "addn-hosts=/a/b.hosts")
-    #expect(ServerTarget.unbound.instructions(output: "/a/b.conf") == #"include: "/a/b.conf""#)
-    #expect(
-      ServerTarget.bind.instructions(output: "/var/lib/bind/db.sanehosts.rpz") == """
-        response-policy { zone "sanehosts.rpz"; };  // inside the options { } block
-        zone "sanehosts.rpz" { type master; file "/var/lib/bind/db.sanehosts.rpz"; };
-        """)
-  }
 }
 
 /// The rendered drop-ins loaded by the real servers, answering queries on 127.0.0.1.

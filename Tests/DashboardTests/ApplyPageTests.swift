@@ -14,7 +14,7 @@ struct ApplyPageTests {
       flushSummary: nil, lookupMicroseconds: nil, warnings: [.notDownloaded(source: "<w>")], firstWrite: true,
       instructions: "include: \"/d/sanehosts-unbound.conf\"")
     let model = ApplyPage.Model(
-      target: .unbound, path: result.path,
+      target: .server(.unbound), path: result.path,
       preview: ApplyView(
         result: result, warnings: result.warnings.map(WebAdvice.text), diff: "+ a\n+ b", diffOmitted: 3),
       previewError: nil, backups: [BackupView(id: "20261122-1", date: Date(), bytes: 1234)])

@@ -289,26 +289,25 @@ extension Dashboard {
     return action
   }
 
-  static func target(_ text: String?) throws(DashboardError) -> ApplyTarget {
+  static func target(_ text: String?) throws(DashboardError) -> Target {
     guard let text, !text.isEmpty else { return .hosts }
-    guard let target = ApplyTarget(rawValue: text) else {
-      throw .badRequest(
-        "Unknown target \"\(text)\": use \(ApplyTarget.allCases.map(\.rawValue).joined(separator: ", ")).")
+    guard let target = Target(name: text) else {
+      throw .badRequest("Unknown target \"\(text)\": use \(Target.names).")
     }
     return target
   }
 
   /// The file a target writes: the configured hosts file, or the server's drop-in.
-  func managedFile(for target: ApplyTarget) -> ManagedFile {
+  func managedFile(for target: Target) -> ManagedFile {
     ApplyDestination.file(
-      for: ServerTarget(rawValue: target.rawValue), hostsFile: configuration.hostsFile,
+      for: target, hostsFile: configuration.hostsFile,
       dropInDirectory: configuration.dropInDirectory, keepBackups: configuration.keepBackups,
       data: configuration.data)
   }
 
   func apply(_ body: APIRequest.Apply, dryRun: Bool) async throws -> ApplyView {
     let target = try Self.target(body.target)
-    let server = ServerTarget(rawValue: target.rawValue)
+    let server = target.server
     let file = managedFile(for: target)
     // The system resolver's caches are flushed after writing /etc/hosts, as `apply --flush` does.
     let flush = server == nil && Ledger.key(file.path) == "/etc/hosts"
@@ -371,7 +370,7 @@ extension Dashboard {
     )
   }
 
-  func backups(of target: ApplyTarget) -> [BackupView] {
+  func backups(of target: Target) -> [BackupView] {
     managedFile(for: target).backups.list().map { backup in
       BackupView(
         id: backup.id, date: backup.date,

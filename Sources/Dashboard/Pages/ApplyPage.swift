@@ -7,7 +7,7 @@ import UseCases
 /// The Apply page: the target, a diff preview, apply, and the backups with restore.
 enum ApplyPage {
   struct Model {
-    var target: ApplyTarget
+    var target: Target
     var path: String
     var preview: ApplyView?
     var previewError: String?
@@ -35,9 +35,9 @@ enum ApplyPage {
     html.raw("<h1>Apply</h1><section class=\"card\" aria-labelledby=\"apply-title\"><h2 id=\"apply-title\">Where</h2>")
     html.raw("<form id=\"apply-form\" method=\"get\" action=\"/apply\" class=\"stack\"><div class=\"row wrap\"><div>")
     html.raw("<label for=\"apply-target\">Target</label><select id=\"apply-target\" name=\"target\">")
-    for target in ApplyTarget.allCases {
+    for target in Target.all {
       html.raw(
-        "<option value=\"\(target.rawValue)\"\(target == model.target ? " selected" : "")>\(target.label)</option>")
+        "<option value=\"\(target.name)\"\(target == model.target ? " selected" : "")>\(target.label)</option>")
     }
     html.raw("</select></div><p>File: <code id=\"apply-path\">").text(model.path).raw("</code></p></div>")
     if let now = model.appliedNow { html.element("p", [("id", "applied-now"), ("class", "muted")], text: now) }
@@ -83,7 +83,7 @@ enum ApplyPage {
         "</td><td class=\"num\">\(backup.bytes.grouped)</td><td><form method=\"post\" action=\"/api/restore\" data-api data-confirm=\"Restore this backup?\">\(csrfField)"
       )
       html.raw(
-        "<input type=\"hidden\" name=\"target\" value=\"\(model.target.rawValue)\"><input type=\"hidden\" name=\"id\" value=\"\(HTML.escape(backup.id))\">"
+        "<input type=\"hidden\" name=\"target\" value=\"\(model.target.name)\"><input type=\"hidden\" name=\"id\" value=\"\(HTML.escape(backup.id))\">"
       )
       html.raw(
         "<button type=\"submit\" class=\"restore small secondary\" data-backup=\"\(HTML.escape(backup.id))\">Restore</button></form></td></tr>"

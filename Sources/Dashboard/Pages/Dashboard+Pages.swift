@@ -84,7 +84,7 @@ extension Dashboard {
       model.appliedNow = ApplyPage.appliedNow(file)
       if query["preview"] != nil {
         do {
-          model.preview = try await apply(APIRequest.Apply(target: target.rawValue, force: nil), dryRun: true)
+          model.preview = try await apply(APIRequest.Apply(target: target.name, force: nil), dryRun: true)
         } catch {
           let payload = ErrorPayload.from(error).0
           model.previewError = [payload.error, payload.suggestion].compactMap { $0 }.joined(separator: " ")

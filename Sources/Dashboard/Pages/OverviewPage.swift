@@ -1,4 +1,5 @@
 import BlockerTest
+import Blocklists
 import Foundation
 import UseCases
 

@@ -1,3 +1,4 @@
+import Apply
 import Foundation
 import Store
 import UseCases
@@ -10,7 +11,7 @@ struct Settings: Codable, Sendable, Hashable {
   var resolver = ""
   /// Seconds per probe.
   var timeout = 2.0
-  /// The default apply target: hosts, dnsmasq, dnsmasq-hosts, unbound or bind.
+  /// The default apply target: a name of `Target.all`.
   var target = "hosts"
 
   /// The settings file: `DATA/dashboard.json`.
@@ -70,31 +71,9 @@ struct Settings: Codable, Sendable, Hashable {
     guard TestPlan.timeout(seconds: timeout) != nil else {
       throw .badRequest("The timeout must be \(TestPlan.timeoutRule), not \(timeout).")
     }
-    guard ApplyTarget(rawValue: target) != nil else {
-      throw .badRequest("Unknown target \"\(target)\": use hosts, dnsmasq, dnsmasq-hosts, unbound or bind.")
+    guard Target(name: target) != nil else {
+      throw .badRequest("Unknown target \"\(target)\": use \(Target.names).")
     }
     return self
-  }
-}
-
-/// Where the Apply page writes: the hosts file or a DNS server drop-in.
-enum ApplyTarget: String, Codable, Sendable, CaseIterable {
-  case hosts, dnsmasq
-  case dnsmasqHosts = "dnsmasq-hosts"
-  case unbound, bind
-  case pdnsRecursor = "pdns-recursor"
-  case knotResolver = "knot-resolver"
-
-  /// What the page calls it.
-  var label: String {
-    switch self {
-    case .hosts: "Hosts file"
-    case .dnsmasq: "dnsmasq (address=)"
-    case .dnsmasqHosts: "dnsmasq (addn-hosts)"
-    case .unbound: "unbound"
-    case .bind: "BIND (RPZ)"
-    case .pdnsRecursor: "PowerDNS Recursor (RPZ)"
-    case .knotResolver: "Knot Resolver (RPZ)"
-    }
   }
 }

@@ -3,8 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Checking drop-ins with the servers' own checkers")
-struct ServerTargetCheckTests {
+@Suite("Checking drop-ins with the servers' own checkers (ServerKind.check)")
+struct ServerKindTests {
   @Test("The real checkers accept every rendered target", arguments: ServerTarget.allCases)
   func accepted(_ target: ServerTarget) async throws {
     // A missing checker fails here, naming the package: CI installs them.
