@@ -198,6 +198,9 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
+      // The stylesheet and the script are files (a test checks the script's syntax with node), compiled into
+      // the binary: `sanehosts serve` needs no file beside it.
+      resources: [.embedInCode("Resources/dashboard.css"), .embedInCode("Resources/dashboard.js")],
       swiftSettings: swiftSettings
     ),
 
