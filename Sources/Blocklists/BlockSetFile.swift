@@ -24,32 +24,18 @@ public struct BlockSetFile: Sendable {
   /// Opens the file at `path`, if it was written under `fingerprint` by this format version.
   public init?(path: String, fingerprint: String) {
     guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
-    let layout: (CompiledList.Metadata, [Int], [Int])? = data.withUnsafeBytes { raw in
-      var reader = CompiledList.Reader(raw)
-      guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
-        let counts = try? (0..<9).map({ _ in try reader.integer() }),
-        counts[7] == 0 || counts[7] == counts[1], counts[8] % 2 == 0,
-        let starts = try? [
-          reader.skip(counts[0], UInt8.self), reader.skip(counts[1], UInt32.self), reader.skip(counts[2], UInt64.self),
-          reader.skip(counts[3], UInt64.self), reader.skip(counts[4], UInt64.self), reader.skip(counts[7], UInt32.self),
-          reader.skip(counts[7], UInt32.self), reader.skip(counts[8], UInt64.self),
-        ],
-        reader.isAtEnd
-      else { return nil }
-      return (metadata, counts, starts)
-    }
-    guard let (metadata, counts, starts) = layout else { return nil }
+    guard let layout = data.withUnsafeBytes({ CompiledList.Layout($0, fingerprint: fingerprint) }) else { return nil }
     self.data = data
-    report = metadata.sources.first
-    entries = counts[1]
-    bytesStart = starts[0]
-    endsStart = starts[1]
-    removedStart = starts[4]
-    removedWords = counts[4]
-    fingerprintsStart = counts[7] > 0 ? starts[5] : nil
-    offsetsStart = starts[6]
-    checkpointsStart = starts[7]
-    checkpointCount = counts[8] / 2
+    report = layout.metadata.sources.first
+    entries = layout.entries
+    bytesStart = layout.start(of: .bytes)
+    endsStart = layout.start(of: .ends)
+    removedStart = layout.start(of: .removedBits)
+    removedWords = layout.count(of: .removedBits)
+    fingerprintsStart = layout.hasOrigins ? layout.start(of: .fingerprints) : nil
+    offsetsStart = layout.start(of: .offsets)
+    checkpointsStart = layout.start(of: .checkpoints)
+    checkpointCount = layout.checkpointCount
     // The ends must never decrease and the last must be the byte count, so every name lies within the
     // names (a damaged file is refused, never read out of bounds).
     let fits = data.withUnsafeBytes { raw in
@@ -59,7 +45,7 @@ public struct BlockSetFile: Sendable {
         if end < previous { return false }
         previous = end
       }
-      return Int(previous) == counts[0]
+      return Int(previous) == layout.nameBytes
     }
     guard fits else { return nil }
   }

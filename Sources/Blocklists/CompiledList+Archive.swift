@@ -127,22 +127,18 @@ extension CompiledList {
   static func readParts(at path: String, fingerprint: String) -> (Metadata, NameSet.Parts)? {
     guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
     return data.withUnsafeBytes { raw -> (Metadata, NameSet.Parts)? in
-      var reader = Reader(raw)
-      guard let metadata = try? reader.metadata(), metadata.fingerprint == fingerprint,
-        let counts = try? (0..<9).map({ _ in try reader.integer() }),
-        let bytes: [UInt8] = try? reader.array(counts[0]),
-        let ends: [UInt32] = try? reader.array(counts[1]),
-        let slots: [UInt64] = try? reader.array(counts[2]),
-        let sourceBits: [UInt64] = try? reader.array(counts[3]),
-        let removedBits: [UInt64] = try? reader.array(counts[4]),
-        counts[7] == 0 || counts[7] == counts[1], counts[8] % 2 == 0,
-        (try? reader.skip(counts[7], UInt32.self)) != nil, (try? reader.skip(counts[7], UInt32.self)) != nil,
-        (try? reader.skip(counts[8], UInt64.self)) != nil,
-        reader.isAtEnd
+      guard let layout = Layout(raw, fingerprint: fingerprint) else { return nil }
+      var reader = layout.reader(raw, at: .bytes)
+      guard let bytes: [UInt8] = try? reader.array(layout.count(of: .bytes)),
+        let ends: [UInt32] = try? reader.array(layout.count(of: .ends)),
+        let slots: [UInt64] = try? reader.array(layout.count(of: .slots)),
+        let sourceBits: [UInt64] = try? reader.array(layout.count(of: .sourceBits)),
+        let removedBits: [UInt64] = try? reader.array(layout.count(of: .removedBits))
       else { return nil }
+      let metadata = layout.metadata
       let parts = NameSet.Parts(
         bytes: bytes, ends: ends, slots: slots, sourceBits: sourceBits, removedBits: removedBits,
-        wordsPerEntry: counts[5], removedCount: counts[6])
+        wordsPerEntry: layout.wordsPerEntry, removedCount: layout.removedCount)
       // The names must fit together even where the table is left out (merging reads only them).
       guard parts.ends.last.map({ Int($0) == parts.bytes.count }) ?? parts.bytes.isEmpty,
         zip(parts.ends, parts.ends.dropFirst()).allSatisfy({ $0 <= $1 }),
