@@ -180,7 +180,10 @@ let package = Package(
     /// What the CLI and the dashboard both do, in one place: the front ends read input, call, render.
     .target(
       name: "UseCases",
-      dependencies: ["Apply", "BlockerTest", "Blocklists", "DNS", "Pihole", "Store"],
+      dependencies: [
+        "Apply", "BlockerTest", "Blocklists", "DNS", "Pihole", "Store",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ],
       swiftSettings: swiftSettings
     ),
 

@@ -120,36 +120,3 @@ public struct RunDifference: Sendable, Hashable, Codable {
   /// Whether nothing changed.
   public var isEmpty: Bool { newlyBlocked.isEmpty && newlyReachable.isEmpty && other.isEmpty }
 }
-
-extension TestReport {
-  /// Fills `listedBy` for every reachable domain: the store's sources that list it (“which list would
-  /// block this?”); and turns a reachable domain whose CNAME chain passes through a name the store's
-  /// sources list into `leaking` (CNAME cloaking the server let through, whatever its cache answers for
-  /// the listed name when asked alone).
-  public func annotated(with store: Store) async -> TestReport {
-    var report = self
-    let rules = (try? store.ruleSet(for: store.profile(nil))) ?? RuleSet()
-    let reachable = report.results.filter { $0.outcome == .reachable }
-    let asked = reachable.flatMap { [$0.hostname] + ($0.chain ?? []).dropFirst() }
-    let listing = asked.isEmpty ? [:] : ((try? await store.sources(listing: Array(Set(asked)).sorted())) ?? [:])
-    for index in report.results.indices {
-      let hostname = report.results[index].hostname
-      report.results[index].rule = rules.decision(for: hostname)?.summary
-      guard report.results[index].outcome == .reachable else { continue }
-      let sources = listing[hostname] ?? []
-      report.results[index].listedBy = sources.map {
-        $0.matched == hostname ? $0.source.key : "\($0.source.key) (as \($0.matched))"
-      }
-      let chain = report.results[index].chain ?? []
-      if let target = chain.dropFirst().first(where: { !(listing[$0] ?? []).isEmpty }),
-        rules.decision(for: target)?.allows != true
-      {
-        let keys = (listing[target] ?? []).map(\.source.key)
-        report.results[index].outcome = .leaking
-        report.results[index].reason =
-          "leaks via CNAME: \(chain.joined(separator: " → ")) answers \(report.results[index].reason), though \(target) is listed by \(keys.joined(separator: ", "))"
-      }
-    }
-    return report
-  }
-}

@@ -126,32 +126,16 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let httpClient = HTTPSProbe.makeClient(timeout: Self.duration(timeout))
-    do {
-      try await run(httpClient: httpClient)
-    } catch {
-      try? await httpClient.shutdown()
-      throw error
-    }
-    try? await httpClient.shutdown()
-  }
-
-  private func run(httpClient: HTTPClient) async throws {
     let store = try self.store.open()
     let registry = try await registry(store)
-    let sinkholes = Sinkholes(blockPages: blockPage)
-    let probe: any Probe = try makeProbe(sinkholes: sinkholes, httpClient: httpClient)
-    let options = TestRunner<ContinuousClock>.Options(
-      timeout: Self.duration(timeout), concurrency: concurrency ?? (chosenProbe == .https ? 16 : 64),
-      maximumDuration: maxTime.map(Self.duration))
+    let run = try testRun()
     let live = !json && !quiet && Terminal.isInteractive(.standardError)
     let progress = TestProgress(live: live, width: Terminal.width(.standardError))
-    let runner = TestRunner(probe: probe, options: options, clock: ContinuousClock())
 
     var report: TestReport
     do {
       report = try await Interrupts.cancelling(onSignal: {}) {
-        try await runner.run(registry) { progress.handle($0) }
+        try await run.run(registry, store: store) { progress.handle($0) }
       }
     } catch let error as TestError {
       progress.finish()
@@ -162,11 +146,6 @@ struct TestCommand: AsyncParsableCommand {
       throw ExitCode(130)
     }
     progress.finish()
-    if chosenProbe == .system && pihole == nil {
-      report = await report.checkingHTTPSRecords(
-        through: TestPlan.httpsRecordServer(explicit: httpsRecordsFrom), timeout: Self.duration(timeout))
-    }
-    report = await report.annotated(with: store)
     if let pihole {
       report.coverage = try await Self.coverage(
         of: report, pihole: pihole, passwordFile: piholePasswordFile, data: store.directory)
@@ -199,22 +178,23 @@ struct TestCommand: AsyncParsableCommand {
     }
   }
 
-  private func makeProbe(sinkholes: Sinkholes, httpClient: HTTPClient) throws -> any Probe {
+  /// The run: where the names are asked (a Pi-hole's DNS server for --pihole), and how.
+  private func testRun() throws -> BlockerTestRun {
+    let through: BlockerTestRun.Through
     switch pihole != nil ? .dns : chosenProbe {
-    case .system:
-      return SystemProbe(sinkholes: sinkholes)
+    case .system: through = .system
+    case .https: through = .https
     case .dns:
       do {
-        return DNSProbe(
-          resolver: try Resolver(server: resolver ?? TestPlan.dnsServer(atHost: PiholeHost(pihole ?? "").host)),
-          sinkholes: sinkholes,
-          timeout: Self.duration(timeout))
+        through = .dns(try Resolver(server: resolver ?? TestPlan.dnsServer(atHost: PiholeHost(pihole ?? "").host)))
       } catch {
         throw CLIError(error)
       }
-    case .https:
-      return HTTPSProbe(sinkholes: sinkholes, timeout: Self.duration(timeout), client: httpClient)
     }
+    return BlockerTestRun(
+      through: through, timeout: Self.duration(timeout), concurrency: concurrency,
+      maximumDuration: maxTime.map(Self.duration), sinkholes: Sinkholes(blockPages: blockPage),
+      httpsRecordsFrom: httpsRecordsFrom)
   }
 
   /// Asks the Pi-hole, for every tested domain, which of its lists and rules match it.

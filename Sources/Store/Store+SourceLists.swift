@@ -91,33 +91,4 @@ extension Store {
   public func names(of source: Source) async -> [String] {
     (await list(of: source))?.allNames.sorted() ?? []
   }
-
-  /// For each name, the sources (of every profile) whose last good copy lists it or, for formats that
-  /// block subdomains, one of its parents; with the name that matched. Each copy is read once.
-  public func sources(listing names: [String]) async throws(StoreError) -> [String: [(source: Source, matched: String)]]
-  {
-    let sources = try allSources()
-    var results: [String: [(source: Source, matched: String)]] = [:]
-    for source in sources {
-      guard let list = await list(of: source) else { continue }
-      let coversSubdomains = (source.detectedFormat ?? source.format)?.coversSubdomains == true
-      for name in names {
-        var candidate = Substring(name.lowercased())
-        var exact = true
-        while !candidate.isEmpty {
-          if exact || coversSubdomains, list.blocks(String(candidate)) {
-            results[name, default: []].append((source, String(candidate)))
-          }
-          guard let dot = candidate.firstIndex(of: ".") else { break }
-          candidate = candidate[candidate.index(after: dot)...]
-          exact = false
-        }
-      }
-    }
-    // Exact matches first, then nearer parents before farther ones; sources in key order within each.
-    return results.mapValues { found in
-      found.enumerated().sorted { ($1.element.matched.count, $0.offset) < ($0.element.matched.count, $1.offset) }
-        .map(\.element)
-    }
-  }
 }

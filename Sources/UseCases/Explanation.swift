@@ -203,40 +203,11 @@ public struct Explainer: Sendable {
       for candidate in Self.selfAndParents(name) where seen.insert(candidate).inserted { candidates.append(candidate) }
     }
 
-    // Per source, the candidates it lists, with their lines.
-    var listed: [String: [Explanation.Listing]] = [:]
-    var unreadable: [String] = []
-    var reports: [SourceReport] = []
-    for source in saved {
-      guard let file = await openCopy(source) else {
-        unreadable.append(source.key)
-        continue
-      }
-      if var report = file.report {
-        report.name = source.key
-        reports.append(report)
-      }
-      let found = file.entries(of: candidates)
-      var reader: LineReader?
-      for (index, entry) in found.enumerated() {
-        guard let entry, !file.isRemoved(entry) else { continue }
-        var listing = Explanation.Listing(
-          source: source.key, sourceName: source.name, format: (source.format ?? source.detectedFormat)?.rawValue,
-          matched: candidates[index], exact: false)
-        if let origin = file.origin(entry) {
-          if reader == nil { reader = LineReader(path: store.directory.file(source.cacheFile ?? "").path) }
-          let found = reader?.line(at: origin.offset, from: origin.checkpoint)
-          listing.line = found?.number
-          listing.text = found?.text
-          // The line's own format: a mixed list's majority says nothing of this line.
-          if let text = listing.text, let format = ListFormat.of(line: text) { listing.format = format.rawValue }
-        }
-        listed[candidates[index], default: []].append(listing)
-      }
-    }
+    let found = await listings(of: candidates, in: saved)
+    let (listed, unreadable) = (found.listed, found.unreadable)
 
     // The lists' own exceptions are allow rules as the engine applies them (`RuleSet.including`).
-    rules = rules.including(listExceptions: reports)
+    rules = rules.including(listExceptions: found.reports)
     let names = zip(queries, normalised).map { query, result -> Explanation in
       switch result {
       case .failure(let reason):
@@ -251,6 +222,77 @@ public struct Explainer: Sendable {
       profile: snapshot.profile.name, sources: saved.map(\.key).filter { !unreadable.contains($0) },
       missing: sources.filter { $0.cacheFile == nil }.map(\.key), unreadable: unreadable,
       compiledCurrent: snapshot.isCompiledListCurrent, names: names)
+  }
+
+  /// What sources' saved copies list, read once per copy: the one answer to "which lists block x".
+  public struct Listings: Sendable {
+    /// For each candidate name, the copies that list it with their lines, in the sources' order.
+    public var listed: [String: [Explanation.Listing]] = [:]
+    /// Sources whose saved copy could not be read.
+    public var unreadable: [String] = []
+    /// What each copy read gave (its own exceptions among it).
+    public var reports: [SourceReport] = []
+  }
+
+  /// Which of `sources`' saved copies list each of `candidates` (normalised names), with the line and
+  /// the line's own format.
+  func listings(of candidates: [String], in sources: [Source]) async -> Listings {
+    var result = Listings()
+    for source in sources where source.cacheFile != nil && source.sha256 != nil {
+      guard let file = await openCopy(source) else {
+        result.unreadable.append(source.key)
+        continue
+      }
+      if var report = file.report {
+        report.name = source.key
+        result.reports.append(report)
+      }
+      var reader: LineReader?
+      for (index, entry) in file.entries(of: candidates).enumerated() {
+        guard let entry, !file.isRemoved(entry) else { continue }
+        var listing = Explanation.Listing(
+          source: source.key, sourceName: source.name, format: (source.format ?? source.detectedFormat)?.rawValue,
+          matched: candidates[index], exact: false)
+        if let origin = file.origin(entry) {
+          if reader == nil { reader = LineReader(path: store.directory.file(source.cacheFile ?? "").path) }
+          let found = reader?.line(at: origin.offset, from: origin.checkpoint)
+          listing.line = found?.number
+          listing.text = found?.text
+          // The line's own format: a mixed list's majority says nothing of this line (a format the user
+          // declared is how every line was read).
+          if source.format == nil, let text = listing.text, let format = ListFormat.of(line: text) {
+            listing.format = format.rawValue
+          }
+        }
+        result.listed[candidates[index], default: []].append(listing)
+      }
+    }
+    return result
+  }
+
+  /// For each of `names`, the saved copies of every source (of every profile, enabled or not) that list
+  /// it, or list a parent in a format whose rules cover subdomains: exact matches first, then nearer
+  /// parents, sources in key order within each. What a test report's "listed by" says.
+  public func listing(_ names: [String]) async throws -> [String: [Explanation.Listing]] {
+    let normalised = names.map { (name: $0, normal: try? NameRules.normalize($0).get()) }
+    var candidates: [String] = []
+    var seen = Set<String>()
+    for case let (_, name?) in normalised {
+      for candidate in Self.selfAndParents(name) where seen.insert(candidate).inserted { candidates.append(candidate) }
+    }
+    guard !candidates.isEmpty else { return [:] }
+    let found = await listings(of: candidates, in: try store.allSources().sorted { $0.key < $1.key })
+    var result: [String: [Explanation.Listing]] = [:]
+    for case let (asked, name?) in normalised {
+      for candidate in Self.selfAndParents(name) {
+        for var listing in found.listed[candidate] ?? [] {
+          listing.exact = candidate == name
+          let covers = listing.format.flatMap(ListFormat.init(rawValue:))?.coversSubdomains == true
+          if listing.exact || covers { result[asked, default: []].append(listing) }
+        }
+      }
+    }
+    return result
   }
 
   /// The allow rule that takes `name` out, in the order the engine tries them.

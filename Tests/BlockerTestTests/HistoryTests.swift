@@ -35,14 +35,4 @@ struct HistoryTests {
     #expect(diff.scores.map(\.blocked) == [1, 2])
     #expect(RunDifference(from: old, to: old).isEmpty)
   }
-
-  @Test("Reachable domains are annotated with the sources that list them")
-  func whichList() async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let store = try Store.open(DataDirectory(url: directory.file("data")))
-    let annotated = await report(["ads.website": .reachable]).annotated(with: store)
-    #expect(annotated.results.first { $0.hostname == "ads.website" }?.listedBy == [])
-    #expect(annotated.results.first { $0.hostname == "banner.website" }?.listedBy == nil)
-  }
 }

@@ -220,35 +220,4 @@ struct StoreSourcesTests {
       #expect(await store.names(of: source) == ["a.website", "b.website", "c.website"])
     }
   }
-
-  @Test("sources(listing:) matches the name itself in every source, parents only where the format covers subdomains")
-  func listing() async throws {
-    try await withStore { store, _ throws in
-      let hosts = try store.addSource(web("hosts")).source
-      let adblock = try store.addSource(web("adblock")).source
-      let forced = try store.addSource(web("forced", format: .wildcard)).source
-      try await store.save(["ads.example.com", "example.com"], for: hosts, format: .hosts)
-      try await store.save(["example.com"], for: adblock, format: .adblock)
-      try await store.save(["example.com"], for: forced, format: nil)
-
-      func matches(_ name: String) async throws -> [String] {
-        try await store.sources(listing: [name])[name, default: []].map { "\($0.source.key)=\($0.matched)" }.sorted()
-      }
-      #expect(
-        try await matches("ads.example.com") == [
-          "lists-website-adblock=example.com", "lists-website-forced=example.com",
-          "lists-website-hosts=ads.example.com",
-        ])
-      #expect(
-        try await matches("Deep.Ads.Example.COM") == [
-          "lists-website-adblock=example.com", "lists-website-forced=example.com",
-        ])
-      #expect(
-        try await matches("example.com") == [
-          "lists-website-adblock=example.com", "lists-website-forced=example.com", "lists-website-hosts=example.com",
-        ])
-      #expect(try await matches("example.org").isEmpty)
-      #expect(try await matches("other-example.com").isEmpty, "only whole labels are parents")
-    }
-  }
 }

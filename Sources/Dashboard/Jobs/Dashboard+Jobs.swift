@@ -59,7 +59,7 @@ extension Dashboard {
     let kind = try request.probeKind(default: ProbeKind(rawValue: settings.probe) ?? .system)
     let timeout = try request.timeoutDuration(default: settings.timeout)
     let registry = try await TestPlan(categories: request.category ?? []).registry(in: store)
-    var resolver: Resolver?
+    var through = BlockerTestRun.Through.system
     var target = "system resolver"
     if kind == .dns {
       let text = (request.resolver ?? "").isEmpty ? settings.resolver : request.resolver ?? ""
@@ -67,39 +67,26 @@ extension Dashboard {
         throw DashboardError.badRequest("The dns probe needs a DNS server: give its address as IP or IP:port.")
       }
       do {
-        resolver = try Resolver(server: text)
+        through = .dns(try Resolver(server: text))
       } catch {
         throw DashboardError.badRequest("\"\(text)\" is not a DNS server address: \(error.localizedDescription)")
       }
       target = text
     } else if kind == .https {
-      target = "HTTPS"
+      (through, target) = (.https, "HTTPS")
     }
+    let run = BlockerTestRun(through: through, timeout: timeout)
     let initial = TestStatus(
       state: .running, probe: kind.rawValue, target: target, total: registry.domains.count, startedAt: Date())
     let store = self.store
     let relay = tests.relay
-    try await tests.start(on: runner, initial: initial) { [registry, resolver] latch in
+    try await tests.start(on: runner, initial: initial) { [registry] latch in
       let publish = StatusPublisher(initial, to: relay)
-      let client = HTTPSProbe.makeClient(timeout: timeout)
       do {
-        let probe: any Probe =
-          switch kind {
-          case .system: SystemProbe()
-          case .dns: DNSProbe(resolver: resolver!, timeout: timeout)
-          case .https: HTTPSProbe(timeout: timeout, client: client)
-          }
-        let runner = TestRunner(
-          probe: probe, options: .init(timeout: timeout, concurrency: kind == .https ? 16 : 64),
-          clock: ContinuousClock())
         var report = try await runCancellable(latch) {
-          try await runner.run(registry) { event in publish { $0.apply(event) } }
+          try await run.run(registry, store: store) { event in publish { $0.apply(event) } }
         }
-        if kind == .system {
-          report = await report.checkingHTTPSRecords(
-            through: TestPlan.httpsRecordServer(explicit: nil), timeout: timeout)
-        }
-        report = try History(store: store).save(await report.annotated(with: store))
+        report = try History(store: store).save(report)
         publish {
           $0.state = .finished
           $0.finishedAt = Date()
@@ -118,7 +105,6 @@ extension Dashboard {
           $0.message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
         }
       }
-      try? await client.shutdown()
     }
     return relay.currentValue
   }
