@@ -181,7 +181,7 @@ let package = Package(
     .target(
       name: "UseCases",
       dependencies: [
-        "Apply", "BlockerTest", "Blocklists", "DNS", "Pihole", "Store",
+        "Apply", "BlockerTest", "Blocklists", "DNS", "Downloads", "Pihole", "Store", "Updates",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ],
       swiftSettings: swiftSettings

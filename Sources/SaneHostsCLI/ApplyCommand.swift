@@ -129,9 +129,9 @@ struct ApplyCommand: AsyncParsableCommand {
     }
     if let verify {
       if dryRun { throw ValidationError("--verify checks what was applied: it cannot be used with --dry-run.") }
-      if target == .hosts && Ledger.key(files.hostsFile) != "/etc/hosts" {
-        throw ValidationError(
-          "--verify probes the hosts file through the system resolver, which reads /etc/hosts, not \(files.hostsFile).")
+      if target == .hosts, let obstacle = ApplyVerification.obstacle(target: target, path: files.hostsFile, server: nil)
+      {
+        throw ValidationError("--verify cannot check this: \(obstacle).")
       }
       if target == .hosts && verify != Self.systemResolver {
         throw ValidationError(
@@ -249,18 +249,11 @@ struct ApplyCommand: AsyncParsableCommand {
 
   /// Probes a sample of the names just applied, and the controls, through the target.
   private func verification(_ applied: Applier.Applied, in store: Store) async throws -> Verification {
-    let timeout = Duration.milliseconds(Int(verifyTimeout * 1000))
-    let all = try await applied.verifiable(in: store)
-    let names = Verification.sample(all, added: applied.addedNames, count: verifySample, seed: 1)
-    let removed = Verification.sample(applied.removedNames(applied: all), count: verifySample, seed: 1)
-    let context = Verification.Context(
-      reloaded: target == .hosts || applied.result.reloaded != nil, server: target != .hosts, path: applied.result.path)
     // validate() checked the address (none for the hosts file: the system resolver).
     let server = target == .hosts ? nil : try? ServerAddress(parsing: verify ?? "")
-    return await Verification.verify(
-      names, allowed: Array(applied.allowedNames.prefix(verifySample)), removed: removed, through: server,
-      context: context, timeout: timeout,
-      settle: applied.result.reloaded != nil ? target.server?.settleAfterReload ?? .zero : .zero)
+    return try await ApplyVerification.verify(
+      applied, target: target, through: server, in: store, sample: verifySample,
+      timeout: .milliseconds(Int(verifyTimeout * 1000)))
   }
 
   private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?) {

@@ -61,21 +61,21 @@ struct Update: AsyncParsableCommand {
 
   func run() async throws {
     let store = try store.open()
-    var configuration = DownloadConfiguration()
-    configuration.totalTimeout = .seconds(timeout)
-    configuration.maximumBytes = Int64(maxSize) * 1024 * 1024
-    configuration.temporaryDirectory = store.directory.staging
+    var downloads = DownloadConfiguration()
+    downloads.totalTimeout = .seconds(timeout)
+    downloads.maximumBytes = Int64(maxSize) * 1024 * 1024
     let mode: UpdateRenderer.Mode =
       json ? .json : quiet ? .quiet : Terminal.isInteractive(.standardOutput) ? .live : .plain
     let renderer = UpdateRenderer(mode: mode, width: Terminal.width(.standardOutput))
-    let options = Updater.Options(
-      force: force, concurrentSources: jobs, waitForLock: wait, acceptShrink: acceptShrink)
-    let profile = self.profile
+    let run = ProfileUpdate(
+      profile: profile,
+      options: Updater.Options(force: force, concurrentSources: jobs, waitForLock: wait, acceptShrink: acceptShrink),
+      downloads: downloads, staleDays: staleDays)
 
-    let summary: UpdateSummary
+    let outcome: ProfileUpdate.Outcome
     do {
-      summary = try await DownloadManager.withManager(configuration: configuration) { manager in
-        try await Interrupts.cancelling(onSignal: { await manager.cancelAll() }) {
+      outcome = try await run.run(in: store, events: { renderer.handle($0) }) { cancelDownloads, update in
+        try await Interrupts.cancelling(onSignal: cancelDownloads) {
           try await withThrowingTaskGroup(of: UpdateSummary?.self) { group in
             if mode == .live {
               group.addTask {
@@ -86,11 +86,7 @@ struct Update: AsyncParsableCommand {
                 return nil
               }
             }
-            group.addTask {
-              try await Updater(store: store, client: manager).update(profile: profile, options: options) {
-                renderer.handle($0)
-              }
-            }
+            group.addTask { try await update() }
             defer { group.cancelAll() }
             while let result = try await group.next() {
               if let result { return result }
@@ -109,8 +105,11 @@ struct Update: AsyncParsableCommand {
       throw CLIError(error)
     }
 
-    let health = Health(summary: summary, store: store, staleDays: staleDays)
-    if mode == .plain || mode == .live { Terminal.writeOutput(Self.text(summary) + health.text) }
+    let (summary, health) = (outcome.summary, outcome.health)
+    if mode == .plain || mode == .live {
+      Terminal.writeOutput(
+        Self.text(summary) + health.stale.map { "! \($0.source) may be stale: \($0.message).\n" }.joined())
+    }
     if mode == .json { Terminal.writeOutput(Text.jsonLine(health)) }
     if mode == .quiet {
       for case (let key, .failed(let failure)) in summary.outcomes {
@@ -120,40 +119,6 @@ struct Update: AsyncParsableCommand {
     // A held copy needs a decision, whatever else failed.
     if !health.held.isEmpty { throw ExitCode(2) }
     if summary.run.outcome == .failed { throw ExitCode(1) }
-  }
-
-  /// The run's list health: sources held back as a suspicious shrink, and stale ones.
-  struct Health: Encodable {
-    struct Stale: Encodable {
-      var source: String
-      var reason: String
-      var since: Date
-      var days: Int
-      var message: String
-    }
-
-    var event = "health"
-    var held: [String]
-    var stale: [Stale]
-
-    init(summary: UpdateSummary, store: Store, staleDays: Int) {
-      held = summary.outcomes.compactMap { key, outcome in
-        if case .failed(let failure) = outcome, failure.kind == .suspiciousShrink { return key }
-        return nil
-      }
-      let sources = (try? store.sources(in: summary.run.profileName)) ?? []
-      stale = sources.filter(\.enabled).compactMap { member in
-        member.source.staleness(days: staleDays).map {
-          Stale(
-            source: member.source.key, reason: $0.reason.rawValue, since: $0.since, days: $0.days,
-            message: $0.description)
-        }
-      }
-    }
-
-    var text: String {
-      stale.map { "! \($0.source) may be stale: \($0.message).\n" }.joined()
-    }
   }
 
   static func text(_ summary: UpdateSummary) -> String {

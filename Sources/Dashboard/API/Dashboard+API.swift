@@ -44,182 +44,16 @@ extension Dashboard {
 
   func addAPIRoutes(to router: Router<DashboardContext>) {
     let api = router.group("api")
-
-    api.get("status") { _, _ in JSONResponse.make(try await overview()) }
-    // The CSRF token for scripts on this machine (the same one every page carries; no CORS, so other
-    // sites cannot read it).
-    api.get("session") { _, _ in JSONResponse.make(["csrf": csrf]) }
-
-    // Sources, catalog, profiles, rules.
-    api.get("sources") { _, _ in JSONResponse.make(try store.sources().map { SourceSummary($0) }) }
-    api.post("sources") { request, context in
-      let body = try await request.decode(as: APIRequest.AddSource.self, context: context)
-      let view = try addSource(body)
-      return reply(request, view, status: .created, back: "/sources")
-    }
-    api.post("sources/:key/remove") { request, context in
-      let key = try context.parameters.require("key")
-      _ = try store.removeSource(key)
-      return reply(request, ["removed": key], back: "/sources")
-    }
-    api.post("sources/:key/enabled") { request, context in
-      let key = try context.parameters.require("key")
-      let body = try await request.decode(as: APIRequest.Enabled.self, context: context)
-      try store.setEnabled(body.enabled?.value ?? false, source: key)
-      return reply(request, ["key": key, "enabled": "\(body.enabled?.value ?? false)"], back: "/sources")
-    }
-    api.post("sources/:key/accept") { request, context in
-      let key = try context.parameters.require("key")
-      let source = try await store.acceptHeldCopy(key)
-      return reply(request, ["key": source.key, "names": "\(source.unique ?? 0)"], back: "/sources")
-    }
-    api.get("sources/:key/diff") { request, context in
-      let key = try context.parameters.require("key")
-      let query = request.uri.queryParameters
-      let held = query["held"].map { $0 == "1" || $0 == "true" } ?? false
-      let limit = query["limit"].flatMap { Int($0) }.map { min(max(0, $0), Self.diffLimit) } ?? Self.diffLimit
-      guard let difference = try await store.difference(of: key, held: held, limit: limit) else {
-        return JSONResponse.make([
-          "source": key,
-          "message": held ? "There is no copy held back." : "There is only one copy so far: nothing to compare yet.",
-        ])
-      }
-      return JSONResponse.make(difference)
-    }
-    // Why a name is blocked. One name: debounced (the Why? box sends a request per keystroke; a burst
-    // runs one explanation, of its newest text). Several names: answered at once.
-    api.get("why") { request, _ in
-      let names = request.uri.queryParameters[values: "name"].map(String.init).filter { !$0.isEmpty }
-      guard !names.isEmpty else { throw DashboardError.badRequest("Give a name: /api/why?name=ads.example.com") }
-      if names.count == 1 { return JSONResponse.make(try await why.answer(names[0])) }
-      return JSONResponse.make(try await why.answerNow(names))
-    }
-    api.get("overlap") { _, _ in JSONResponse.make(try await Overlap.report(in: store)) }
-    api.get("catalog") { _, _ in JSONResponse.make(Catalog.builtIn) }
-    api.post("presets/:id") { request, context in
-      let id = try context.parameters.require("id")
-      guard let preset = Catalog.builtIn.preset(id: id) else {
-        throw DashboardError.notFound(
-          "No preset \"\(id)\": use one of \(Catalog.builtIn.presets.map(\.id).joined(separator: ", ")).")
-      }
-      var added: [String] = []
-      for entry in Catalog.builtIn.entries(of: preset) {
-        let result = try store.addSource(NewSource(entry))
-        if result.isNew { added.append(result.source.key) }
-      }
-      return reply(request, ["added": added], status: .created, back: "/sources")
-    }
-    api.get("profiles") { _, _ in JSONResponse.make(try store.profiles()) }
-    api.post("profiles") { request, context in
-      let body = try await request.decode(as: APIRequest.Profile.self, context: context)
-      let profile = try store.createProfile(body.name)
-      return reply(request, profile, status: .created, back: "/sources")
-    }
-    api.post("profiles/:name/use") { request, context in
-      let profile = try store.useProfile(try context.parameters.require("name"))
-      return reply(request, profile, back: "/sources")
-    }
-    api.get("rules") { _, _ in JSONResponse.make(try store.rules()) }
-    api.post("rules") { request, context in
-      let body = try await request.decode(as: APIRequest.Rule.self, context: context)
-      let rule = try store.addRule(body.pattern, action: try Self.action(body.kind))
-      return reply(request, rule, status: .created, back: "/sources")
-    }
-    api.post("rules/remove") { request, context in
-      let body = try await request.decode(as: APIRequest.Rule.self, context: context)
-      try store.removeRule(body.pattern, action: try Self.action(body.kind))
-      return reply(request, ["removed": body.pattern], back: "/sources")
-    }
-
-    // Update.
-    api.get("update") { _, _ in JSONResponse.make(updates.relay.currentValue) }
-    api.post("update") { request, context in
-      let body = try await request.decode(as: APIRequest.Update.self, context: context)
-      return reply(
-        request, try await startUpdate(force: body.force?.value ?? false), status: .accepted, back: "/sources")
-    }
-    api.post("update/cancel") { request, _ in
-      let cancelled = await updates.cancel()
-      return reply(request, ["cancelled": cancelled], back: "/sources")
-    }
-    api.post("update/sources/:key/cancel") { request, context in
-      let key = try context.parameters.require("key")
-      let status = updates.relay.currentValue
-      guard status.sources.contains(where: { $0.key == key }) else {
-        throw DashboardError.notFound(
-          "The update has no source “\(key)”: it is not in the active profile, or disabled.")
-      }
-      // False once the source (or the run) has ended.
-      let cancelled = status.state == .running && updateSources.withLock { $0 }.cancel(key)
-      return reply(request, ["cancelled": cancelled], back: "/sources")
-    }
-    api.get("update/events") { _, _ in events(updates.relay) }
-
-    // Blocker test.
-    api.get("test") { _, _ in JSONResponse.make(tests.relay.currentValue) }
-    api.post("test") { request, context in
-      let body = try await request.decode(as: TestRequest.self, context: context)
-      return reply(request, try await startTest(body), status: .accepted, back: "/test")
-    }
-    api.post("test/cancel") { request, _ in
-      let cancelled = await tests.cancel()
-      return reply(request, ["cancelled": cancelled], back: "/test")
-    }
-    api.get("test/events") { _, _ in events(tests.relay) }
-    api.get("test/result") { _, _ in
-      guard let report = try History(store: store).latest() else {
-        throw DashboardError.notFound("No blocker test has run yet: start one on the Test page or POST /api/test.")
-      }
-      return JSONResponse.make(report)
-    }
-
-    // History.
-    api.get("history") { _, _ in JSONResponse.make(try store.testRuns().map(RunView.init)) }
-    api.get("history/:id") { _, context in JSONResponse.make(try report(context.parameters.require("id"))) }
-    api.get("history/:id/export") { request, context in
-      let report = try report(context.parameters.require("id"))
-      let format = request.uri.queryParameters["format"].map(String.init) ?? "json"
-      return try export(report, format: format)
-    }
-    api.get("diff") { request, _ in
-      let (old, new) = try diffPair(request)
-      return JSONResponse.make(RunDifference(from: old, to: new))
-    }
-
-    // Apply.
-    api.post("apply/preview") { request, context in
-      let body = try await request.decode(as: APIRequest.Apply.self, context: context)
-      return JSONResponse.make(try await apply(body, dryRun: true))
-    }
-    api.post("apply") { request, context in
-      let body = try await request.decode(as: APIRequest.Apply.self, context: context)
-      let view = try await apply(body, dryRun: false)
-      // A plain form comes back to the page, which then says what happened.
-      let outcome = view.result.wrote ? "wrote" : "unchanged"
-      return reply(request, view, back: "/apply?target=\(view.result.target)&outcome=\(outcome)")
-    }
-    api.get("backups") { request, _ in
-      let target = try Self.target(request.uri.queryParameters["target"].map(String.init))
-      return JSONResponse.make(backups(of: target))
-    }
-    api.post("restore") { request, context in
-      let body = try await request.decode(as: APIRequest.Restore.self, context: context)
-      let file = managedFile(for: try Self.target(body.target))
-      try file.checkWritable()
-      let (_, outcome) = try file.restore(body.id)
-      return reply(
-        request, ["restored": body.id, "wrote": outcome.wrote ? "yes" : "no", "backup": outcome.backup?.id ?? ""],
-        back: "/apply")
-    }
-
-    // Settings.
-    api.get("settings") { _, _ in JSONResponse.make(Settings.load(from: configuration.data)) }
-    api.post("settings") { request, context in
-      let change = try await request.decode(as: Settings.Change.self, context: context)
-      let settings = try Settings.load(from: configuration.data).applying(change).validated()
-      try settings.save(to: configuration.data)
-      return reply(request, settings, back: "/test")
-    }
+    StatusController(dashboard: self).addRoutes(to: api)
+    SourcesController(dashboard: self).addRoutes(to: api)
+    ExplainController(dashboard: self).addRoutes(to: api)
+    ProfilesController(dashboard: self).addRoutes(to: api)
+    RulesController(dashboard: self).addRoutes(to: api)
+    UpdateController(dashboard: self).addRoutes(to: api)
+    TestController(dashboard: self).addRoutes(to: api)
+    HistoryController(dashboard: self).addRoutes(to: api)
+    ApplyController(dashboard: self).addRoutes(to: api)
+    SettingsController(dashboard: self).addRoutes(to: api)
   }
 
   // MARK: Handlers
@@ -320,7 +154,7 @@ extension Dashboard {
       result: applied.result, warnings: applied.result.warnings.map(WebAdvice.text), diff: shown,
       diffOmitted: max(0, lines.count - Self.diffLimit))
     if !dryRun {
-      (view.verification, view.verificationNote) = await verify(applied, server: server)
+      (view.verification, view.verificationNote) = await verify(applied, target: target)
       if let verification = view.verification {
         view.verification?.notBlocked = verification.notBlocked.map { miss in
           var miss = miss
@@ -334,40 +168,26 @@ extension Dashboard {
 
   /// Probes a sample of the names just applied through the target, as `sanehosts apply --verify` does: the
   /// system resolver for the hosts file, the Test page's DNS server for a drop-in.
-  func verify(_ applied: Applier.Applied, server: ServerTarget?) async -> (Verification?, String?) {
-    let context = Verification.Context(
-      reloaded: server == nil || applied.result.reloaded != nil, server: server != nil, path: applied.result.path)
-    let names: [String]
-    let removed: [String]
+  func verify(_ applied: Applier.Applied, target: Target) async -> (Verification?, String?) {
+    let settings = Settings.load(from: configuration.data)
+    let server = target == .hosts ? nil : try? ServerAddress(parsing: settings.resolver)
+    if let obstacle = ApplyVerification.obstacle(target: target, path: applied.result.path, server: server) {
+      return (
+        nil,
+        target == .hosts
+          ? "Not verified: \(obstacle)."
+          : "Not verified: set the DNS server that loads the drop-in on the Test page (DNS server), then apply again."
+      )
+    }
     do {
-      let all = try await applied.verifiable(in: store)
-      names = Verification.sample(all, added: applied.addedNames, count: 50, seed: 1)
-      removed = Verification.sample(applied.removedNames(applied: all), count: 50, seed: 1)
+      return (
+        try await ApplyVerification.verify(
+          applied, target: target, through: server, in: store, timeout: .milliseconds(Int(settings.timeout * 1000))),
+        nil
+      )
     } catch {
       return (nil, "Not verified: the names applied could not be read back: \(error.localizedDescription)")
     }
-    guard server != nil else {
-      guard Ledger.key(applied.result.path) == "/etc/hosts" else {
-        return (nil, "Not verified: the system resolver reads /etc/hosts, not \(applied.result.path).")
-      }
-      return (
-        await Verification.verify(
-          names, allowed: applied.allowedNames, removed: removed, through: nil, context: context), nil
-      )
-    }
-    let settings = Settings.load(from: configuration.data)
-    let resolver = settings.resolver
-    guard !resolver.isEmpty, let address = try? ServerAddress(parsing: resolver) else {
-      return (
-        nil, "Not verified: set the DNS server that loads the drop-in on the Test page (DNS server), then apply again."
-      )
-    }
-    let timeout = Duration.milliseconds(Int(settings.timeout * 1000))
-    return (
-      await Verification.verify(
-        names, allowed: applied.allowedNames, removed: removed, through: address, context: context,
-        timeout: timeout, settle: applied.result.reloaded != nil ? server?.settleAfterReload ?? .zero : .zero), nil
-    )
   }
 
   func backups(of target: Target) -> [BackupView] {

@@ -24,14 +24,13 @@ extension Dashboard {
     ) { latch in
       let publish = StatusPublisher(initial, to: relay)
       do {
-        let summary = try await DownloadManager.withManager(configuration: configuration) { manager in
-          try await runCancellable(latch, onCancel: { await manager.cancelAll() }) {
-            try await Updater(store: store, client: manager).update(
-              profile: profile, options: Updater.Options(force: force), cancellation: cancellation
-            ) { event in publish { $0.apply(event) } }
-          }
+        let run = ProfileUpdate(profile: profile, options: Updater.Options(force: force), downloads: configuration)
+        let outcome = try await run.run(
+          in: store, cancellation: cancellation, events: { event in publish { $0.apply(event) } }
+        ) { cancelDownloads, update in
+          try await runCancellable(latch, onCancel: cancelDownloads) { try await update() }
         }
-        publish { $0.finish(summary) }
+        publish { $0.finish(outcome.summary, health: outcome.health) }
       } catch is CancellationError {
         publish {
           $0.state = .cancelled

@@ -3,6 +3,7 @@ import Foundation
 import Loading
 import Store
 import Updates
+import UseCases
 
 /// Where a dashboard update is: the run's phase and one row per source, as the pages show them.
 struct UpdateStatus: JobStatus, Codable, Hashable {
@@ -63,7 +64,7 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
   }
 
   /// The status of a finished run.
-  mutating func finish(_ summary: UpdateSummary) {
+  mutating func finish(_ summary: UpdateSummary, health: UpdateHealth? = nil) {
     state = summary.run.outcome == .failed ? .failed : .finished
     step = nil
     names = summary.compiled?.names
@@ -73,7 +74,14 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
     finishedAt = Date()
     var text = "\(updated) updated, \(unchanged) unchanged, \(failed) failed"
     if let names { text += "; \(names.grouped) names blocked" }
-    message = text + "."
+    text += "."
+    if let health, !health.held.isEmpty {
+      text += " Held back (fewer than half the names of the last good copy): \(health.held.joined(separator: ", "))."
+    }
+    if let health, !health.stale.isEmpty {
+      text += " May be stale: \(health.stale.map { "\($0.source) (\($0.message))" }.joined(separator: "; "))."
+    }
+    message = text
   }
 
   /// The row for a source in `phase`, drawn from its loading state (the command line draws the same one).
