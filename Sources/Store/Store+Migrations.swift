@@ -7,93 +7,7 @@ extension Store {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1: sources, names, profiles, rules, update runs") { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE source (
-            id INTEGER PRIMARY KEY,
-            key TEXT NOT NULL UNIQUE,
-            name TEXT NOT NULL,
-            location TEXT NOT NULL UNIQUE,
-            catalogID TEXT,
-            format TEXT,
-            category TEXT,
-            addedAt DATETIME NOT NULL,
-            etag TEXT,
-            lastModified TEXT,
-            sha256 TEXT,
-            cacheFile TEXT,
-            lastAttempt DATETIME,
-            lastSuccess DATETIME,
-            lastChange DATETIME,
-            status TEXT NOT NULL DEFAULT 'new',
-            message TEXT,
-            bytes INTEGER,
-            accepted INTEGER,
-            "unique" INTEGER,
-            duplicates INTEGER,
-            rejected INTEGER,
-            detectedFormat TEXT,
-            findings TEXT
-          );
-          -- The names of each source's last good copy. Keyed by source first, so a source's names are
-          -- replaced as one range; a lookup by name seeks once per source.
-          CREATE TABLE sourceName (
-            sourceID INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
-            name TEXT NOT NULL,
-            PRIMARY KEY (sourceID, name)
-          ) WITHOUT ROWID;
-          CREATE TABLE profile (
-            id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
-            summary TEXT,
-            preset TEXT,
-            isActive BOOLEAN NOT NULL DEFAULT 0,
-            createdAt DATETIME NOT NULL
-          );
-          CREATE UNIQUE INDEX profile_one_active ON profile(isActive) WHERE isActive;
-          CREATE TABLE profileSource (
-            profileID INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
-            sourceID INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
-            enabled BOOLEAN NOT NULL DEFAULT 1,
-            position INTEGER NOT NULL,
-            PRIMARY KEY (profileID, sourceID)
-          );
-          CREATE INDEX profileSource_source ON profileSource(sourceID);
-          CREATE TABLE rule (
-            id INTEGER PRIMARY KEY,
-            profileID INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
-            action TEXT NOT NULL CHECK (action IN ('allow', 'deny')),
-            kind TEXT NOT NULL CHECK (kind IN ('exact', 'subdomains', 'wildcard', 'regex')),
-            pattern TEXT NOT NULL,
-            comment TEXT,
-            addedAt DATETIME NOT NULL,
-            UNIQUE (profileID, action, kind, pattern)
-          );
-          CREATE TABLE updateRun (
-            id INTEGER PRIMARY KEY,
-            profileID INTEGER REFERENCES profile(id) ON DELETE SET NULL,
-            profileName TEXT NOT NULL,
-            startedAt DATETIME NOT NULL,
-            finishedAt DATETIME NOT NULL,
-            forced BOOLEAN NOT NULL,
-            outcome TEXT NOT NULL,
-            updated INTEGER NOT NULL,
-            unchanged INTEGER NOT NULL,
-            failed INTEGER NOT NULL,
-            names INTEGER NOT NULL,
-            results TEXT NOT NULL
-          );
-          CREATE INDEX updateRun_profile ON updateRun(profileID, startedAt);
-          CREATE TABLE compiledProfile (
-            profileID INTEGER PRIMARY KEY REFERENCES profile(id) ON DELETE CASCADE,
-            file TEXT NOT NULL,
-            sha256 TEXT NOT NULL,
-            names INTEGER NOT NULL,
-            fingerprint TEXT NOT NULL,
-            compiledAt DATETIME NOT NULL,
-            ruleCounts TEXT NOT NULL
-          );
-          """)
+      try db.execute(sql: version1Schema)
     }
     migrator.registerMigration("v1: the default profile") { db in
       // Plain SQL: a migration must mean the same forever, whatever the app's types become.
@@ -149,4 +63,92 @@ extension Store {
     }
     return migrator
   }
+
+  /// The first schema (migration "v1: sources, names, profiles, rules, update runs"), as it shipped.
+  static let version1Schema = """
+    CREATE TABLE source (
+      id INTEGER PRIMARY KEY,
+      key TEXT NOT NULL UNIQUE,
+      name TEXT NOT NULL,
+      location TEXT NOT NULL UNIQUE,
+      catalogID TEXT,
+      format TEXT,
+      category TEXT,
+      addedAt DATETIME NOT NULL,
+      etag TEXT,
+      lastModified TEXT,
+      sha256 TEXT,
+      cacheFile TEXT,
+      lastAttempt DATETIME,
+      lastSuccess DATETIME,
+      lastChange DATETIME,
+      status TEXT NOT NULL DEFAULT 'new',
+      message TEXT,
+      bytes INTEGER,
+      accepted INTEGER,
+      "unique" INTEGER,
+      duplicates INTEGER,
+      rejected INTEGER,
+      detectedFormat TEXT,
+      findings TEXT
+    );
+    -- The names of each source's last good copy. Keyed by source first, so a source's names are
+    -- replaced as one range; a lookup by name seeks once per source.
+    CREATE TABLE sourceName (
+      sourceID INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      PRIMARY KEY (sourceID, name)
+    ) WITHOUT ROWID;
+    CREATE TABLE profile (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+      summary TEXT,
+      preset TEXT,
+      isActive BOOLEAN NOT NULL DEFAULT 0,
+      createdAt DATETIME NOT NULL
+    );
+    CREATE UNIQUE INDEX profile_one_active ON profile(isActive) WHERE isActive;
+    CREATE TABLE profileSource (
+      profileID INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+      sourceID INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+      enabled BOOLEAN NOT NULL DEFAULT 1,
+      position INTEGER NOT NULL,
+      PRIMARY KEY (profileID, sourceID)
+    );
+    CREATE INDEX profileSource_source ON profileSource(sourceID);
+    CREATE TABLE rule (
+      id INTEGER PRIMARY KEY,
+      profileID INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+      action TEXT NOT NULL CHECK (action IN ('allow', 'deny')),
+      kind TEXT NOT NULL CHECK (kind IN ('exact', 'subdomains', 'wildcard', 'regex')),
+      pattern TEXT NOT NULL,
+      comment TEXT,
+      addedAt DATETIME NOT NULL,
+      UNIQUE (profileID, action, kind, pattern)
+    );
+    CREATE TABLE updateRun (
+      id INTEGER PRIMARY KEY,
+      profileID INTEGER REFERENCES profile(id) ON DELETE SET NULL,
+      profileName TEXT NOT NULL,
+      startedAt DATETIME NOT NULL,
+      finishedAt DATETIME NOT NULL,
+      forced BOOLEAN NOT NULL,
+      outcome TEXT NOT NULL,
+      updated INTEGER NOT NULL,
+      unchanged INTEGER NOT NULL,
+      failed INTEGER NOT NULL,
+      names INTEGER NOT NULL,
+      results TEXT NOT NULL
+    );
+    CREATE INDEX updateRun_profile ON updateRun(profileID, startedAt);
+    CREATE TABLE compiledProfile (
+      profileID INTEGER PRIMARY KEY REFERENCES profile(id) ON DELETE CASCADE,
+      file TEXT NOT NULL,
+      sha256 TEXT NOT NULL,
+      names INTEGER NOT NULL,
+      fingerprint TEXT NOT NULL,
+      compiledAt DATETIME NOT NULL,
+      ruleCounts TEXT NOT NULL
+    );
+    """
 }

@@ -9,7 +9,16 @@ import Store
 import UseCases
 
 extension Dashboard {
+  /// The pages, each group in its own function.
   func addPageRoutes(to router: Router<DashboardContext>) {
+    addListPages(to: router)
+    addTestPages(to: router)
+    addApplyPage(to: router)
+    addSessionRoutes(to: router)
+  }
+
+  /// The overview, sources, a copy's changes, Why? and Overlap.
+  private func addListPages(to router: Router<DashboardContext>) {
     router.get("/") { _, _ in
       Layout.page(title: "Overview", path: "/", csrf: csrf, body: OverviewPage.render(try await overview(), csrf: csrf))
     }
@@ -49,6 +58,10 @@ extension Dashboard {
         title: "\(key): changes", path: "/sources", csrf: csrf,
         body: CopyDiffPage.render(key: key, held: held, difference: difference, csrf: csrf))
     }
+  }
+
+  /// The Test page, the history, a run and the comparison of two.
+  private func addTestPages(to router: Router<DashboardContext>) {
     router.get("test") { _, _ in
       let model = TestPage.Model(
         status: tests.relay.currentValue, settings: Settings.load(from: configuration.data),
@@ -74,6 +87,10 @@ extension Dashboard {
         title: "Compare runs", path: "/history", csrf: csrf,
         body: HistoryPage.difference(RunDifference(from: old, to: new)))
     }
+  }
+
+  /// The Apply page, with its preview.
+  private func addApplyPage(to router: Router<DashboardContext>) {
     router.get("apply") { request, _ in
       let query = request.uri.queryParameters
       let target = try Self.target(query["target"].map(String.init) ?? Settings.load(from: configuration.data).target)
@@ -92,6 +109,10 @@ extension Dashboard {
       }
       return Layout.page(title: "Apply", path: "/apply", csrf: csrf, body: ApplyPage.render(model, csrf: csrf))
     }
+  }
+
+  /// Signing in, the stylesheet and the script.
+  private func addSessionRoutes(to router: Router<DashboardContext>) {
     router.get("login") { _, _ in
       Layout.page(title: "Sign in", path: "", csrf: csrf, body: LoginPage.render(failed: false))
     }

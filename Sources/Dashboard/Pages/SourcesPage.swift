@@ -19,8 +19,16 @@ enum SourcesPage {
     let html = HTML()
     let csrfField = Layout.csrfField(csrf)
     html.raw("<h1>Sources &amp; profiles</h1>")
+    updateSection(model, into: html, csrfField: csrfField)
+    sourcesSection(model, into: html, csrfField: csrfField)
+    rulesSection(model, into: html, csrfField: csrfField)
+    profilesSection(model, into: html, csrfField: csrfField)
+    catalogSection(model, into: html, csrfField: csrfField)
+    return html
+  }
 
-    // Update.
+  /// The update card: start, cancel, state and each source's progress.
+  private static func updateSection(_ model: Model, into html: HTML, csrfField: String) {
     let running = model.update.state == .running
     html.raw(
       "<section class=\"card\" aria-labelledby=\"update-title\" data-events=\"/api/update/events\" id=\"update\">")
@@ -37,8 +45,10 @@ enum SourcesPage {
     html.raw("<div id=\"update-progress\">")
     for row in model.update.sources { html.append(progressRow(row, running: running)) }
     html.raw("</div></section>")
+  }
 
-    // Sources of the profile.
+  /// The profile's sources as a table, then the form that adds a list.
+  private static func sourcesSection(_ model: Model, into html: HTML, csrfField: String) {
     html.raw("<section aria-labelledby=\"sources-title\"><h2 id=\"sources-title\">Sources of profile ")
     html.text(model.profile).raw("</h2><p class=\"small\"><a href=\"/overlap\">What each list adds</a> · ")
     html.raw("<a href=\"/why\">Why is a name blocked?</a></p><div class=\"scroll\"><table id=\"sources\"><thead><tr>")
@@ -46,54 +56,7 @@ enum SourcesPage {
     html.raw(
       "<th scope=\"col\" class=\"num\">Names</th><th scope=\"col\" class=\"num\">Before</th><th scope=\"col\" class=\"num\">Change</th><th scope=\"col\">Enabled</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>"
     )
-    for source in model.sources {
-      let key = HTML.escape(source.key)
-      html.raw("<tr data-source=\"\(key)\"><td><strong>").text(source.key).raw(
-        "</strong><br><span class=\"muted small location\">")
-      html.text(source.location).raw("</span></td><td data-label=\"Format\">").text(source.format ?? "auto")
-      html.raw("</td><td data-label=\"Status\">")
-      if let heldNames = source.heldNames {
-        // Held back as a suspicious shrink: said in the page's words, with what to do here.
-        html.raw("<span class=\"status status-held\">held back</span><br><span class=\"small message\">")
-        html.text(
-          "The new copy has \(heldNames.grouped) names, under half of the \(source.accepted.map(\.grouped) ?? "?") in use: the copy in use is kept."
-        )
-        html.raw("</span><br><a class=\"small\" href=\"/sources/\(key)/diff?held=1\">Compare</a> ")
-        html.raw("<form method=\"post\" action=\"/api/sources/\(key)/accept\" data-api class=\"inline\">\(csrfField)")
-        html.raw("<button type=\"submit\" class=\"small source-accept\">Accept</button></form>")
-      } else {
-        html.raw("<span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
-        if let message = source.message { html.raw("<br><span class=\"small message\">").text(message).raw("</span>") }
-      }
-      if let stale = source.stale {
-        html.raw("<br><span class=\"small stale\">").text("may be stale: \(stale.description)").raw("</span>")
-      }
-      html.raw("</td><td class=\"num\" data-label=\"Names\">").text(source.unique.map(\.grouped) ?? "–")
-      if let rejected = source.rejected, rejected > 0 {
-        html.raw("<br><span class=\"small muted\">").text("\(rejected.grouped) rejected").raw("</span>")
-      }
-      html.raw("</td><td class=\"num\" data-label=\"Before\">").text(source.previousUnique.map(\.grouped) ?? "–")
-      html.raw("</td><td class=\"num\" data-label=\"Change\">")
-      if let change = source.change {
-        let text = change > 0 ? "+\(change.grouped)" : change < 0 ? "−\((-change).grouped)" : "0"
-        html.raw("<a href=\"/sources/\(key)/diff\" aria-label=\"What changed in \(key)\">").text(text).raw("</a>")
-      } else {
-        html.raw("–")
-      }
-      html.raw(
-        "</td><td data-label=\"Enabled\"><form method=\"post\" action=\"/api/sources/\(key)/enabled\" data-api data-toggle>\(csrfField)"
-      )
-      html.raw("<input type=\"hidden\" name=\"enabled\" value=\"\(source.enabled ? "false" : "true")\">")
-      html.raw("<label><input type=\"checkbox\" class=\"source-enabled\"\(source.enabled ? " checked" : "")")
-      html.raw(" aria-label=\"Use \(key)\" data-submit> <span class=\"visually-hidden\">enabled</span></label>")
-      html.raw(
-        "<noscript><button type=\"submit\" class=\"small\">\(source.enabled ? "Disable" : "Enable")</button></noscript></form></td>"
-      )
-      html.raw("<td><form method=\"post\" action=\"/api/sources/\(key)/remove\" data-api>\(csrfField)")
-      html.raw(
-        "<button type=\"submit\" class=\"source-remove secondary\" aria-label=\"Remove \(key)\">Remove</button></form></td></tr>"
-      )
-    }
+    for source in model.sources { sourceRow(source, into: html, csrfField: csrfField) }
     if model.sources.isEmpty {
       html.raw("<tr><td colspan=\"8\">No sources yet: add a URL or pick from the catalog below.</td></tr>")
     }
@@ -111,8 +74,60 @@ enum SourcesPage {
     )
     for format in ListFormat.allCases { html.raw("<option>\(format.rawValue)</option>") }
     html.raw("</select></div></div><button id=\"add-source-submit\" type=\"submit\">Add</button></form></section>")
+  }
 
-    // Rules.
+  /// One source's row: where it comes from, its status (held back, stale), counts, change, switches.
+  private static func sourceRow(_ source: SourceSummary, into html: HTML, csrfField: String) {
+    let key = HTML.escape(source.key)
+    html.raw("<tr data-source=\"\(key)\"><td><strong>").text(source.key).raw(
+      "</strong><br><span class=\"muted small location\">")
+    html.text(source.location).raw("</span></td><td data-label=\"Format\">").text(source.format ?? "auto")
+    html.raw("</td><td data-label=\"Status\">")
+    if let heldNames = source.heldNames {
+      // Held back as a suspicious shrink: said in the page's words, with what to do here.
+      html.raw("<span class=\"status status-held\">held back</span><br><span class=\"small message\">")
+      html.text(
+        "The new copy has \(heldNames.grouped) names, under half of the \(source.accepted.map(\.grouped) ?? "?") in use: the copy in use is kept."
+      )
+      html.raw("</span><br><a class=\"small\" href=\"/sources/\(key)/diff?held=1\">Compare</a> ")
+      html.raw("<form method=\"post\" action=\"/api/sources/\(key)/accept\" data-api class=\"inline\">\(csrfField)")
+      html.raw("<button type=\"submit\" class=\"small source-accept\">Accept</button></form>")
+    } else {
+      html.raw("<span class=\"status status-\(HTML.escape(source.status))\">").text(source.status).raw("</span>")
+      if let message = source.message { html.raw("<br><span class=\"small message\">").text(message).raw("</span>") }
+    }
+    if let stale = source.stale {
+      html.raw("<br><span class=\"small stale\">").text("may be stale: \(stale.description)").raw("</span>")
+    }
+    html.raw("</td><td class=\"num\" data-label=\"Names\">").text(source.unique.map(\.grouped) ?? "–")
+    if let rejected = source.rejected, rejected > 0 {
+      html.raw("<br><span class=\"small muted\">").text("\(rejected.grouped) rejected").raw("</span>")
+    }
+    html.raw("</td><td class=\"num\" data-label=\"Before\">").text(source.previousUnique.map(\.grouped) ?? "–")
+    html.raw("</td><td class=\"num\" data-label=\"Change\">")
+    if let change = source.change {
+      let text = change > 0 ? "+\(change.grouped)" : change < 0 ? "−\((-change).grouped)" : "0"
+      html.raw("<a href=\"/sources/\(key)/diff\" aria-label=\"What changed in \(key)\">").text(text).raw("</a>")
+    } else {
+      html.raw("–")
+    }
+    html.raw(
+      "</td><td data-label=\"Enabled\"><form method=\"post\" action=\"/api/sources/\(key)/enabled\" data-api data-toggle>\(csrfField)"
+    )
+    html.raw("<input type=\"hidden\" name=\"enabled\" value=\"\(source.enabled ? "false" : "true")\">")
+    html.raw("<label><input type=\"checkbox\" class=\"source-enabled\"\(source.enabled ? " checked" : "")")
+    html.raw(" aria-label=\"Use \(key)\" data-submit> <span class=\"visually-hidden\">enabled</span></label>")
+    html.raw(
+      "<noscript><button type=\"submit\" class=\"small\">\(source.enabled ? "Disable" : "Enable")</button></noscript></form></td>"
+    )
+    html.raw("<td><form method=\"post\" action=\"/api/sources/\(key)/remove\" data-api>\(csrfField)")
+    html.raw(
+      "<button type=\"submit\" class=\"source-remove secondary\" aria-label=\"Remove \(key)\">Remove</button></form></td></tr>"
+    )
+  }
+
+  /// The allow and deny rules, each removable, and the form that adds one.
+  private static func rulesSection(_ model: Model, into html: HTML, csrfField: String) {
     html.raw(
       "<section aria-labelledby=\"rules-title\"><h2 id=\"rules-title\">Allow and deny rules</h2><ul id=\"rules\">")
     for rule in model.rules {
@@ -135,8 +150,10 @@ enum SourcesPage {
       "<div><label for=\"rule-pattern\">Name or *.wildcard</label><input id=\"rule-pattern\" name=\"pattern\" required></div>"
     )
     html.raw("<button type=\"submit\">Add rule</button></form></section>")
+  }
 
-    // Profiles.
+  /// The profiles, the active one marked, and the form that creates one.
+  private static func profilesSection(_ model: Model, into html: HTML, csrfField: String) {
     html.raw(
       "<section aria-labelledby=\"profiles-title\"><h2 id=\"profiles-title\">Profiles</h2><ul id=\"profiles\" class=\"plain\">"
     )
@@ -157,8 +174,10 @@ enum SourcesPage {
       "<div><label for=\"profile-name-new\">New profile</label><input id=\"profile-name-new\" name=\"name\" required></div>"
     )
     html.raw("<button type=\"submit\">Create</button></form></section>")
+  }
 
-    // Catalog.
+  /// The catalog: presets, a filter and every list with its Add button.
+  private static func catalogSection(_ model: Model, into html: HTML, csrfField: String) {
     let added = Set(model.sources.map(\.location))
     html.raw(
       "<section aria-labelledby=\"catalog-title\"><h2 id=\"catalog-title\">Catalog</h2><p>Presets add several lists at once:</p><div class=\"row wrap\">"
@@ -197,7 +216,6 @@ enum SourcesPage {
       html.raw("</td></tr>")
     }
     html.raw("</tbody></table></div></section>")
-    return html
   }
 
   /// One source's progress row.
