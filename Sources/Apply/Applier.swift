@@ -308,37 +308,10 @@ public struct Applier: Sendable {
     _ server: ServerTarget, plan: BlockSet.Plan, options: Options, warnings: [ApplyWarning]
   ) async throws -> Applied {
     var warnings = warnings
-    var reloadFailure: (any Error)?
     let content = "\(plan.fingerprint) \(server.rawValue) drop-in \(ServerTarget.dropInVersion)"
-    let bytes: [UInt8]
-    let change: ManagedFile.Change
-    var list: CompiledList?
-    var check: ConfigCheck?
-    var digests: ManagedFile.Digests?
-    if let current = try file.unchanged(content: content) {
-      // The drop-in holds exactly these entries: nothing to load, render, check or compare.
-      bytes = current
-      change = .none(path: file.path, bytes: current)
-    } else {
-      let set = try await plan.load(from: store)
-      list = set.list
-      let rendered = try await server.render(set.list, title: "SaneHosts profile \(plan.profile.name)", date: Date())
-      bytes = rendered
-      if options.check {
-        // The checker (a process of its own) runs while the file is compared with the old one and hashed
-        // for the ledger: on a first drop-in the comparison alone took 20 ms, the hashing 8. Its verdict
-        // counts only if the entries changed (below).
-        let file = self.file
-        let runner = self.runner
-        async let checked = Self.check(rendered, as: server, runner: runner)
-        async let hashed = file.digests(rendered)
-        change = try file.prepare(contents: rendered)
-        check = try await checked
-        digests = await hashed
-      } else {
-        change = try file.prepare(contents: bytes)
-      }
-    }
+    let prepared = try await prepare(server, plan: plan, options: options, content: content)
+    let change = prepared.change
+    var (list, check, digests) = (prepared.list, prepared.check, prepared.digests)
     let names = try await count(&list, plan: plan)
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     warnings += server.leaks.map { ApplyWarning.cannotBlock(server: server.server, what: $0) }
@@ -362,8 +335,64 @@ public struct Applier: Sendable {
       check = nil
       digests = nil
     }
+    let (outcome, reloaded, reloadFailure) = try await commit(
+      change, server: server, plan: plan, options: options, names: names, entriesChanged: entriesChanged,
+      content: content, digests: digests, warnings: &warnings)
+    if !options.dryRun { try Self.writeLoader(for: server, output: file.path) }
+    let result = Result(
+      target: server.rawValue, path: file.path, profile: plan.profile.name, names: names,
+      added: change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)),
+      removed: change.removedEntryCount(skipping: ServerTarget.isVolatile(bytes:)), wrote: outcome.wrote,
+      dryRun: options.dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
+      reloaded: reloaded, flushed: nil, flushSummary: nil, lookupMicroseconds: nil, warnings: warnings,
+      firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
+    return Applied(
+      result: result, change: change, reloadFailure: reloadFailure, lastName: nil, list: list, plan: plan,
+      coversSubdomains: server.format.coversSubdomains)
+  }
+
+  /// A drop-in about to be written: its change, and what was loaded, checked and hashed on the way.
+  private struct PreparedDropIn {
+    var change: ManagedFile.Change
+    var list: CompiledList?
+    var check: ConfigCheck?
+    var digests: ManagedFile.Digests?
+  }
+
+  /// Renders the drop-in, unless the file already holds exactly these entries, and checks it with the
+  /// server's checker while it is compared with the old file and hashed.
+  private func prepare(_ server: ServerTarget, plan: BlockSet.Plan, options: Options, content: String) async throws
+    -> PreparedDropIn
+  {
+    if let current = try file.unchanged(content: content) {
+      // The drop-in holds exactly these entries: nothing to load, render, check or compare.
+      return PreparedDropIn(change: .none(path: file.path, bytes: current))
+    }
+    let set = try await plan.load(from: store)
+    let rendered = try await server.render(set.list, title: "SaneHosts profile \(plan.profile.name)", date: Date())
+    guard options.check else {
+      return PreparedDropIn(change: try file.prepare(contents: rendered), list: set.list)
+    }
+    // The checker (a process of its own) runs while the file is compared with the old one and hashed
+    // for the ledger: on a first drop-in the comparison alone took 20 ms, the hashing 8. Its verdict
+    // counts only if the entries changed.
+    let file = self.file
+    let runner = self.runner
+    async let checked = Self.check(rendered, as: server, runner: runner)
+    async let hashed = file.digests(rendered)
+    let change = try file.prepare(contents: rendered)
+    return PreparedDropIn(change: change, list: set.list, check: try await checked, digests: await hashed)
+  }
+
+  /// Writes the change (when the entries changed) and reloads the server (then, or when a file written
+  /// earlier was never loaded); returns what was written, how it was reloaded, and a reload's failure.
+  private func commit(
+    _ change: ManagedFile.Change, server: ServerTarget, plan: BlockSet.Plan, options: Options, names: Int,
+    entriesChanged: Bool, content: String, digests: ManagedFile.Digests?, warnings: inout [ApplyWarning]
+  ) async throws -> (ManagedFile.Outcome, String?, (any Error)?) {
     var outcome = ManagedFile.Outcome()
     var reloaded: String?
+    var reloadFailure: (any Error)?
     // A file written earlier without --reload (or whose reload failed) is reloaded now, though unchanged.
     let notLoaded = file.ledger.entry(for: file.path)?.reloaded == false
     if !options.dryRun && (entriesChanged || (notLoaded && options.reload != nil)) {
@@ -387,17 +416,7 @@ public struct Applier: Sendable {
         try? file.ledger.record(entry, for: file.path)
       }
     }
-    if !options.dryRun { try Self.writeLoader(for: server, output: file.path) }
-    let result = Result(
-      target: server.rawValue, path: file.path, profile: plan.profile.name, names: names,
-      added: change.addedEntryCount(skipping: ServerTarget.isVolatile(bytes:)),
-      removed: change.removedEntryCount(skipping: ServerTarget.isVolatile(bytes:)), wrote: outcome.wrote,
-      dryRun: options.dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
-      reloaded: reloaded, flushed: nil, flushSummary: nil, lookupMicroseconds: nil, warnings: warnings,
-      firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
-    return Applied(
-      result: result, change: change, reloadFailure: reloadFailure, lastName: nil, list: list, plan: plan,
-      coversSubdomains: server.format.coversSubdomains)
+    return (outcome, reloaded, reloadFailure)
   }
 
   /// Writes the Lua file that loads the zone (PowerDNS Recursor, Knot Resolver) when it is missing or

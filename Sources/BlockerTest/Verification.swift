@@ -185,23 +185,7 @@ public struct Verification: Sendable, Hashable, Codable {
     lookup: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?)
   ) async -> Verification where C.Duration == Duration {
     let start = ContinuousClock.now
-    // Each name within `timeout` (the system resolver has no timeout of its own): inconclusive after it.
-    let bounded: @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?) = { name in
-      await withTaskGroup(of: (verdict: Verdict, ttl: UInt32?)?.self) { group in
-        group.addTask { await lookup(name) }
-        group.addTask {
-          do {
-            try await clock.sleep(for: timeout)
-          } catch {
-            return nil
-          }
-          return (Verdict(.inconclusive, "timeout"), nil)
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first ?? (Verdict(.inconclusive, "cancelled"), nil)
-      }
-    }
+    let bounded = Self.bounded(lookup, timeout: timeout, clock: clock)
     let all = names + allowed + removed + controls
     var probed = await probeAll(all, concurrency: concurrency, bounded)
     // Whether a name's answer is as applied: a name blocked, an allowed or removed one let through.
@@ -266,6 +250,28 @@ public struct Verification: Sendable, Hashable, Codable {
       allowed: allowed.count, stillBlocked: stillBlocked + removedBlocked, removed: removed.count,
       unconfirmed: unconfirmed, goneUpstream: goneUpstream, controls: controlResults,
       milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+  }
+
+  /// `lookup` bounded by `timeout` (the system resolver has no timeout of its own): inconclusive after it.
+  static func bounded<C: Clock>(
+    _ lookup: @escaping @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?), timeout: Duration, clock: C
+  ) -> @Sendable (String) async -> (verdict: Verdict, ttl: UInt32?) where C.Duration == Duration {
+    { name in
+      await withTaskGroup(of: (verdict: Verdict, ttl: UInt32?)?.self) { group in
+        group.addTask { await lookup(name) }
+        group.addTask {
+          do {
+            try await clock.sleep(for: timeout)
+          } catch {
+            return nil
+          }
+          return (Verdict(.inconclusive, "timeout"), nil)
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first ?? (Verdict(.inconclusive, "cancelled"), nil)
+      }
+    }
   }
 
   /// Each name's result from `bounded`, at most `concurrency` at a time, in the names' order.

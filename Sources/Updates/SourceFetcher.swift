@@ -121,48 +121,10 @@ struct SourceFetcher: Sendable {
   /// `.failed` outcome, announced unless `announcesFailure` is false (a mirror is tried next); only
   /// cancellation throws.
   func fetch(_ source: Source, from url: URL?, mirror: String?, announcesFailure: Bool) async throws -> SourceWork {
-    let started = ContinuousClock.now
-    let attemptedAt = Date()
-    var downloaded: Int64 = 0
-    func emit(_ phase: SourcePhase) { events(.source(key: source.key, phase)) }
-    func finish(
-      _ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = [],
-      written: [String] = [], announce: Bool = true
-    )
-      -> SourceWork
-    {
-      if announce { emit(.done(outcome)) }
-      let message: String? =
-        switch outcome {
-        case .failed(let failure): failure.text
-        case .unchanged(let reason): reason == .notModified ? "not modified" : "same content"
-        case .updated: nil
-        }
-      let status: Source.Status =
-        switch outcome {
-        case .updated: .updated
-        case .unchanged: .unchanged
-        case .failed: .failed
-        }
-      let seconds = (ContinuousClock.now - started).secondsValue
-      return SourceWork(
-        sourceID: source.id, outcome: outcome,
-        update: SourceUpdate(sourceID: source.id, attemptedAt: attemptedAt, change: change),
-        result: UpdateRun.SourceResult(
-          key: source.key, status: status, message: message, names: copy?.unique ?? source.unique,
-          bytesDownloaded: downloaded, seconds: seconds),
-        copy: copy, createdFiles: created, unflushedFiles: written)
-    }
-    func fail(_ kind: SourceFailure.Kind, _ message: String, _ suggestion: String?) -> SourceWork {
-      let failure = SourceFailure(kind: kind, message: message, suggestion: suggestion)
-      // Stored without a leading "KEY: ": every place that shows it (status, sync) names the source itself.
-      return finish(
-        .failed(failure), change: .failed(message: failure.text(withoutKey: source.key)), announce: announcesFailure)
-    }
-
+    var attempt = Attempt(source: source, mirror: mirror, announcesFailure: announcesFailure, events: events)
     try Task.checkCancellation()
     guard let url else {
-      return fail(
+      return attempt.fail(
         .download, "\(source.key): “\(source.location)” is not a valid URL.", "Remove and add the source again.")
     }
     let hasCopy = hasSavedCopy(source)
@@ -171,73 +133,109 @@ struct SourceFetcher: Sendable {
     if !force && hasCopy && mirror == source.servedFrom {
       request.validators = Validators(etag: source.etag, lastModified: source.lastModified)
     }
-
-    // Connect and download.
-    var completed: CompletedDownload?
-    for await event in client.download(request) {
-      switch event {
-      case .connecting(let attempt):
-        emit(.connecting(attempt: attempt))
-      case .progress(let progress):
-        downloaded = progress.bytesReceived
-        emit(.downloading(bytes: progress.bytesReceived, total: progress.totalBytes))
-      case .retrying(let attempt, let total, let delay, let reason):
-        emit(.retrying(attempt: attempt, of: total, after: delay, reason: reason.localizedDescription))
-      case .completed(let done):
-        completed = done
-        downloaded = done.byteCount
-      case .notModified(let answer):
-        try Task.checkCancellation()
-        return finish(
-          .unchanged(.notModified),
-          change: .unchanged(
-            etag: answer.validators.etag, lastModified: answer.validators.lastModified, servedFrom: mirror))
-      case .failed(let error):
-        try Task.checkCancellation()
-        if case .cancelled = error { throw CancellationError() }
-        return fail(
-          .download, "\(source.key): \(error.localizedDescription)",
-          [error.recoverySuggestion, hasCopy ? "The previous copy is kept." : nil].compactMap { $0 }.joined(
-            separator: " "))
-      }
-    }
-    guard let completed else {
-      try Task.checkCancellation()
-      return fail(.download, "\(source.key): the download ended without a result.", "Try again.")
+    let completed: CompletedDownload
+    switch try await download(request, attempt: &attempt, hasCopy: hasCopy) {
+    case .done(let work): return work
+    case .next(let done): completed = done
     }
     let temporary = completed.fileURL
     defer { try? FileManager.default.removeItem(at: temporary) }
     try Task.checkCancellation()
 
     if !force, hasCopy, completed.sha256 == source.sha256 {
-      return finish(
+      return attempt.finish(
         .unchanged(.sameContent),
         change: .unchanged(etag: completed.etag, lastModified: completed.lastModified, servedFrom: mirror))
     }
-
-    // Parse, without a set: the run inserts the names once, into the profile's.
-    emit(.parsing(lines: 0, names: 0))
     let list: ParsedList
+    switch try await parse(temporary, attempt: attempt) {
+    case .done(let work): return work
+    case .next(let parsed): list = parsed
+    }
+    try Task.checkCancellation()
+    if let failure = validate(list, attempt: attempt, hasCopy: hasCopy) { return failure }
+    try Task.checkCancellation()
+    return try save(completed, list: list, attempt: attempt, hasCopy: hasCopy)
+  }
+
+  /// What a step of `fetch` gives: its result for the next step, or the source's work, done.
+  enum Step<Value> {
+    case next(Value)
+    case done(SourceWork)
+  }
+
+  /// Connects and downloads, reporting progress; a 304, a failure or a download without a result ends
+  /// the source here.
+  private func download(_ request: DownloadRequest, attempt: inout Attempt, hasCopy: Bool) async throws -> Step<
+    CompletedDownload
+  > {
+    var completed: CompletedDownload?
+    let source = attempt.source
+    for await event in client.download(request) {
+      switch event {
+      case .connecting(let number):
+        attempt.emit(.connecting(attempt: number))
+      case .progress(let progress):
+        attempt.downloaded = progress.bytesReceived
+        attempt.emit(.downloading(bytes: progress.bytesReceived, total: progress.totalBytes))
+      case .retrying(let number, let total, let delay, let reason):
+        attempt.emit(.retrying(attempt: number, of: total, after: delay, reason: reason.localizedDescription))
+      case .completed(let done):
+        completed = done
+        attempt.downloaded = done.byteCount
+      case .notModified(let answer):
+        try Task.checkCancellation()
+        return .done(
+          attempt.finish(
+            .unchanged(.notModified),
+            change: .unchanged(
+              etag: answer.validators.etag, lastModified: answer.validators.lastModified,
+              servedFrom: attempt.mirror)))
+      case .failed(let error):
+        try Task.checkCancellation()
+        if case .cancelled = error { throw CancellationError() }
+        return .done(
+          attempt.fail(
+            .download, "\(source.key): \(error.localizedDescription)",
+            [error.recoverySuggestion, hasCopy ? "The previous copy is kept." : nil].compactMap { $0 }.joined(
+              separator: " ")))
+      }
+    }
+    guard let completed else {
+      try Task.checkCancellation()
+      return .done(attempt.fail(.download, "\(source.key): the download ended without a result.", "Try again."))
+    }
+    return .next(completed)
+  }
+
+  /// Parses the download, without a set: the run inserts the names once, into the profile's.
+  private func parse(_ file: URL, attempt: Attempt) async throws -> Step<ParsedList> {
+    let source = attempt.source
+    attempt.emit(.parsing(lines: 0, names: 0))
     do {
-      var listSource = ListSource.file(temporary.path, format: source.format)
+      var listSource = ListSource.file(file.path, format: source.format)
       listSource.name = source.key
       let events = events
       let key = source.key
-      list = try await compiler.parse(listSource) { progress in
-        events(.source(key: key, .parsing(lines: progress.lines, names: progress.uniqueNames)))
-      }
+      return .next(
+        try await compiler.parse(listSource) { progress in
+          events(.source(key: key, .parsing(lines: progress.lines, names: progress.uniqueNames)))
+        })
     } catch {
       if case .cancelled = error { throw CancellationError() }
       try Task.checkCancellation()
-      return fail(.unreadable, "\(source.key): \(error.localizedDescription)", error.recoverySuggestion)
+      return .done(attempt.fail(.unreadable, "\(source.key): \(error.localizedDescription)", error.recoverySuggestion))
     }
-    try Task.checkCancellation()
+  }
 
-    // Validate.
-    emit(.validating)
+  /// The failure of a download that is no list (a web page, binary data) or holds no valid entry; nil
+  /// when it is a list.
+  private func validate(_ list: ParsedList, attempt: Attempt, hasCopy: Bool) -> SourceWork? {
+    let source = attempt.source
+    attempt.emit(.validating)
     let report = list.report
     if let content = report.findings.content {
-      return fail(
+      return attempt.fail(
         .notAList, "\(source.key): the download \(content.advice).",
         // The advice already says what to do (it was said twice).
         hasCopy ? "The previous copy is kept." : nil)
@@ -246,13 +244,21 @@ struct SourceFetcher: Sendable {
       let findings = report.findings
       let reasons = findings.rejected.sorted { $0.value > $1.value }.prefix(3)
         .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
-      return fail(
+      return attempt.fail(
         .noEntries,
         "\(source.key): no valid entries in \(findings.lines) lines\(reasons.isEmpty ? "" : " (rejected: \(reasons))").",
         "Make sure the URL points to a hosts file or domain list\(hasCopy ? "; the previous copy is kept" : "").")
     }
-    try Task.checkCancellation()
+    return nil
+  }
 
+  /// Keeps the copy under a name of its own, held back instead when it shrank suspiciously. Its own names
+  /// are written beside it when the run merges them (`finish(_:of:merged:)`), and the profile's compile
+  /// merges that file next time instead of parsing the copy again.
+  private func save(_ completed: CompletedDownload, list: ParsedList, attempt: Attempt, hasCopy: Bool) throws
+    -> SourceWork
+  {
+    let (source, mirror, report) = (attempt.source, attempt.mirror, list.report)
     // A copy with fewer than half the names of the last good one (lists have lost millions of lines
     // overnight) is held back, unless accepted: kept beside the good copy, which stays in use.
     let previousNames = source.accepted ?? 0
@@ -263,7 +269,7 @@ struct SourceFetcher: Sendable {
     // Save: keep the copy under a name of its own. Its own names are written beside it when the run
     // merges them (`finish(_:of:merged:)`), and the profile's compile merges that file next time
     // instead of parsing the copy again.
-    emit(.saving)
+    attempt.emit(.saving)
     let cacheFile = "lists/\(source.key)-\(completed.sha256.prefix(16)).list"
     let cacheURL = store.directory.file(cacheFile)
     var created: [String] = []
@@ -277,7 +283,7 @@ struct SourceFetcher: Sendable {
       }
     } catch {
       store.removeFiles(created)
-      return fail(
+      return attempt.fail(
         .unreadable, "\(source.key): the copy could not be saved: \(error.localizedDescription)",
         "Check free space and permissions in \(store.directory.url.path).")
     }
@@ -302,11 +308,11 @@ struct SourceFetcher: Sendable {
         suggestion:
           "Compare them with `sanehosts sources diff \(source.key) --held`; take it with `sanehosts sources accept \(source.key)` or `sanehosts update --accept-shrink`."
       )
-      return finish(
+      return attempt.finish(
         .failed(failure), change: .held(copy, message: failure.text(withoutKey: source.key)), created: created,
         written: written)
     }
-    var work = finish(
+    var work = attempt.finish(
       .updated(names: 0, rejected: findings.totalRejected, bytes: completed.byteCount), change: .updated(copy),
       copy: copy, created: created, written: written, announce: false)
     work.parsed = list
@@ -347,5 +353,59 @@ struct SourceFetcher: Sendable {
   static func sha256(of file: URL) throws -> String {
     let data = try Data(contentsOf: file, options: .alwaysMapped)
     return SHA256.hash(data: data).hexString
+  }
+}
+
+/// One attempt at a source from one URL: what `SourceFetcher.fetch` reports as it goes, and the work it
+/// returns however it ends.
+struct Attempt {
+  let source: Source
+  /// The mirror fetched from (nil: the source's own URL).
+  let mirror: String?
+  /// Whether a failure is announced (not when a mirror is tried next).
+  let announcesFailure: Bool
+  let events: @Sendable (UpdateEvent) -> Void
+  let started = ContinuousClock.now
+  let attemptedAt = Date()
+  /// The bytes downloaded so far.
+  var downloaded: Int64 = 0
+
+  /// Reports a phase of the source.
+  func emit(_ phase: SourcePhase) { events(.source(key: source.key, phase)) }
+
+  /// The source's work with `outcome`, announced unless told not to.
+  func finish(
+    _ outcome: SourceOutcome, change: SourceUpdate.Change, copy: SourceUpdate.Copy? = nil, created: [String] = [],
+    written: [String] = [], announce: Bool = true
+  ) -> SourceWork {
+    if announce { emit(.done(outcome)) }
+    let message: String? =
+      switch outcome {
+      case .failed(let failure): failure.text
+      case .unchanged(let reason): reason == .notModified ? "not modified" : "same content"
+      case .updated: nil
+      }
+    let status: Source.Status =
+      switch outcome {
+      case .updated: .updated
+      case .unchanged: .unchanged
+      case .failed: .failed
+      }
+    let seconds = (ContinuousClock.now - started).secondsValue
+    return SourceWork(
+      sourceID: source.id, outcome: outcome,
+      update: SourceUpdate(sourceID: source.id, attemptedAt: attemptedAt, change: change),
+      result: UpdateRun.SourceResult(
+        key: source.key, status: status, message: message, names: copy?.unique ?? source.unique,
+        bytesDownloaded: downloaded, seconds: seconds),
+      copy: copy, createdFiles: created, unflushedFiles: written)
+  }
+
+  /// The source's work as a failure of `kind`.
+  func fail(_ kind: SourceFailure.Kind, _ message: String, _ suggestion: String?) -> SourceWork {
+    let failure = SourceFailure(kind: kind, message: message, suggestion: suggestion)
+    // Stored without a leading "KEY: ": every place that shows it (status, sync) names the source itself.
+    return finish(
+      .failed(failure), change: .failed(message: failure.text(withoutKey: source.key)), announce: announcesFailure)
   }
 }

@@ -344,20 +344,8 @@ public struct Explainer: Sendable {
     // rules on each parent from the nearest, then expressions); else a deny rule on the name itself adds it.
     let decidingAllow = Self.decidingAllowRule(rules, name: name, chain: chain)
     let decidingDeny = decidingAllow == nil ? rules.deny.first { $0.kind != .wildcard && $0.pattern == name } : nil
-    var ruleMatches: [Explanation.RuleMatch] = []
-    for rule in rules.allow where RuleSet.matches(rule, name) {
-      ruleMatches.append(
-        .init(rule: rule.text, allows: true, origin: rule.origin, matched: name, decides: rule == decidingAllow))
-    }
-    for rule in rules.deny {
-      // A subdomains-only rule (`*.p`) matches a name below p, never p itself.
-      let candidates = rule.kind == .wildcard ? Array(chain.dropFirst()) : chain
-      guard let matched = candidates.first(where: { $0 == rule.pattern }) else { continue }
-      ruleMatches.append(
-        .init(
-          rule: rule.kind == .wildcard ? rule.text : rule.pattern, allows: false, origin: rule.origin,
-          matched: matched, decides: rule == decidingDeny))
-    }
+    let ruleMatches = Self.ruleMatches(
+      rules, name: name, chain: chain, decidingAllow: decidingAllow, decidingDeny: decidingDeny)
     // The subdomains-only blocks above the name that a format would write (`CompiledList.subdomainBlocks`).
     let below = Set(
       rules.subdomainDenials.map(\.pattern).filter { pattern in
@@ -371,13 +359,7 @@ public struct Explainer: Sendable {
 
     // Each covering format's exceptions, found as the renderer finds them (`Exceptions`) from the rules
     // on the name and its parents and the listed names only an expression removed.
-    var candidates = rules.allow.filter { chain.contains($0.pattern) }.compactMap(Exceptions.Exception.init(rule:))
-    for candidate in chain where inSet(candidate) {
-      guard !rules.allow.contains(where: { $0.kind != .regex && RuleSet.matches($0, candidate) }),
-        let rule = rules.allow.first(where: { $0.kind == .regex && RuleSet.matches($0, candidate) })
-      else { continue }
-      candidates.append(.init(name: candidate, scope: .exact, rule: rule.text))
-    }
+    let candidates = Self.exceptionCandidates(rules, chain: chain, inSet: inSet)
     var outputs: [Explanation.Output] = []
     let notWrittenReason: String =
       if let allowedBy { "allowed by your rule \(allowedBy.text)" } else { "listed by no source" }
@@ -408,13 +390,61 @@ public struct Explainer: Sendable {
       }
       outputs.append(output)
     }
+    let (verdict, summary) = Self.verdict(
+      name: name, blocked: blocked, listings: listings, outputs: outputs, below: below,
+      decidingAllow: decidingAllow, decidingDeny: decidingDeny, allowedBy: allowedBy)
+    let unicode = NameRules.unicode(name)
+    return Explanation(
+      query: query, name: name, unicode: unicode == name ? nil : unicode, invalidReason: nil, verdict: verdict,
+      summary: summary, listings: listings, rules: ruleMatches, publicSuffix: isPublicSuffix, outputs: outputs)
+  }
+  /// The exceptions a covering format may write for the name: the allow rules on it and its parents, and
+  /// the names in the set that only an expression removes.
+  static func exceptionCandidates(_ rules: RuleSet, chain: [String], inSet: (String) -> Bool)
+    -> [Exceptions.Exception]
+  {
+    var candidates = rules.allow.filter { chain.contains($0.pattern) }.compactMap(Exceptions.Exception.init(rule:))
+    for candidate in chain where inSet(candidate) {
+      guard !rules.allow.contains(where: { $0.kind != .regex && RuleSet.matches($0, candidate) }),
+        let rule = rules.allow.first(where: { $0.kind == .regex && RuleSet.matches($0, candidate) })
+      else { continue }
+      candidates.append(.init(name: candidate, scope: .exact, rule: rule.text))
+    }
+    return candidates
+  }
+
+  /// Every rule that matches the name or (a deny rule) a parent, and whether it decides.
+  static func ruleMatches(
+    _ rules: RuleSet, name: String, chain: [String], decidingAllow: RuleSet.Rule?, decidingDeny: RuleSet.Rule?
+  ) -> [Explanation.RuleMatch] {
+    var ruleMatches: [Explanation.RuleMatch] = []
+    for rule in rules.allow where RuleSet.matches(rule, name) {
+      ruleMatches.append(
+        .init(rule: rule.text, allows: true, origin: rule.origin, matched: name, decides: rule == decidingAllow))
+    }
+    for rule in rules.deny {
+      // A subdomains-only rule (`*.p`) matches a name below p, never p itself.
+      let candidates = rule.kind == .wildcard ? Array(chain.dropFirst()) : chain
+      guard let matched = candidates.first(where: { $0 == rule.pattern }) else { continue }
+      ruleMatches.append(
+        .init(
+          rule: rule.kind == .wildcard ? rule.text : rule.pattern, allows: false, origin: rule.origin,
+          matched: matched, decides: rule == decidingDeny))
+    }
+    return ruleMatches
+  }
+
+  /// The verdict and its one-line summary.
+  static func verdict(
+    name: String, blocked: Bool, listings: [Explanation.Listing], outputs: [Explanation.Output], below: Set<String>,
+    decidingAllow: RuleSet.Rule?, decidingDeny: RuleSet.Rule?, allowedBy: RuleSet.Rule?
+  ) -> (Explanation.Verdict, String) {
     // The summary's "blocked through its parent" follows dnsmasq's output (the formats with exceptions
     // agree but for unbound's exact allow rules, which its own output line shows).
     let coveringParent = outputs.first { $0.format == ListFormat.dnsmasq.rawValue }?.parent
-
+    let sourceCount = Set(listings.filter(\.exact).map(\.source)).count
     let verdict: Explanation.Verdict
     let summary: String
-    let sourceCount = Set(listings.filter(\.exact).map(\.source)).count
     if blocked {
       verdict = .blocked
       if sourceCount > 0 {
@@ -443,10 +473,7 @@ public struct Explainer: Sendable {
         ? "not blocked: listed by no source"
         : "not blocked: only a parent is listed, and hosts output blocks exact names"
     }
-    let unicode = NameRules.unicode(name)
-    return Explanation(
-      query: query, name: name, unicode: unicode == name ? nil : unicode, invalidReason: nil, verdict: verdict,
-      summary: summary, listings: listings, rules: ruleMatches, publicSuffix: isPublicSuffix, outputs: outputs)
+    return (verdict, summary)
   }
 }
 
