@@ -168,7 +168,15 @@ enum LineKind {
       if onlyCommentAfter(line, from: end) { return .wildcard(2..<end) }
     }
 
-    // The first token decides the rest.
+    return byTokens(line)
+  }
+
+  /// A line that no marker recognised, by its tokens: the first decides (a dnsmasq or unbound directive,
+  /// a zone file's own lines), then how many there are and whether one is a record type.
+  @inline(__always)
+  private static func byTokens(_ line: UnsafeBufferPointer<UInt8>) -> LineKind {
+    let count = line.count
+    let first = line[0]
     var firstEnd = 0
     var equals = -1
     while firstEnd < count, line[firstEnd] != 0x20, line[firstEnd] != 0x09 {

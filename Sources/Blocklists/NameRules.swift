@@ -70,61 +70,14 @@ public enum NameRules {
         ? internationalize(token, into: output, specialUse: specialUse) : .rejected(.nameTooLong)
     }
 
-    var labelStart = 0
-    var labels = 1
-    var underscoreLabel = 0
-    var seen: UInt8 = 0
-    /// Closes the label ending at the dot at `position`: it must be 1–63 bytes and not end with `-`.
-    @inline(__always)
-    func endLabel(at position: Int) -> RejectReason? {
-      let length = position - labelStart
-      if length == 0 { return .emptyLabel }
-      if length > maximumLabelLength { return .labelTooLong }
-      if target[position - 1] == UInt8(ascii: "-") { return .hyphenAtLabelEdge }
-      labelStart = position + 1
-      labels += 1
-      return nil
-    }
-    /// Checks and copies the eight bytes at `position` whose high bits `fresh` marks (the others were done
-    /// before), when they are all letters, digits, dots or hyphens (most of every name): capitals are
-    /// folded, and in byte order each dot ends a label (checked for its length, and that it does not end
-    /// with a hyphen) and a hyphen that starts a label is refused. Not taken when a byte needs the
-    /// byte-by-byte path.
-    @inline(__always)
-    func wordStep(at position: Int, fresh: UInt64) -> (taken: Bool, reason: RejectReason?) {
-      let word = UnsafeRawPointer(source + position).loadUnaligned(as: UInt64.self)
-      let letters = SWAR.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
-      let capitals = SWAR.inRange(word, UInt8(ascii: "A"), UInt8(ascii: "Z"))
-      let digits = SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
-      let dots = SWAR.inRange(word, UInt8(ascii: "."), UInt8(ascii: "."))
-      let hyphens = SWAR.inRange(word, UInt8(ascii: "-"), UInt8(ascii: "-"))
-      // The bytes done before are plain ASCII (anything else ended the check), so the ranges hold for all.
-      guard word & SWAR.high & fresh == 0, (letters | capitals | digits | dots | hyphens) & fresh == fresh else {
-        return (false, nil)
-      }
-      // Capitals fold to lower case (0x20 added); bytes done before are stored again as they were written.
-      UnsafeMutableRawPointer(target + position).storeBytes(of: word | (capitals >> 2), as: UInt64.self)
-      seen |=
-        ((letters | capitals) & fresh != 0 ? ByteClass.lower : 0) | (digits & fresh != 0 ? ByteClass.digit : 0)
-        | (hyphens & fresh != 0 ? ByteClass.hyphen : 0)
-      var startingHyphens = hyphens & fresh & (dots << 8)
-      if position == labelStart { startingHyphens |= hyphens & fresh & 0x80 }
-      var events = (dots & fresh) | startingHyphens
-      while events != 0 {
-        let lowest = events & (0 &- events)
-        if lowest & dots == 0 { return (true, .hyphenAtLabelEdge) }
-        if let reason = endLabel(at: position + lowest.trailingZeroBitCount >> 3) { return (true, reason) }
-        events &= events - 1
-      }
-      return (true, nil)
-    }
+    var scan = NameScan(source: source, target: target, count: count)
     var index = 0
     // The name's hash, step by step over the words written, while only whole words were (see `NameHash`).
     var state = NameHash.start(count)
     var hashing = true
     while index < count {
       if index + 8 <= count {
-        let (taken, reason) = wordStep(at: index, fresh: SWAR.high)
+        let (taken, reason) = scan.wordStep(at: index, fresh: SWAR.high)
         if let reason { return .rejected(reason) }
         if taken {
           if hashing { state = NameHash.step(state, UnsafeRawPointer(target + index).loadUnaligned(as: UInt64.self)) }
@@ -134,7 +87,7 @@ public enum NameRules {
       } else if count >= 8 {
         // The last bytes, as the last eight of the name: those already done are left out of the checks.
         let remaining = count - index
-        let (taken, reason) = wordStep(at: count - 8, fresh: SWAR.high << UInt64(8 * (8 - remaining)))
+        let (taken, reason) = scan.wordStep(at: count - 8, fresh: SWAR.high << UInt64(8 * (8 - remaining)))
         if let reason { return .rejected(reason) }
         if taken {
           if hashing {
@@ -145,59 +98,15 @@ public enum NameRules {
           continue
         }
       }
-      // Otherwise byte by byte, up to and including the first byte that is not a letter or digit. (The
-      // table is fetched here, not for every name: a lazy global costs a call each time, 1 % of a compile.)
+      // Otherwise byte by byte, up to and including the first byte that is not a letter or digit.
       hashing = false
-      let classes = ByteClass.table
-      while index < count {
-        let byte = source[index]
-        let kind = classes[Int(byte)]
-        if kind & ByteClass.plain != 0 {
-          // Capitals are folded without a branch.
-          target[index] = byte | ((kind & ByteClass.upper) << 4)
-          seen |= kind
-          index += 1
-          continue
-        }
-        if kind == ByteClass.dot {
-          if let reason = endLabel(at: index) { return .rejected(reason) }
-        } else if kind == ByteClass.hyphen {
-          seen |= kind
-          if index == labelStart { return .rejected(.hyphenAtLabelEdge) }
-        } else if kind == ByteClass.underscore {
-          seen |= kind
-          underscoreLabel = labels
-        } else if kind == ByteClass.high {
-          return internationalize(token, into: output, specialUse: specialUse)
-        } else if byte < 0x20 || byte == 0x7F {
-          return .rejected(.binaryData)
-        } else {
-          let onlyDigits = seen & ~ByteClass.digit == 0
-          return .rejected(onlyDigits && byte == UInt8(ascii: ":") ? .ipAddress : .invalidCharacter)
-        }
-        target[index] = byte
-        index += 1
-        break
+      switch scan.byteStep(at: &index) {
+      case .next: break
+      case .internationalized: return internationalize(token, into: output, specialUse: specialUse)
+      case .rejected(let reason): return .rejected(reason)
       }
     }
-    let allDigitsAndDots = seen & ~ByteClass.digit == 0
-    if labelStart == count { return .rejected(.emptyLabel) }
-    if count - labelStart > maximumLabelLength { return .rejected(.labelTooLong) }
-    if target[count - 1] == UInt8(ascii: "-") { return .rejected(.hyphenAtLabelEdge) }
-    if allDigitsAndDots { return .rejected(labels == 4 ? .ipAddress : .invalidTopLabel) }
-
-    let name = UnsafeBufferPointer(start: target, count: count)
-    if labels == 1 {
-      return .rejected(isLocalName(name) ? .localName : .bareTopLevelDomain)
-    }
-    let top = target[labelStart]
-    if top &- UInt8(ascii: "a") >= 26 || underscoreLabel == labels { return .rejected(.invalidTopLabel) }
-    let first = target[0]
-    if (first == UInt8(ascii: "0") || first == UInt8(ascii: "1")) && hasGluedAddress(name) {
-      return .rejected(.gluedAddress)
-    }
-    if isLocalName(name) { return .rejected(.localName) }
-    if !specialUse, let reason = SpecialUse.reason(name, top: labelStart) { return .rejected(reason) }
+    if let reason = scan.finalReason(specialUse: specialUse) { return .rejected(reason) }
     if hashing { hash = NameHash.mix(state) }
     return .valid(count)
   }
@@ -246,7 +155,7 @@ public enum NameRules {
     return table
   }()
 
-  private static func isLocalName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func isLocalName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
     // Every local name starts with "lo", "br" or "ip": two byte compares rule out almost all names.
     guard name.count >= 5, name.count < 32 else { return false }
     let first = name[0]
@@ -261,7 +170,7 @@ public enum NameRules {
 
   /// `0.0.0.0ads.example` or `127.0.0.1ads.example`: an address and a name run together. (A name such as
   /// `0.0.0.0.ads.example`, with a dot after the address, is a real if odd name and is kept.)
-  private static func hasGluedAddress(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func hasGluedAddress(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
     for prefix in gluedPrefixes where name.count > prefix.count && name.starts(with: prefix) {
       return name[prefix.count] != UInt8(ascii: ".")
     }
@@ -398,4 +307,139 @@ enum ByteClass {
 
 extension String {
   fileprivate var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
+}
+
+/// The state of `NameRules.normalize` as it goes through a name's bytes: where the current label starts,
+/// how many labels there are, which kinds of byte were seen. Its steps are inlined into `normalize`.
+struct NameScan {
+  let source: UnsafePointer<UInt8>
+  let target: UnsafeMutablePointer<UInt8>
+  let count: Int
+  var labelStart = 0
+  var labels = 1
+  var underscoreLabel = 0
+  var seen: UInt8 = 0
+
+  /// What a byte-by-byte step found.
+  enum ByteStep {
+    /// The byte was written; go on.
+    case next
+    /// A byte above 0x7F: the name is internationalized.
+    case internationalized
+    /// Not a name.
+    case rejected(RejectReason)
+  }
+
+  init(source: UnsafePointer<UInt8>, target: UnsafeMutablePointer<UInt8>, count: Int) {
+    self.source = source
+    self.target = target
+    self.count = count
+  }
+
+  /// Closes the label ending at the dot at `position`: it must be 1–63 bytes and not end with `-`.
+  @inline(__always)
+  mutating func endLabel(at position: Int) -> RejectReason? {
+    let length = position - labelStart
+    if length == 0 { return .emptyLabel }
+    if length > NameRules.maximumLabelLength { return .labelTooLong }
+    if target[position - 1] == UInt8(ascii: "-") { return .hyphenAtLabelEdge }
+    labelStart = position + 1
+    labels += 1
+    return nil
+  }
+
+  /// Checks and copies the eight bytes at `position` whose high bits `fresh` marks (the others were done
+  /// before), when they are all letters, digits, dots or hyphens (most of every name): capitals are
+  /// folded, and in byte order each dot ends a label (checked for its length, and that it does not end
+  /// with a hyphen) and a hyphen that starts a label is refused. Not taken when a byte needs the
+  /// byte-by-byte path.
+  @inline(__always)
+  mutating func wordStep(at position: Int, fresh: UInt64) -> (taken: Bool, reason: RejectReason?) {
+    let word = UnsafeRawPointer(source + position).loadUnaligned(as: UInt64.self)
+    let letters = SWAR.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
+    let capitals = SWAR.inRange(word, UInt8(ascii: "A"), UInt8(ascii: "Z"))
+    let digits = SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
+    let dots = SWAR.inRange(word, UInt8(ascii: "."), UInt8(ascii: "."))
+    let hyphens = SWAR.inRange(word, UInt8(ascii: "-"), UInt8(ascii: "-"))
+    // The bytes done before are plain ASCII (anything else ended the check), so the ranges hold for all.
+    guard word & SWAR.high & fresh == 0, (letters | capitals | digits | dots | hyphens) & fresh == fresh else {
+      return (false, nil)
+    }
+    // Capitals fold to lower case (0x20 added); bytes done before are stored again as they were written.
+    UnsafeMutableRawPointer(target + position).storeBytes(of: word | (capitals >> 2), as: UInt64.self)
+    seen |=
+      ((letters | capitals) & fresh != 0 ? ByteClass.lower : 0) | (digits & fresh != 0 ? ByteClass.digit : 0)
+      | (hyphens & fresh != 0 ? ByteClass.hyphen : 0)
+    var startingHyphens = hyphens & fresh & (dots << 8)
+    if position == labelStart { startingHyphens |= hyphens & fresh & 0x80 }
+    var events = (dots & fresh) | startingHyphens
+    while events != 0 {
+      let lowest = events & (0 &- events)
+      if lowest & dots == 0 { return (true, .hyphenAtLabelEdge) }
+      if let reason = endLabel(at: position + lowest.trailingZeroBitCount >> 3) { return (true, reason) }
+      events &= events - 1
+    }
+    return (true, nil)
+  }
+
+  /// Copies bytes one by one from `index`, up to and including the first that is not a letter or digit.
+  /// (The table is fetched here, not for every name: a lazy global costs a call each time, 1 % of a
+  /// compile.)
+  @inline(__always)
+  mutating func byteStep(at index: inout Int) -> ByteStep {
+    let classes = ByteClass.table
+    while index < count {
+      let byte = source[index]
+      let kind = classes[Int(byte)]
+      if kind & ByteClass.plain != 0 {
+        // Capitals are folded without a branch.
+        target[index] = byte | ((kind & ByteClass.upper) << 4)
+        seen |= kind
+        index += 1
+        continue
+      }
+      if kind == ByteClass.dot {
+        if let reason = endLabel(at: index) { return .rejected(reason) }
+      } else if kind == ByteClass.hyphen {
+        seen |= kind
+        if index == labelStart { return .rejected(.hyphenAtLabelEdge) }
+      } else if kind == ByteClass.underscore {
+        seen |= kind
+        underscoreLabel = labels
+      } else if kind == ByteClass.high {
+        return .internationalized
+      } else if byte < 0x20 || byte == 0x7F {
+        return .rejected(.binaryData)
+      } else {
+        let onlyDigits = seen & ~ByteClass.digit == 0
+        return .rejected(onlyDigits && byte == UInt8(ascii: ":") ? .ipAddress : .invalidCharacter)
+      }
+      target[index] = byte
+      index += 1
+      break
+    }
+    return .next
+  }
+
+  /// Why the whole name, once copied, is not one: its last label, a name of digits and dots, a single or
+  /// local label, an invalid top label, a glued address, a special-use name (unless `specialUse`).
+  @inline(__always)
+  func finalReason(specialUse: Bool) -> RejectReason? {
+    let allDigitsAndDots = seen & ~ByteClass.digit == 0
+    if labelStart == count { return .emptyLabel }
+    if count - labelStart > NameRules.maximumLabelLength { return .labelTooLong }
+    if target[count - 1] == UInt8(ascii: "-") { return .hyphenAtLabelEdge }
+    if allDigitsAndDots { return labels == 4 ? .ipAddress : .invalidTopLabel }
+    let name = UnsafeBufferPointer(start: UnsafePointer(target), count: count)
+    if labels == 1 { return NameRules.isLocalName(name) ? .localName : .bareTopLevelDomain }
+    let top = target[labelStart]
+    if top &- UInt8(ascii: "a") >= 26 || underscoreLabel == labels { return .invalidTopLabel }
+    let first = target[0]
+    if (first == UInt8(ascii: "0") || first == UInt8(ascii: "1")) && NameRules.hasGluedAddress(name) {
+      return .gluedAddress
+    }
+    if NameRules.isLocalName(name) { return .localName }
+    if !specialUse, let reason = SpecialUse.reason(name, top: labelStart) { return reason }
+    return nil
+  }
 }

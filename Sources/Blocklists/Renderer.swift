@@ -217,13 +217,8 @@ public struct Renderer: Sendable {
     [UInt8], Report
   ) {
     var report = Report()
-    let set = list.names
-    let covering = format.coversSubdomains
     let (prefix, suffix) = affixes
     let addresses = hostsAddress.addresses.map { Array("\($0) ".utf8) }
-    let isHosts = format == .hosts
-    let isRPZ = format == .rpz
-    let packs = format == .dnsmasq && namesPerLine > 1
     let bound = range.isEmpty ? 0 : bound(of: list, range)
     // Written through a pointer, not appended piece by piece; only a difference in length is filled first.
     var out = spare.take() ?? []
@@ -234,110 +229,134 @@ public struct Renderer: Sendable {
     }
     let written = out.withUnsafeMutableBufferPointer { buffer -> Int in
       guard let start = buffer.baseAddress else { return 0 }
-      var cursor = start
-      @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-        cursor.update(from: bytes.baseAddress!, count: bytes.count)
-        cursor += bytes.count
-      }
-      // The commonest output, `0.0.0.0 name` lines, puts its address as one word.
-      let addressWord: UInt64? =
-        isHosts && addresses.count == 1 && addresses[0].count == 8
-        ? addresses[0].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } : nil
-      let checksRemoved = set.removedCount > 0
       let affixes = (prefix + suffix + Self.wildcardPrefix + addresses.joined())
-      affixes.withUnsafeBufferPointer { affixes in
-        let prefix = UnsafeBufferPointer(rebasing: affixes[0..<prefix.count])
-        let suffix = UnsafeBufferPointer(rebasing: affixes[prefix.count..<(prefix.count + suffix.count)])
-        let wildcardEnd = prefix.count + suffix.count + Self.wildcardPrefix.count
-        let wildcard = UnsafeBufferPointer(rebasing: affixes[(prefix.count + suffix.count)..<wildcardEnd])
-        // Packed dnsmasq lines end with the suffix's `#\n` (its `/` follows each name).
-        let closing = UnsafeBufferPointer(rebasing: suffix[1...])
-        var onLine = 0
-        var lineLength = 0
-        var addressParts: [UnsafeBufferPointer<UInt8>] = []
-        var offset = wildcardEnd
-        for address in addresses {
-          addressParts.append(UnsafeBufferPointer(rebasing: affixes[offset..<(offset + address.count)]))
-          offset += address.count
+      return affixes.withUnsafeBufferPointer { affixes in
+        // The affixes, each a slice of one buffer: prefix, suffix, the RPZ wildcard, the hosts addresses.
+        var parts = [UnsafeBufferPointer(rebasing: affixes[0..<prefix.count])]
+        var offset = prefix.count
+        for length in [suffix.count, Self.wildcardPrefix.count] + addresses.map(\.count) {
+          parts.append(UnsafeBufferPointer(rebasing: affixes[offset..<(offset + length)]))
+          offset += length
         }
-        set.withStorage { names, ends in
-          for entry in range where !checksRemoved || !set.isRemoved(entry) {
-            if let special, special.ownLines.contains(entry) { continue }
-            let name = UnsafeBufferPointer(
-              rebasing: names[(entry == 0 ? 0 : Int(ends[entry - 1]))..<Int(ends[entry])])
-            if covering {
-              if isRPZ && name.count > Self.rpzNameLimit {
-                report.tooLongForZone += 1
-                if report.tooLongSamples.count < Findings.samplesPerReason {
-                  report.tooLongSamples.append(String(decoding: name, as: UTF8.self))
-                }
-                continue
-              }
-              if publicSuffixes.isPublicSuffix(name, hash: NameHash.hash(name)) {
-                report.publicSuffixesLeftOut += 1
-                if report.publicSuffixSamples.count < Findings.samplesPerReason {
-                  report.publicSuffixSamples.append(String(decoding: name, as: UTF8.self))
-                }
-                continue
-              }
-              if compresses && hasBlockedParent(name, in: set, presence: presence)
-                && (special.map { $0.covers(name, list: list, renderer: self) } ?? true)
-              {
-                report.compressed += 1
-                continue
-              }
-              if compresses, let special, special.coveredBelow(name, list: list, renderer: self) {
-                report.compressed += 1
-                continue
-              }
-            }
-            report.written += 1
-            if let addressWord {
-              UnsafeMutableRawPointer(cursor).storeBytes(of: addressWord, as: UInt64.self)
-              cursor += 8
-              put(name)
-              cursor.pointee = 0x0A
-              cursor += 1
-            } else if isHosts {
-              for address in addressParts {
-                put(address)
-                put(name)
-                cursor.pointee = 0x0A
-                cursor += 1
-              }
-            } else if packs {
-              // `server=/a/b/…/`: the open line is closed first when this name would not fit.
-              if onLine > 0 && (onLine == namesPerLine || lineLength + name.count + 3 > Self.dnsmasqLineLimit) {
-                put(closing)
-                onLine = 0
-              }
-              if onLine == 0 {
-                put(prefix)
-                lineLength = prefix.count
-              }
-              put(name)
-              cursor.pointee = UInt8(ascii: "/")
-              cursor += 1
-              lineLength += name.count + 1
-              onLine += 1
-            } else {
-              put(prefix)
-              put(name)
-              put(suffix)
-              if isRPZ {
-                put(wildcard)
-                put(name)
-                put(suffix)
-              }
-            }
-          }
-          if onLine > 0 { put(closing) }
-        }
+        let end = writeNames(
+          list, range, presence: presence, special: special, prefix: parts[0], suffix: parts[1], wildcard: parts[2],
+          addresses: Array(parts.dropFirst(3)), at: start, report: &report)
+        return end - start
       }
-      return cursor - start
     }
     out.removeLast(bound - written)
     return (out, report)
+  }
+
+  /// Writes the lines of a range of entries at `start`, returning where they end.
+  @inline(__always)
+  private func writeNames(
+    _ list: CompiledList, _ range: Range<Int>, presence: NameSet.Presence?, special: Special?,
+    prefix: UnsafeBufferPointer<UInt8>, suffix: UnsafeBufferPointer<UInt8>, wildcard: UnsafeBufferPointer<UInt8>,
+    addresses addressParts: [UnsafeBufferPointer<UInt8>], at start: UnsafeMutablePointer<UInt8>,
+    report: inout Report
+  ) -> UnsafeMutablePointer<UInt8> {
+    let set = list.names
+    let covering = format.coversSubdomains
+    let isHosts = format == .hosts
+    let isRPZ = format == .rpz
+    let packs = format == .dnsmasq && namesPerLine > 1
+    var cursor = start
+    @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+      cursor.update(from: bytes.baseAddress!, count: bytes.count)
+      cursor += bytes.count
+    }
+    // The commonest output, `0.0.0.0 name` lines, puts its address as one word.
+    let addressWord: UInt64? =
+      isHosts && addressParts.count == 1 && addressParts[0].count == 8
+      ? UnsafeRawPointer(addressParts[0].baseAddress!).loadUnaligned(as: UInt64.self) : nil
+    let checksRemoved = set.removedCount > 0
+    // Packed dnsmasq lines end with the suffix's `#\n` (its `/` follows each name).
+    let closing = UnsafeBufferPointer(rebasing: suffix[1...])
+    var onLine = 0
+    var lineLength = 0
+    set.withStorage { names, ends in
+      for entry in range where !checksRemoved || !set.isRemoved(entry) {
+        if let special, special.ownLines.contains(entry) { continue }
+        let name = UnsafeBufferPointer(rebasing: names[(entry == 0 ? 0 : Int(ends[entry - 1]))..<Int(ends[entry])])
+        if covering && isLeftOut(name, list: list, presence: presence, special: special, report: &report) { continue }
+        report.written += 1
+        if let addressWord {
+          UnsafeMutableRawPointer(cursor).storeBytes(of: addressWord, as: UInt64.self)
+          cursor += 8
+          put(name)
+          cursor.pointee = 0x0A
+          cursor += 1
+        } else if isHosts {
+          for address in addressParts {
+            put(address)
+            put(name)
+            cursor.pointee = 0x0A
+            cursor += 1
+          }
+        } else if packs {
+          // `server=/a/b/…/`: the open line is closed first when this name would not fit.
+          if onLine > 0 && (onLine == namesPerLine || lineLength + name.count + 3 > Self.dnsmasqLineLimit) {
+            put(closing)
+            onLine = 0
+          }
+          if onLine == 0 {
+            put(prefix)
+            lineLength = prefix.count
+          }
+          put(name)
+          cursor.pointee = UInt8(ascii: "/")
+          cursor += 1
+          lineLength += name.count + 1
+          onLine += 1
+        } else {
+          put(prefix)
+          put(name)
+          put(suffix)
+          if isRPZ {
+            put(wildcard)
+            put(name)
+            put(suffix)
+          }
+        }
+      }
+      if onLine > 0 { put(closing) }
+    }
+    return cursor
+  }
+
+  /// Whether a name of a format that covers subdomains is left out, counting why: too long for the
+  /// zone, a public suffix, or compressed away under a listed parent.
+  @inline(__always)
+  private func isLeftOut(
+    _ name: UnsafeBufferPointer<UInt8>, list: CompiledList, presence: NameSet.Presence?, special: Special?,
+    report: inout Report
+  ) -> Bool {
+    if format == .rpz && name.count > Self.rpzNameLimit {
+      report.tooLongForZone += 1
+      if report.tooLongSamples.count < Findings.samplesPerReason {
+        report.tooLongSamples.append(String(decoding: name, as: UTF8.self))
+      }
+      return true
+    }
+    if publicSuffixes.isPublicSuffix(name, hash: NameHash.hash(name)) {
+      report.publicSuffixesLeftOut += 1
+      if report.publicSuffixSamples.count < Findings.samplesPerReason {
+        report.publicSuffixSamples.append(String(decoding: name, as: UTF8.self))
+      }
+      return true
+    }
+    if compresses && hasBlockedParent(name, in: list.names, presence: presence)
+      && (special.map { $0.covers(name, list: list, renderer: self) } ?? true)
+    {
+      report.compressed += 1
+      return true
+    }
+    if compresses, let special, special.coveredBelow(name, list: list, renderer: self) {
+      report.compressed += 1
+      return true
+    }
+    return false
   }
 
   /// An upper bound of the bytes a range of entries renders to (a non-empty range): every name written
