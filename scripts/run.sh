@@ -9,7 +9,7 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "swift is not on PATH: install the Swift 6.1+ toolchain from swift.org first." >&2
   exit 1
 fi
-./scripts/apt-install.sh "SQLite's headers (needed to build the store)" libsqlite3-dev
+./scripts/apt-install.sh "SQLite's headers (needed to build the store) and the static C++ library (linked into the release binary)" libsqlite3-dev libstdc++-12-dev
 
 swift build -c release --product sanehosts >&2
 exec .build/release/sanehosts "$@"

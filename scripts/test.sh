@@ -19,7 +19,7 @@ fi
 
 ./scripts/apt-install.sh "test dependencies" \
   libsqlite3-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
-  util-linux groff-base nodejs
+  util-linux groff-base nodejs libstdc++-12-dev
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
 ./scripts/install-browser-deps.sh

@@ -87,6 +87,9 @@ struct SaneHostsTests {
     ] {
       #expect(FileManager.default.fileExists(atPath: prefix.file(file).path), "\(file)")
     }
+    // Installed stripped: smaller than the built file, and it still runs.
+    let size = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+    #expect(size(prefix.file("bin/sanehosts").path) <= size(binary))
     let version = try await runner.run(prefix.file("bin/sanehosts").path, ["--version"])
     #expect(version.standardOutput.contains("0.1.0"))
     let man = try String(contentsOf: prefix.file("share/man/man1/sanehosts.1"), encoding: .utf8)
