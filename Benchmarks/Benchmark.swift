@@ -13,7 +13,10 @@ import Foundation
 /// that profile to a hosts file and a dnsmasq drop-in; the dashboard serving it (and `GET /` under `wrk`
 /// when installed); a 20-source update of the 5M-line input; and `sanehosts test` of the registry
 /// against a local dnsmasq and a black hole.
-/// Usage: `swift run -c release sanehosts-bench [--shared PATH] [--runs N] [--quick]`.
+/// Last, the lean goals, each figure beside its goal: the installed binary's size and resident memory at
+/// start, the first update's peak beside hBlock's on the same 10 sources (`--hblock PATH` to its script,
+/// or `$HBLOCK`, or `hblock` on PATH), the first update beside a compile, the 5M-line compile beside awk.
+/// Usage: `swift run -c release sanehosts-bench [--shared PATH] [--runs N] [--quick] [--hblock PATH]`.
 @main
 struct Benchmark {
   struct Input {
@@ -41,6 +44,7 @@ struct Benchmark {
       fileURLWithPath: option("--shared") ?? root.deletingLastPathComponent().appending(path: "shared").path)
     let runs = Int(option("--runs") ?? "") ?? 5
     let quick = arguments.contains("--quick")
+    let hblock = option("--hblock")
     let sanehosts = executable.appending(path: "sanehosts").path
     guard FileManager.default.isExecutableFile(atPath: sanehosts) else {
       fail("build sanehosts first: swift build -c release (looked for \(sanehosts))")
@@ -70,6 +74,28 @@ struct Benchmark {
       inputs.append(Input(name: "synthetic-\(label)", files: [file]))
     }
 
+    let goals = Goals()
+    compileBenchmark(sanehosts: sanehosts, inputs: inputs, work: work, runs: runs, goals: goals)
+    print("")
+    startBenchmark(sanehosts: sanehosts, work: work, goals: goals)
+    print("")
+    try updateBenchmark(
+      sanehosts: sanehosts, lists: lists, work: work, runs: max(runs, 5), hblock: findHblock(hblock), goals: goals)
+    if !quick {
+      print("")
+      try largeUpdateBenchmark(
+        sanehosts: sanehosts, input: work.appending(path: "synthetic-5M.hosts").path, work: work)
+    }
+    print("")
+    try blockerTestBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5))
+    print("")
+    try explainBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5))
+    print("")
+    print(goals.table, terminator: "")
+  }
+
+  /// `sanehosts compile` of each input beside the awk and sort pipeline, in turns.
+  static func compileBenchmark(sanehosts: String, inputs: [Input], work: URL, runs: Int, goals: Goals) {
     print("input          lines      unique     sanehosts s  lines/s     peak MiB  awk+sort s  speed-up  of awk's time")
     var results: [String: (lines: Int, seconds: Double)] = [:]
     for input in inputs {
@@ -98,6 +124,10 @@ struct Benchmark {
       let speedUp = ratios.sorted()[ratios.count / 2]
       let unique = countLines(output) - headerLines(output)
       results[input.name] = (lines, ours.seconds)
+      if input.name == "synthetic-5M" {
+        goals.add("5M synthetic lines: time ÷ awk|sort's", 1 / speedUp, "×", atMost: 0.15)
+        goals.add("5M synthetic lines: peak", ours.peakMiB, "MiB", atMost: 250)
+      }
       print(
         input.name.padding(toLength: 14, withPad: " ", startingAt: 0)
           + pad(lines, 11) + pad(unique, 11) + pad(String(format: "%.2f", ours.seconds), 13)
@@ -117,17 +147,6 @@ struct Benchmark {
     print(
       "median of \(runs) runs, each beside the pipeline (speed-up: the median of those pairs' ratios); "
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
-    print("")
-    try updateBenchmark(sanehosts: sanehosts, lists: lists, work: work, runs: max(runs, 5))
-    if !quick {
-      print("")
-      try largeUpdateBenchmark(
-        sanehosts: sanehosts, input: work.appending(path: "synthetic-5M.hosts").path, work: work)
-    }
-    print("")
-    try blockerTestBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5))
-    print("")
-    try explainBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5))
   }
 
   /// `sanehosts why` (100 names) and `sources overlap` on a profile of 16 seeded synthetic lists that
@@ -143,7 +162,7 @@ struct Benchmark {
       return state >> 24
     }
     func name(_ index: Int) -> String {
-      "\(String(index &* 2_654_435_761 % 1_000_003, radix: 36))-\(index).ads\(index % 97).example"
+      "\(String(index &* 2_654_435_761 % 1_000_003, radix: 36))-\(index).ads\(index % 97).website"
     }
     if !FileManager.default.fileExists(atPath: folder.appending(path: "list15.txt").path) {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -166,7 +185,7 @@ struct Benchmark {
     }
     var queries = (0..<70).map { _ in name(Int(next() % UInt64(names))) }
     queries += (0..<20).map { _ in "sub.\(name(Int(next() % UInt64(names))))" }
-    queries += (0..<10).map { "nothing\($0).example" }
+    queries += (0..<10).map { "nothing\($0).website" }
     var cold: [Measurement] = []
     var warm: [Measurement] = []
     var overlaps: [Measurement] = []
@@ -196,7 +215,9 @@ struct Benchmark {
   /// `sanehosts update` of a profile with 10 real lists served by a local HTTP server (Python's
   /// `http.server`, which sends Last-Modified and answers If-Modified-Since with 304): the first run
   /// (download, parse, save every name), then unchanged runs (ten conditional requests).
-  static func updateBenchmark(sanehosts: String, lists: URL, work: URL, runs: Int) throws {
+  static func updateBenchmark(
+    sanehosts: String, lists: URL, work: URL, runs: Int, hblock: String?, goals: Goals
+  ) throws {
     let files = [
       "stevenblack.domains.txt", "adguarddns.hosts.txt", "easylist.hosts.txt", "someonewhocares.hosts.txt",
       "anudeep-adservers.hosts.txt", "hagezi-personal.hosts.txt", "hagezi-light.wildcard.txt",
@@ -227,6 +248,18 @@ struct Benchmark {
       String(
         format: "  unchanged run  %.3f s  peak %.0f MiB  (median of %d; target < 0.3 s)", unchanged.seconds,
         unchanged.peakMiB, runs))
+    goals.add("first update ÷ compile of the same files", ratio, "×", atMost: 1.5)
+    if let theirs = hblockRun(hblock, port: port, files: files, work: work) {
+      print(
+        String(
+          format: "  hBlock         %.2f s  peak %.0f MiB of its largest process (median of 3, the same 10 sources)",
+          theirs.seconds, theirs.peakMiB))
+      goals.add("first update's peak, 10 real lists", first.peakMiB, "MiB", atMost: theirs.peakMiB, note: "hBlock's")
+    } else {
+      goals.add(
+        "first update's peak, 10 real lists", first.peakMiB, "MiB", atMost: nil,
+        note: "hBlock not found: --hblock PATH")
+    }
     try applyBenchmark(sanehosts: sanehosts, work: work, runs: runs)
     try dashboardBenchmark(sanehosts: sanehosts, runs: runs)
     unsetenv("SANEHOSTS_HOME")
@@ -251,9 +284,9 @@ struct Benchmark {
       (0..<runs).map { _ in run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true) })
     var changed: [Measurement] = []
     for index in 0..<runs {
-      _ = run([sanehosts, "deny", "add", "bench-\(index).example"])
+      _ = run([sanehosts, "deny", "add", "bench-\(index).website"])
       changed.append(run([sanehosts, "apply", "--quiet", "--hosts-file", hosts.path], silenceErrors: true))
-      _ = run([sanehosts, "deny", "remove", "bench-\(index).example"])
+      _ = run([sanehosts, "deny", "remove", "bench-\(index).website"])
     }
     let change = median(changed)
     // A drop-in: the dnsmasq file (checked by dnsmasq --test when dnsmasq is installed), first and again.
@@ -466,7 +499,7 @@ struct Benchmark {
     // apply --verify: the same unchanged apply with and without a verification of 50 sampled names and the
     // controls through the local dnsmasq; the difference is what --verify costs.
     let list = work.appending(path: "test-bench-list.txt")
-    let names = (0..<2000).map { "n\($0).verify-bench.example" }.joined(separator: "\n") + "\n"
+    let names = (0..<2000).map { "n\($0).verify-bench.website" }.joined(separator: "\n") + "\n"
     try Data(names.utf8).write(to: list)
     _ = run([sanehosts, "sources", "add", list.path, "--name", "bench"], silenceErrors: true)
     _ = run([sanehosts, "update", "--quiet"], silenceErrors: true)

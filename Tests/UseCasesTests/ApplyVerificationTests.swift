@@ -46,7 +46,7 @@ struct ApplyVerificationTests {
     }) { server in
       let address = try ServerAddress(parsing: "127.0.0.1:\(server.port)")
       let verification = try await ApplyVerification.verify(
-        applied, target: .server(.unbound), through: address, in: updated.store, sample: 10, timeout: .seconds(1))
+        applied, target: .server(.unbound), through: address, in: updated.store, sample: 10, timeout: .seconds(20))
       #expect(!verification.passed)
       #expect(verification.notBlocked.map(\.name) == ["pixel.website"], "\(verification.summary)")
       #expect(verification.controls.allSatisfy { $0.outcome == .reachable })

@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The lean goals (issue 34), each measured figure beside its goal, printed last by `sanehosts-bench`.
+final class Goals {
+  struct Row {
+    var figure: String
+    var measured: Double?
+    var unit: String
+    var goal: Double?
+    var note: String
+  }
+
+  private(set) var rows: [Row] = []
+
+  /// Records a figure: met when `measured` ≤ `goal`; either nil when it could not be had (`note` says why).
+  func add(_ figure: String, _ measured: Double?, _ unit: String, atMost goal: Double?, note: String = "") {
+    rows.append(Row(figure: figure, measured: measured, unit: unit, goal: goal, note: note))
+  }
+
+  /// The table: figure, measured, goal, whether it is met.
+  var table: String {
+    var text = "goals: each figure beside its goal\n"
+    for row in rows {
+      let measured = row.measured.map { String(format: "%.2f %@", $0, row.unit) } ?? "not measured"
+      let verdict = row.measured.flatMap { measured in row.goal.map { measured <= $0 ? "met" : "NOT MET" } } ?? "-"
+      text += "  " + row.figure.padding(toLength: 46, withPad: " ", startingAt: 0)
+      text += measured.padding(toLength: 14, withPad: " ", startingAt: 0)
+      let goal = row.goal.map { String(format: "≤ %.2f %@", $0, row.unit) } ?? "?"
+      text += goal.padding(toLength: 16, withPad: " ", startingAt: 0)
+      text += verdict + (row.note.isEmpty ? "" : "  (\(row.note))") + "\n"
+    }
+    return text
+  }
+}
+
+extension Benchmark {
+  /// The installed binary (stripped, as `scripts/install.sh` installs it): its size, and what `--version`
+  /// and `--help` hold resident (the median of 7 runs each, the binary's pages already cached).
+  static func startBenchmark(sanehosts: String, work: URL, goals: Goals) {
+    let stripped = work.appending(path: "sanehosts.stripped").path
+    guard run(["strip", "-o", stripped, sanehosts]).status == 0 else {
+      goals.add("installed binary (stripped)", nil, "MB", atMost: 40, note: "strip failed")
+      return
+    }
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: stripped)[.size] as? Int) ?? 0
+    goals.add("installed binary (stripped)", Double(bytes) / 1e6, "MB", atMost: 40)
+    _ = run([stripped, "--version"])
+    for arguments in [["--version"], ["--help"]] {
+      let runs = (0..<7).map { _ in run([stripped] + arguments) }
+      let peak = runs.map(\.peakMiB).sorted()[runs.count / 2]
+      goals.add("resident at start (\(arguments[0]))", peak, "MiB", atMost: 15)
+      print(String(format: "start: %@ %.1f ms, %.1f MiB resident", arguments[0], median(runs).seconds * 1000, peak))
+    }
+    print(String(format: "start: the installed (stripped) binary is %.1f MB", Double(bytes) / 1e6))
+  }
+
+  /// hBlock (github.com/hectorm/hblock, a POSIX shell script) on the same 10 sources from the same HTTP
+  /// server: its time and the peak of its largest process (sort, awk), the median of 3 runs; nil without it.
+  static func hblockRun(_ hblock: String?, port: Int, files: [String], work: URL) -> Measurement? {
+    guard let hblock else { return nil }
+    let sources = work.appending(path: "hblock-sources.txt")
+    try? Data(files.map { "http://127.0.0.1:\(port)/\($0)\n" }.joined().utf8).write(to: sources)
+    let output = work.appending(path: "hblock.out").path
+    let runs = (0..<3).map { _ in
+      runTree(
+        ["/bin/sh", hblock, "-O", output, "-H", "builtin", "-F", "builtin", "-S", sources.path, "-A", "none", "-D",
+         "none", "-q"])
+    }
+    guard runs.allSatisfy({ $0.status == 0 }) else { fail("hblock exited \(runs.map(\.status))") }
+    return median(runs)
+  }
+
+  /// Runs a command that starts others (a shell script): wall time, exit status, and the peak resident
+  /// memory of the largest process of its tree (each one's `VmHWM`, sampled every 2 ms).
+  static func runTree(_ command: [String]) -> Measurement {
+    var pid: pid_t = 0
+    let argv = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let start = ContinuousClock.now
+    guard posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0 else { fail("cannot run \(command[0])") }
+    var status: Int32 = 0
+    var peakKiB = 0
+    var tree: Set<pid_t> = [pid]
+    while waitpid(pid, &status, WNOHANG) == 0 {
+      for (process, parent) in processes() where tree.contains(parent) { tree.insert(process) }
+      for process in tree { peakKiB = max(peakKiB, highWaterMarkKiB(of: process) ?? 0) }
+      usleep(2000)
+    }
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Measurement(seconds: seconds, peakMiB: Double(peakKiB) / 1024, status: (status >> 8) & 0xFF)
+  }
+
+  /// Every process and its parent, from /proc.
+  static func processes() -> [(pid_t, pid_t)] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry in
+      guard let process = pid_t(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return nil }
+      // After the command's name in parentheses: the state, then the parent's id.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 1, let parent = pid_t(fields[1]) else { return nil }
+      return (process, parent)
+    }
+  }
+
+  /// The hBlock script: `--hblock PATH`, else `$HBLOCK`, else `hblock` on PATH; nil when none is found.
+  static func findHblock(_ given: String?) -> String? {
+    if let given { return given }
+    if let environment = ProcessInfo.processInfo.environment["HBLOCK"] { return environment }
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = "\(directory)/hblock"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+}
