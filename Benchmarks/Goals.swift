@@ -67,8 +67,10 @@ extension Benchmark {
     let output = work.appending(path: "hblock.out").path
     let runs = (0..<3).map { _ in
       runTree(
-        ["/bin/sh", hblock, "-O", output, "-H", "builtin", "-F", "builtin", "-S", sources.path, "-A", "none", "-D",
-         "none", "-q"])
+        [
+          "/bin/sh", hblock, "-O", output, "-H", "builtin", "-F", "builtin", "-S", sources.path, "-A", "none", "-D",
+          "none", "-q",
+        ])
     }
     guard runs.allSatisfy({ $0.status == 0 }) else { fail("hblock exited \(runs.map(\.status))") }
     return median(runs)

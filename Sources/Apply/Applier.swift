@@ -281,7 +281,7 @@ public struct Applier: Sendable {
 
   /// A note when the profile has subdomains-only blocks (`*.name`, `||*.name^`) the format cannot say:
   /// they are left out rather than widened to the name itself.
-  static func subdomainWarnings(_ list: CompiledList, format: ListFormat, server: String) -> [ApplyWarning] {
+  static func subdomainWarnings(_ list: CompiledList, format: OutputFormat, server: String) -> [ApplyWarning] {
     let unexpressed = list.subdomainBlocks(for: format).unexpressed
     guard !unexpressed.isEmpty else { return [] }
     let samples = unexpressed.prefix(3).map { "*.\($0)" }.joined(separator: ", ")

@@ -25,7 +25,7 @@ extension CompiledList {
 
   /// Whether `name` is written as an entry of its own in `format`: listed and not allowed, and in a
   /// covering format neither a public suffix nor (RPZ) too long for the zone.
-  public func isWritten(_ name: String, format: ListFormat, publicSuffixes: PublicSuffixList = .bundled) -> Bool {
+  public func isWritten(_ name: String, format: OutputFormat, publicSuffixes: PublicSuffixList = .bundled) -> Bool {
     guard let entry = names.entry(of: name), !names.isRemoved(entry) else { return false }
     guard format.coversSubdomains else { return true }
     if format == .rpz && name.utf8.count > Renderer.rpzNameLimit { return false }
@@ -33,7 +33,7 @@ extension CompiledList {
   }
 
   /// The exceptions `format` needs for this list's allow rules.
-  public func exceptions(for format: ListFormat, publicSuffixes: PublicSuffixList = .bundled) -> Exceptions {
+  public func exceptions(for format: OutputFormat, publicSuffixes: PublicSuffixList = .bundled) -> Exceptions {
     let below = Set(subdomainBlocks(for: format, publicSuffixes: publicSuffixes).written)
     guard format.coversSubdomains, !rules.allow.isEmpty || !below.isEmpty else {
       return Exceptions(format: format, candidates: [], isWritten: { _ in false })

@@ -15,14 +15,14 @@ extension CompiledList {
   }
 
   /// Whether a format can block a name's subdomains without the name itself.
-  public static func canBlockSubdomainsOnly(_ format: ListFormat) -> Bool {
+  public static func canBlockSubdomainsOnly(_ format: OutputFormat) -> Bool {
     format == .adblock || format == .dnsmasq || format == .rpz
   }
 
   /// The subdomains-only deny rules as `format` writes them. A rule is skipped when an allow rule lets
   /// every subdomain through, or when the name or a parent is written as an entry (which blocks the
   /// subdomains already).
-  public func subdomainBlocks(for format: ListFormat, publicSuffixes: PublicSuffixList = .bundled)
+  public func subdomainBlocks(for format: OutputFormat, publicSuffixes: PublicSuffixList = .bundled)
     -> SubdomainBlocks
   {
     var result = SubdomainBlocks()

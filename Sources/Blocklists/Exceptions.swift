@@ -72,7 +72,7 @@ public struct Exceptions: Sendable, Hashable {
   }
 
   /// The format.
-  public let format: ListFormat
+  public let format: OutputFormat
   /// The exceptions written, parents before their subdomains.
   public private(set) var active: [Exception] = []
   /// Exceptions the format cannot say (the wildcard format, or a name too long for an RPZ zone): the
@@ -89,7 +89,7 @@ public struct Exceptions: Sendable, Hashable {
   /// Finds the exceptions among `candidates` that the format needs: those whose name a parent's entry
   /// (or, for `.below`, the name's own entry) would otherwise block. `isWritten` says whether a name is
   /// written as an entry of the format (listed, not allowed, not left out).
-  public init(format: ListFormat, candidates: [Exception], below: Set<String> = [], isWritten: (String) -> Bool) {
+  public init(format: OutputFormat, candidates: [Exception], below: Set<String> = [], isWritten: (String) -> Bool) {
     self.format = format
     self.below = below
     guard format.coversSubdomains else { return }

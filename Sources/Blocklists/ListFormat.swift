@@ -1,4 +1,5 @@
-/// The syntaxes blocklists are written in.
+/// The syntaxes a blocklist is read in (what `compile --input-format` and a source's format name); what
+/// SaneHosts writes is an `OutputFormat`.
 public enum ListFormat: String, Sendable, Hashable, CaseIterable, Codable {
   /// `0.0.0.0 ads.example` (also 127.0.0.1, ::, ::1; several names per line; inline `#` comments).
   case hosts
@@ -33,15 +34,6 @@ public enum ListFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case .dnsmasq: 4
     case .unbound: 5
     case .rpz: 6
-    }
-  }
-
-  /// The prefix of a comment line in this format.
-  public var commentPrefix: String {
-    switch self {
-    case .adblock: "!"
-    case .rpz: ";"
-    case .hosts, .domains, .wildcard, .dnsmasq, .unbound: "#"
     }
   }
 }

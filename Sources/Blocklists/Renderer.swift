@@ -88,7 +88,7 @@ public struct Renderer: Sendable {
     }
   }
 
-  public var format: ListFormat
+  public var format: OutputFormat
   public var hostsAddress: HostsAddress
   /// Names per line, 1 by default: in hosts output, names after one address (Windows' resolver copes
   /// better with several per line); in dnsmasq output, names in one `address=/a/b/…/#` option, whose
@@ -107,7 +107,7 @@ public struct Renderer: Sendable {
 
   /// Creates a renderer.
   public init(
-    format: ListFormat, hostsAddress: HostsAddress = .ipv4, namesPerLine: Int = 1, compresses: Bool = true,
+    format: OutputFormat, hostsAddress: HostsAddress = .ipv4, namesPerLine: Int = 1, compresses: Bool = true,
     title: String = "SaneHosts blocklist", date: Date = Date(), publicSuffixes: PublicSuffixList = .bundled
   ) {
     self.format = format

@@ -37,7 +37,7 @@ struct Compile: AsyncParsableCommand {
   @OptionGroup var store: StoreOptions
 
   @Option(name: .shortAndLong, help: "Output format.")
-  var format: ListFormat = .hosts
+  var format: OutputFormat = .hosts
 
   @Option(name: .shortAndLong, help: "Write here (atomically) instead of to standard output.")
   var output: String?
@@ -212,6 +212,7 @@ struct Compile: AsyncParsableCommand {
 }
 
 extension ListFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
 
 extension Renderer.HostsAddress {
   /// Parses `--address`: ipv4 (0.0.0.0), ipv6 (::), both, or an IP address.

@@ -6,7 +6,7 @@ import Loading
 struct CompileSummary {
   let list: CompiledList
   let report: Renderer.Report
-  let format: ListFormat
+  let format: OutputFormat
   let elapsed: Duration
 
   var seconds: Double { elapsed.secondsValue }

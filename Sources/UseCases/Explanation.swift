@@ -363,7 +363,7 @@ public struct Explainer: Sendable {
     var outputs: [Explanation.Output] = []
     let notWrittenReason: String =
       if let allowedBy { "allowed by your rule \(allowedBy.text)" } else { "listed by no source" }
-    for format in ListFormat.allCases {
+    for format in OutputFormat.allCases {
       var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
       // In the renderer's order: too long for the zone, a public suffix, then the exceptions and parents.
       let saysBelow = CompiledList.canBlockSubdomainsOnly(format)
@@ -441,7 +441,7 @@ public struct Explainer: Sendable {
   ) -> (Explanation.Verdict, String) {
     // The summary's "blocked through its parent" follows dnsmasq's output (the formats with exceptions
     // agree but for unbound's exact allow rules, which its own output line shows).
-    let coveringParent = outputs.first { $0.format == ListFormat.dnsmasq.rawValue }?.parent
+    let coveringParent = outputs.first { $0.format == OutputFormat.dnsmasq.rawValue }?.parent
     let sourceCount = Set(listings.filter(\.exact).map(\.source)).count
     let verdict: Explanation.Verdict
     let summary: String
@@ -459,7 +459,7 @@ public struct Explainer: Sendable {
     } else if let coveringParent {
       verdict = .coveredByParent
       let formats = outputs.filter { $0.written == .coveredByParent }.map {
-        $0.format == ListFormat.rpz.rawValue ? "RPZ" : $0.format
+        $0.format == OutputFormat.rpz.rawValue ? "RPZ" : $0.format
       }
       summary =
         "blocked through its parent \(coveringParent) in formats that block subdomains (\(formats.joined(separator: ", "))); not in hosts output"
@@ -480,7 +480,7 @@ public struct Explainer: Sendable {
 extension Explainer {
   /// How a covering format writes `name`: its exceptions and parents decide, as the renderer's do.
   func coveringOutput(
-    _ format: ListFormat, name: String, candidates: [Exceptions.Exception], below: Set<String> = [], allowed: Bool,
+    _ format: OutputFormat, name: String, candidates: [Exceptions.Exception], below: Set<String> = [], allowed: Bool,
     notWrittenReason: String, written: (String) -> Bool
   ) -> Explanation.Output {
     var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
@@ -512,7 +512,7 @@ extension Explainer {
   }
 
   /// Why an exception lets a name through: the rule and the line the format gets for it.
-  static func exceptionReason(_ exception: Exceptions.Exception, format: ListFormat) -> String {
+  static func exceptionReason(_ exception: Exceptions.Exception, format: OutputFormat) -> String {
     let line =
       Renderer(format: format).lines(for: exception, ownEntry: false)
       .split(separator: "\n").first.map(String.init) ?? ""

@@ -30,7 +30,7 @@ struct CompiledListArchiveTests {
     #expect(read.sources(listing: "ads.website") == ["list1", "list2"])
     #expect(read.sources(listing: "extra.website") == ["deny rules"])
     #expect(!read.blocks("keep.website") && read.blocks("tracker.website"))
-    for format in [ListFormat.hosts, .dnsmasq, .adblock] {
+    for format in [OutputFormat.hosts, .dnsmasq, .adblock] {
       #expect(try render(read, format) == render(list, format))
     }
   }

@@ -46,7 +46,7 @@ struct CompiledListSubdomainsTests {
       bodyLines(try render(list, .rpz), .rpz) == [
         "ads.website CNAME .", "*.ads.website CNAME .", "*.cdn.website CNAME .", "*.trk.website CNAME .",
       ])
-    for format in [ListFormat.hosts, .domains, .wildcard, .unbound] {
+    for format in [OutputFormat.hosts, .domains, .wildcard, .unbound] {
       let blocks = list.subdomainBlocks(for: format)
       // In hosts and domains output, ads.website blocks only itself: *.sub.ads.website is not covered.
       let expected = ["cdn.website", "trk.website"] + (format.coversSubdomains ? [] : ["sub.ads.website"])

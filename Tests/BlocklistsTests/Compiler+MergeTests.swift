@@ -32,7 +32,7 @@ struct CompilerMergeTests {
     #expect(merged.sources == together.sources)
     #expect(merged.ruleReports == together.ruleReports)
     #expect(merged.sources(listing: "ads.website") == together.sources(listing: "ads.website"))
-    for format in [ListFormat.hosts, .adblock, .rpz] {
+    for format in [OutputFormat.hosts, .adblock, .rpz] {
       #expect(try render(merged, format) == render(together, format))
     }
   }
@@ -59,7 +59,7 @@ struct CompilerMergeTests {
     for name in ["ads.website", "keep.website", "tracker.website", "extra.website"] {
       #expect(merged.sources(listing: name) == together.sources(listing: name), "\(name)")
     }
-    for format in [ListFormat.hosts, .adblock, .rpz] {
+    for format in [OutputFormat.hosts, .adblock, .rpz] {
       #expect(try render(merged, format) == render(together, format))
     }
   }

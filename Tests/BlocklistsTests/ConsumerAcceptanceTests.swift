@@ -65,7 +65,7 @@ struct ConsumerAcceptanceTests {
     return (process.terminationStatus, output)
   }
 
-  func write(_ list: CompiledList, _ format: ListFormat, namesPerLine: Int = 1, to url: URL) throws {
+  func write(_ list: CompiledList, _ format: OutputFormat, namesPerLine: Int = 1, to url: URL) throws {
     try OutputFile.write(url.path) { (sink) throws(CompileError) in
       try Renderer(format: format, namesPerLine: namesPerLine).render(list, to: &sink)
     }

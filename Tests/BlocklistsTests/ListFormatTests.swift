@@ -10,9 +10,9 @@ struct ListFormatTests {
 
   @Test("Comment syntax per format")
   func comments() {
-    #expect(ListFormat.adblock.commentPrefix == "!")
-    #expect(ListFormat.rpz.commentPrefix == ";")
-    #expect(ListFormat.unbound.commentPrefix == "#")
+    #expect(OutputFormat.adblock.commentPrefix == "!")
+    #expect(OutputFormat.rpz.commentPrefix == ";")
+    #expect(OutputFormat.unbound.commentPrefix == "#")
   }
 
   @Test("Sources name themselves after their file")

@@ -23,7 +23,7 @@ struct ReadmeExceptionTableTests {
   func table() throws {
     let readme = try #require(Self.readme, "README.md beside the package")
     let rows: [(String, Exceptions.Scope)] = [("| `=a.x`", .exact), ("| `a.x`", .subtree), ("| `*.a.x`", .below)]
-    let columns: [(Int, ListFormat)] = [(1, .adblock), (3, .dnsmasq), (4, .unbound), (5, .rpz)]
+    let columns: [(Int, OutputFormat)] = [(1, .adblock), (3, .dnsmasq), (4, .unbound), (5, .rpz)]
     for (prefix, scope) in rows {
       let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix(prefix + " (") }, "\(prefix)")
       // Split on `|` outside backslash escapes.

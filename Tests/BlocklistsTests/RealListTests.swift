@@ -54,10 +54,12 @@ struct RealListTests {
     ]
     let list = try await Compiler().compile(files.map { .file(folder!.appending(path: $0).path) })
     #expect(list.count > 280_000)
-    for format in ListFormat.allCases {
+    for format in OutputFormat.allCases {
       var sink = ByteSink()
       let report = try Renderer(format: format).render(list, to: &sink)
-      let reparsed = try await Compiler().compile([.text(String(decoding: sink.memory, as: UTF8.self), format: format)])
+      let reparsed = try await Compiler().compile([
+        .text(String(decoding: sink.memory, as: UTF8.self), format: ListFormat(format))
+      ])
       #expect(reparsed.count == report.written, "\(format)")
       #expect(reparsed.sources[0].findings.totalRejected == 0, "\(format): \(reparsed.sources[0].findings.samples)")
       if format.coversSubdomains {

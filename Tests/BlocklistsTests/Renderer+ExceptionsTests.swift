@@ -18,7 +18,7 @@ struct RendererExceptionsTests {
     "Regression: an allow rule under a blocked parent is an exception in each format's own syntax, not a name left out that the parent still blocks",
     arguments: [
       (
-        ListFormat.dnsmasq,
+        OutputFormat.dnsmasq,
         [
           "server=/shop.website/ads.other.website/", "server=/listed.website/", "server=/*.listed.website/#",
           "server=/open.shop.website/#", "server=/re.shop.website/#", "server=/*.re.shop.website/",
@@ -53,7 +53,7 @@ struct RendererExceptionsTests {
       ),
       (.wildcard, ["*.shop.website", "*.listed.website", "*.ads.other.website"]),
     ])
-  func formats(format: ListFormat, expected: [String]) async throws {
+  func formats(format: OutputFormat, expected: [String]) async throws {
     var sink = ByteSink()
     let report = try Renderer(format: format, namesPerLine: format == .dnsmasq ? .max : 1).render(
       try await Self.list(), to: &sink)

@@ -15,11 +15,11 @@ struct RendererTests {
   @Test(
     "Each format writes its own syntax",
     arguments: [
-      (ListFormat.hosts, "0.0.0.0 ads.example.com"), (.domains, "ads.example.com"), (.adblock, "||ads.example.com^"),
+      (OutputFormat.hosts, "0.0.0.0 ads.example.com"), (.domains, "ads.example.com"), (.adblock, "||ads.example.com^"),
       (.wildcard, "*.ads.example.com"), (.dnsmasq, "server=/ads.example.com/"),
       (.unbound, "local-zone: \"ads.example.com.\" always_null"), (.rpz, "ads.example.com CNAME ."),
     ])
-  func syntax(format: ListFormat, firstLine: String) async throws {
+  func syntax(format: OutputFormat, firstLine: String) async throws {
     let text = try render(try await compile([source]), format)
     #expect(bodyLines(text, format).first == firstLine)
   }
@@ -62,7 +62,8 @@ struct RendererTests {
     let text = try render(try await compile(["ads.example.com\nsub.ads.example.com\nother.website\n"]), .dnsmasq)
     #expect(
       text.contains(
-        "# Names: 3 distinct names blocked (entries written, after leaving out names a listed parent covers: the last line)"))
+        "# Names: 3 distinct names blocked (entries written, after leaving out names a listed parent covers: the last line)"
+      ))
     #expect(text.hasSuffix("# Entries written: 2 for 3 names (1 covered by a listed parent)\n"))
     #expect(try render(try await compile(["a.website\n"]), .hosts).contains("# Names: 1 distinct names\n"))
   }
@@ -159,12 +160,12 @@ struct RendererTests {
     #expect(text.contains("!   list1: 5 entries, 5 distinct names added, 0 rejected\n"))
   }
 
-  @Test("Every rendered format parses back to the names it wrote", arguments: ListFormat.allCases)
-  func roundTrip(format: ListFormat) async throws {
+  @Test("Every rendered format parses back to the names it wrote", arguments: OutputFormat.allCases)
+  func roundTrip(format: OutputFormat) async throws {
     let list = try await compile([source, "||z.example.org^\n*.wild.example.org"])
     let text = try render(list, format)
     let expected = bodyLines(text, format).count / (format == .rpz ? 2 : 1)
-    let reparsed = try await compile([text], format: format)
+    let reparsed = try await compile([text], format: ListFormat(format))
     #expect(reparsed.count == expected)
     #expect(reparsed.sources[0].findings.totalRejected == 0, "\(reparsed.sources[0].findings.samples)")
     #expect(Set(reparsed.allNames).isSubset(of: Set(list.allNames)))

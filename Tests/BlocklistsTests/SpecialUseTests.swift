@@ -55,7 +55,7 @@ struct SpecialUseTests {
       """
     let list = try await compile([text])
     #expect(list.allNames == ["ads.website"])
-    for format in ListFormat.allCases {
+    for format in OutputFormat.allCases {
       let output = try render(list, format)
       for label in [
         "localhost", ".local", "home.arpa", "internal", ".lan", ".test", "example", "invalid", "onion", ".vtt",

@@ -19,7 +19,7 @@ func compile(
 
 /// Renders a list to text.
 func render(
-  _ list: CompiledList, _ format: ListFormat, date: Date = Date(timeIntervalSince1970: 0), compresses: Bool = true
+  _ list: CompiledList, _ format: OutputFormat, date: Date = Date(timeIntervalSince1970: 0), compresses: Bool = true
 )
   throws -> String
 {
@@ -29,7 +29,7 @@ func render(
 }
 
 /// The lines of a rendered list that are not comments or headers.
-func bodyLines(_ text: String, _ format: ListFormat) -> [String] {
+func bodyLines(_ text: String, _ format: OutputFormat) -> [String] {
   text.split(separator: "\n").map(String.init).filter {
     !$0.hasPrefix(format.commentPrefix) && !$0.hasPrefix("[") && $0 != "server:" && !$0.hasPrefix("$TTL")
       && !$0.hasPrefix("@")

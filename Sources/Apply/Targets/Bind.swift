@@ -9,7 +9,7 @@ struct Bind: ServerKind {
   var summary: String {
     "a response-policy zone: the names and their subdomains, every record type and names whose CNAME leads to them"
   }
-  var format: ListFormat { .rpz }
+  var format: OutputFormat { .rpz }
   var defaultOutput: String { "/var/lib/bind/db.sanehosts.rpz" }
   var checker: (tool: String, package: String) { ServerTarget.zoneChecker }
   var capabilities: Capabilities {

@@ -11,7 +11,7 @@ struct Dnsmasq: ServerKind {
   var summary: String {
     "a servers-file of server=/name/…/ lines of up to 1,000 bytes: NXDOMAIN for the names and their subdomains, every record type; SIGHUP reads it again"
   }
-  var format: ListFormat { .dnsmasq }
+  var format: OutputFormat { .dnsmasq }
   // A servers-file, not in /etc/dnsmasq.d: dnsmasq reads a servers-file again on SIGHUP, and a
   // configuration file only when it restarts.
   var defaultOutput: String { "/etc/sanehosts/dnsmasq.servers" }

@@ -9,7 +9,7 @@ struct DnsmasqHosts: ServerKind {
   var summary: String {
     "an addn-hosts file with 0.0.0.0 and :: per name, exact names only; dnsmasq still forwards their other record types, HTTPS included"
   }
-  var format: ListFormat { .hosts }
+  var format: OutputFormat { .hosts }
   // Not in /etc/dnsmasq.d: Debian's dnsmasq reads every file there as configuration, and a hosts line
   // is a bad option there that stops dnsmasq from starting.
   var defaultOutput: String { "/etc/sanehosts/dnsmasq.hosts" }

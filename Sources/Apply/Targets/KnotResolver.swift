@@ -10,7 +10,7 @@ struct KnotResolver: ServerKind {
   var summary: String {
     "the same response-policy zone, plus a Lua file beside it, NAME.lua, that loads it with policy.rpz (Knot Resolver 5); --reload goes through its control socket"
   }
-  var format: ListFormat { .rpz }
+  var format: OutputFormat { .rpz }
   var defaultOutput: String { "/etc/knot-resolver/sanehosts.rpz" }
   var checker: (tool: String, package: String) { ServerTarget.zoneChecker }
   var capabilities: Capabilities {

@@ -9,7 +9,7 @@ struct PowerDNSRecursor: ServerKind {
   var summary: String {
     "the same response-policy zone, plus a Lua file beside it, NAME.lua, that loads it with rpzFile; --reload runs rec_control reload-lua-config and wipe-cache"
   }
-  var format: ListFormat { .rpz }
+  var format: OutputFormat { .rpz }
   var defaultOutput: String { "/etc/powerdns/sanehosts.rpz" }
   var checker: (tool: String, package: String) { ServerTarget.zoneChecker }
   var capabilities: Capabilities {

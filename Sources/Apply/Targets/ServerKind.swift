@@ -16,7 +16,7 @@ public protocol ServerKind: Sendable {
   /// What the drop-in is and blocks, for `apply --help` and the docs (one sentence, no final stop).
   var summary: String { get }
   /// The format of the drop-in file.
-  var format: ListFormat { get }
+  var format: OutputFormat { get }
   /// Where the drop-in goes unless the user chooses otherwise.
   var defaultOutput: String { get }
   /// The program that checks the drop-in, and the Debian package that provides it.

@@ -45,7 +45,7 @@ public struct ServerTarget: Sendable, Hashable, CaseIterable, RawRepresentable, 
   /// What the dashboard's menu calls it.
   public var label: String { kind.label }
   /// The format of this target's file.
-  public var format: ListFormat { kind.format }
+  public var format: OutputFormat { kind.format }
   /// Where the drop-in goes unless the user chooses otherwise.
   public var defaultOutput: String { kind.defaultOutput }
   /// The program that checks this target's files.

@@ -44,7 +44,7 @@ public enum Target: Sendable, Hashable {
   }
 
   /// The format of the file written.
-  public var format: ListFormat { server?.format ?? .hosts }
+  public var format: OutputFormat { server?.format ?? .hosts }
 
   /// What the file can express, as the resolver answers it.
   public var capabilities: Capabilities {

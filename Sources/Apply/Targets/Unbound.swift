@@ -6,7 +6,7 @@ struct Unbound: ServerKind {
   var name: String { "unbound" }
   var server: String { "unbound" }
   var summary: String { "local-zone always_null: the names and their subdomains, every record type" }
-  var format: ListFormat { .unbound }
+  var format: OutputFormat { .unbound }
   var defaultOutput: String { "/etc/unbound/unbound.conf.d/sanehosts.conf" }
   var checker: (tool: String, package: String) { ("unbound-checkconf", "unbound") }
   var capabilities: Capabilities {

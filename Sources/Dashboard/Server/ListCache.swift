@@ -28,7 +28,7 @@ actor ListCache {
       }
     }
 
-    var listFormat: ListFormat {
+    var outputFormat: OutputFormat {
       switch self {
       case .hosts: .hosts
       case .domains: .domains
@@ -71,7 +71,7 @@ actor ListCache {
     let modified = members.compactMap(\.source.lastChange).max() ?? profile.createdAt
     let set = try await BlockSet.compile(profile: profile.name, in: store)
     let renderer = Renderer(
-      format: format.listFormat, title: "SaneHosts profile \(profile.name)", date: modified)
+      format: format.outputFormat, title: "SaneHosts profile \(profile.name)", date: modified)
     var sink = ByteSink()
     try await renderer.renderConcurrently(set.list, to: &sink)
     let body = sink.memory
