@@ -646,16 +646,8 @@ struct Benchmark {
 
   /// Runs a command, returning wall time, peak resident memory and exit status.
   static func run(_ command: [String], silenceErrors: Bool = false) -> Measurement {
-    var pid: pid_t = 0
-    let argv = command.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    if silenceErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-    defer { posix_spawn_file_actions_destroy(&actions) }
     let start = ContinuousClock.now
-    guard posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0 else { fail("cannot run \(command[0])") }
+    let pid = spawn(command, silenceErrors: silenceErrors)
     // Peak memory is sampled from /proc/PID/status (VmHWM) while the command runs. `ru_maxrss` from
     // wait4 would not do: on Linux a child starts with the high-water mark of the process that spawned
     // it, so every figure would include this benchmark's own memory.
@@ -665,9 +657,27 @@ struct Benchmark {
       peakKiB = max(peakKiB, highWaterMarkKiB(of: pid) ?? 0)
       usleep(2000)
     }
+    return Measurement(seconds: seconds(since: start), peakMiB: Double(peakKiB) / 1024, status: (status >> 8) & 0xFF)
+  }
+
+  /// Starts a command with its output (and, with `silenceErrors`, its errors) sent to /dev/null.
+  static func spawn(_ command: [String], silenceErrors: Bool) -> pid_t {
+    var pid: pid_t = 0
+    let argv = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if silenceErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0 else { fail("cannot run \(command[0])") }
+    return pid
+  }
+
+  /// The seconds since `start`.
+  static func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Measurement(seconds: seconds, peakMiB: Double(peakKiB) / 1024, status: (status >> 8) & 0xFF)
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
 
   /// `VmHWM` of a running process: the most resident memory it has held since it started, in KiB.

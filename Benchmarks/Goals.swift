@@ -79,16 +79,8 @@ extension Benchmark {
   /// Runs a command that starts others (a shell script): wall time, exit status, and the peak resident
   /// memory of the largest process of its tree (each one's `VmHWM`, sampled every 2 ms).
   static func runTree(_ command: [String]) -> Measurement {
-    var pid: pid_t = 0
-    let argv = command.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    defer { posix_spawn_file_actions_destroy(&actions) }
     let start = ContinuousClock.now
-    guard posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0 else { fail("cannot run \(command[0])") }
+    let pid = spawn(command, silenceErrors: true)
     var status: Int32 = 0
     var peakKiB = 0
     var tree: Set<pid_t> = [pid]
@@ -97,9 +89,7 @@ extension Benchmark {
       for process in tree { peakKiB = max(peakKiB, highWaterMarkKiB(of: process) ?? 0) }
       usleep(2000)
     }
-    let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Measurement(seconds: seconds, peakMiB: Double(peakKiB) / 1024, status: (status >> 8) & 0xFF)
+    return Measurement(seconds: seconds(since: start), peakMiB: Double(peakKiB) / 1024, status: (status >> 8) & 0xFF)
   }
 
   /// Every process and its parent, from /proc.

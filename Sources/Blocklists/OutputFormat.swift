@@ -1,21 +1,18 @@
 /// The formats SaneHosts writes (`compile --format`, the drop-ins, subscription lists): each with its
 /// comment syntax, whether a line blocks subdomains, and what it can say of exceptions and of
 /// subdomains-only blocks. What is read is a `ListFormat`.
+///
+/// - `hosts`: `0.0.0.0 name` lines (or `::`, both, or one address given): exact names.
+/// - `domains`: one name per line: exact names.
+/// - `adblock`: `||name^`, the name and its subdomains; `@@||name^` exceptions.
+/// - `wildcard`: `*.name`, the name and its subdomains; no exceptions.
+/// - `dnsmasq`: `server=/name/…/` lines, NXDOMAIN for the names and their subdomains; `server=/name/#`
+///   exceptions.
+/// - `unbound`: `local-zone: "name." always_null`, the names and their subdomains; transparent zones for
+///   exceptions.
+/// - `rpz`: a response-policy zone, `name CNAME .` and `*.name CNAME .`; `rpz-passthru.` for exceptions.
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
-  /// `0.0.0.0 name` lines (or `::`, both, or one address given): exact names.
-  case hosts
-  /// One name per line: exact names.
-  case domains
-  /// `||name^`: the name and its subdomains; `@@||name^` exceptions.
-  case adblock
-  /// `*.name`: the name and its subdomains; no exceptions.
-  case wildcard
-  /// `server=/name/…/` lines: NXDOMAIN for the names and their subdomains; `server=/name/#` exceptions.
-  case dnsmasq
-  /// `local-zone: "name." always_null`: the names and their subdomains; transparent zones for exceptions.
-  case unbound
-  /// A response-policy zone: `name CNAME .` and `*.name CNAME .`; `rpz-passthru.` for exceptions.
-  case rpz
+  case hosts, domains, adblock, wildcard, dnsmasq, unbound, rpz
 
   /// Whether a line in this format also blocks every subdomain of its name.
   public var coversSubdomains: Bool { ListFormat(self).coversSubdomains }

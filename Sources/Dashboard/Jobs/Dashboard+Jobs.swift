@@ -42,11 +42,7 @@ extension Dashboard {
           }
         }
       } catch {
-        publish {
-          $0.state = .failed
-          $0.finishedAt = Date()
-          $0.message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
-        }
+        publish { $0.failed(error) }
       }
     }
     return relay.currentValue
@@ -98,11 +94,7 @@ extension Dashboard {
       } catch TestError.cancelled {
         publish { $0.cancelled() }
       } catch {
-        publish {
-          $0.state = .failed
-          $0.finishedAt = Date()
-          $0.message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
-        }
+        publish { $0.failed(error) }
       }
     }
     return relay.currentValue

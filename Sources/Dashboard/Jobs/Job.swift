@@ -1,3 +1,4 @@
+import Foundation
 import Loading
 import Locking
 
@@ -5,6 +6,21 @@ import Locking
 protocol JobStatus: Sendable, Encodable {
   /// The status before any run.
   static var idle: Self { get }
+  /// Where the job is.
+  var state: JobPhase { get set }
+  /// When it ended.
+  var finishedAt: Date? { get set }
+  /// The line that says how it went.
+  var message: String? { get set }
+}
+
+extension JobStatus {
+  /// Marks the job failed with `error`'s description.
+  mutating func failed(_ error: any Error) {
+    state = .failed
+    finishedAt = Date()
+    message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+  }
 }
 
 /// The phase of a job: what `state` means in every job status.
