@@ -32,7 +32,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
       + " and lost \(automatic.subtracting(compiled).sorted())"
   )
 
-  for format in ListFormat.allCases {
+  for format in OutputFormat.allCases {
     let renderer = Renderer(format: format, date: Date(timeIntervalSince1970: 0))
     var sink = ByteSink()
     do {
@@ -40,7 +40,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
       fatalError("rendering \(format) into memory failed: \(error)")
     }
-    var parser = LineParser(format: format)
+    var parser = LineParser(format: ListFormat(format))
     sink.memory.withUnsafeBufferPointer { parser.parse(buffer: $0) }
     let reparsed = Set(parser.finish().names)
     check(
