@@ -30,7 +30,11 @@ esac
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "not a number of seconds: $seconds" >&2; usage; }
 
 # Sanitizers: libFuzzer's coverage plus AddressSanitizer, on every Swift module of the fuzz build.
-swift build -c release --package-path Fuzz --product "$binary" -Xswiftc -sanitize=fuzzer,address
+# Built twice if the first fails: after a file is added to one of the main package's modules, SwiftPM's
+# first build of this package reuses its old plan of that module, which lacks the file (seen on 27 Nov:
+# "CompiledList has no member Layout"), and plans again only for the next build. A real error fails both.
+build() { swift build -c release --package-path Fuzz --product "$binary" -Xswiftc -sanitize=fuzzer,address; }
+build || { echo "fuzz.sh: building again with a fresh plan" >&2; build; }
 bin_path=$(swift build -c release --package-path Fuzz --show-bin-path)
 
 work=.build/fuzz

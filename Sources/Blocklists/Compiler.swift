@@ -25,8 +25,8 @@ public struct Compiler: Sendable {
 
   /// Blocks parsed ahead per core until the first block is merged. The first merge makes the name set,
   /// zeroing a table of millions of slots (64 MB for 5M names) for tens of milliseconds, while the other
-  /// cores parse on: with only the usual two blocks a core ahead, they ran out of work and waited (5M
-  /// lines 0.71 → 0.69 s, median of 15 alternating runs).
+  /// cores parse on: with only the usual two blocks a core ahead, they ran out of work and waited
+  /// (measured: README, "Compiling").
   static let startWindow = 6
 
   /// Progress of a compile, reported after each merged block.
@@ -148,8 +148,8 @@ public struct Compiler: Sendable {
     var origins = Origins()
     /// False once a block's offsets do not fit (a source over 4 GiB): no origins are kept then.
     var originsFit = true
-    /// Names a merge stage handles at a time (8 rather than 16: 5M lines 0.65 → 0.64 s, CPU 1.05 → 1.03 s,
-    /// median of 21 alternating runs; fewer loads in flight at once).
+    /// Names a merge stage handles at a time (8 rather than 16: fewer loads in flight at once, measured
+    /// faster; README, "Compiling").
     static let batchSize = 8
 
     init(sources: [ListSource], capacity: Int, bytes: Int) {

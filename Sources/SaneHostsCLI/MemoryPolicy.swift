@@ -8,8 +8,8 @@ enum MemoryPolicy {
   ///
   /// An update compiles each source's copy alone, allocating and freeing tens of MB per source; with
   /// glibc's defaults each of those came back as fresh pages, and the page faults were a sixth of the
-  /// update's CPU time (a first 10-list update: 33–39 thousand faults, 18–21 thousand with this; the
-  /// 20-source 5M update: 1.9–2.1 s → 1.5–1.8 s, for 345–355 → 372–383 MiB at the peak). Only `update`
+  /// update's CPU time (half the faults with this, and a faster large update for a higher peak: see
+  /// README, "Updating a profile"). Only `update`
   /// sets it: a compile gained nothing and peaked 20 MB higher, and `serve` runs for days and must give
   /// memory back after a large job.
   @discardableResult
