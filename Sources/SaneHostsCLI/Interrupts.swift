@@ -22,6 +22,11 @@ enum Interrupts {
     try await cancelling(onSignalNumber: { _ in await onSignal() }, operation)
   }
 
+  /// Runs `operation`, cancelled on SIGINT or SIGTERM, with nothing else to do on the signal.
+  static func cancelling<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {
+    try await cancelling(onSignal: {}, operation)
+  }
+
   /// Runs `operation`; SIGINT or SIGTERM cancels it, and once it has ended (its clean-up done: a Pi-hole
   /// session logged out) the command exits with 130 or 143, as if the signal had ended it.
   static func exitingOnSignal<R: Sendable>(_ operation: @escaping @Sendable () async throws -> R) async throws -> R {

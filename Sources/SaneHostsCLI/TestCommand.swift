@@ -134,7 +134,7 @@ struct TestCommand: AsyncParsableCommand {
 
     var report: TestReport
     do {
-      report = try await Interrupts.cancelling(onSignal: {}) {
+      report = try await Interrupts.cancelling {
         try await run.run(registry, store: store) { progress.handle($0) }
       }
     } catch let error as TestError {

@@ -74,27 +74,29 @@ struct Update: AsyncParsableCommand {
 
     let outcome: ProfileUpdate.Outcome
     do {
-      outcome = try await run.run(in: store, events: { renderer.handle($0) }) { cancelDownloads, update in
-        try await Interrupts.cancelling(onSignal: cancelDownloads) {
-          try await withThrowingTaskGroup(of: UpdateSummary?.self) { group in
-            if mode == .live {
-              group.addTask {
-                while !Task.isCancelled {
-                  try await Task.sleep(for: .milliseconds(100))
-                  renderer.tick()
+      outcome = try await run.run(
+        in: store, events: { renderer.handle($0) },
+        around: { cancelDownloads, update in
+          try await Interrupts.cancelling(onSignal: cancelDownloads) {
+            try await withThrowingTaskGroup(of: UpdateSummary?.self) { group in
+              if mode == .live {
+                group.addTask {
+                  while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(100))
+                    renderer.tick()
+                  }
+                  return nil
                 }
-                return nil
               }
+              group.addTask { try await update() }
+              defer { group.cancelAll() }
+              while let result = try await group.next() {
+                if let result { return result }
+              }
+              throw CancellationError()
             }
-            group.addTask { try await update() }
-            defer { group.cancelAll() }
-            while let result = try await group.next() {
-              if let result { return result }
-            }
-            throw CancellationError()
           }
-        }
-      }
+        })
     } catch is CancellationError {
       Terminal.writeError("Cancelled; the store is unchanged.\n")
       throw ExitCode(130)

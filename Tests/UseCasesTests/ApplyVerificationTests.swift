@@ -33,7 +33,7 @@ struct ApplyVerificationTests {
       Applier.Options(server: .unbound, check: false))
     // The server blocks every listed name but pixel.website, and answers the controls.
     let blocked: Set<String> = ["ads.website", "tracker.website"]
-    try await FakeDNSServer.with({ request in
+    let behaviour: FakeDNSServer.Behaviour = { request in
       guard let question = request.message?.questions.first else { return [] }
       let name = question.name.hasSuffix(".") ? String(question.name.dropLast()) : question.name
       if blocked.contains(name) { return [.bytes(FakeDNSServer.response(to: request, answers: [], code: .nxDomain))] }
@@ -43,7 +43,8 @@ struct ApplyVerificationTests {
       return [
         .bytes(FakeDNSServer.response(to: request, answers: [Record(name: question.name, data: .a(address))]))
       ]
-    }) { server in
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let address = try ServerAddress(parsing: "127.0.0.1:\(server.port)")
       let verification = try await ApplyVerification.verify(
         applied, target: .server(.unbound), through: address, in: updated.store, sample: 10, timeout: .seconds(20))

@@ -16,7 +16,7 @@ struct BlockerTestRunTests {
     try updated.add("||ads.website^\n", key: "ads")
     try await updated.update()
     let answers: [String: String] = ["tracker.website": "192.0.2.9", "example.com": "198.51.100.1"]
-    try await FakeDNSServer.with({ request in
+    let behaviour: FakeDNSServer.Behaviour = { request in
       guard let question = request.message?.questions.first else { return [] }
       let name = question.name.hasSuffix(".") ? String(question.name.dropLast()) : question.name
       guard question.type == .a, let text = answers[name], let address = IPv4Address(text) else {
@@ -26,7 +26,8 @@ struct BlockerTestRunTests {
       return [
         .bytes(FakeDNSServer.response(to: request, answers: [Record(name: question.name, data: .a(address))]))
       ]
-    }) { server in
+    }
+    try await FakeDNSServer.with(behaviour) { server in
       let registry = Registry([
         TestDomain(hostname: "x.ads.website", category: "Ads", provider: "A"),
         TestDomain(hostname: "tracker.website", category: "Ads", provider: "B"),

@@ -15,10 +15,12 @@ struct ProfileUpdateTests {
     try updated.add(String((0..<100).map { "0.0.0.0 n\($0).website\n" }.joined()), key: "big")
     let wrapped = Flag()
     let events = Flag()
-    let first = try await ProfileUpdate().run(in: updated.store, events: { _ in events.set() }) { cancel, update in
-      wrapped.set()
-      return try await update()
-    }
+    let first = try await ProfileUpdate().run(
+      in: updated.store, events: { _ in events.set() },
+      around: { _, update in
+        wrapped.set()
+        return try await update()
+      })
     #expect(wrapped.value && events.value)
     #expect(first.summary.run.updated == 1 && first.health.held.isEmpty && first.health.stale.isEmpty)
     // The list shrinks to a tenth: the new copy is held back, and the health says so.

@@ -19,17 +19,17 @@ extension Dashboard {
     let relay = updates.relay
     let cancellation = SourceCancellation()
     let sources = updateSources
-    try await updates.start(
-      on: runner, initial: initial, willStart: { sources.withLock { $0 = cancellation } }
-    ) { latch in
+    // The run's sources become the ones a Cancel button reaches, as it starts.
+    let willStart: @Sendable () -> Void = { sources.withLock { $0 = cancellation } }
+    try await updates.start(on: runner, initial: initial, willStart: willStart) { latch in
       let publish = StatusPublisher(initial, to: relay)
       do {
         let run = ProfileUpdate(profile: profile, options: Updater.Options(force: force), downloads: configuration)
         let outcome = try await run.run(
-          in: store, cancellation: cancellation, events: { event in publish { $0.apply(event) } }
-        ) { cancelDownloads, update in
-          try await runCancellable(latch, onCancel: cancelDownloads) { try await update() }
-        }
+          in: store, cancellation: cancellation, events: { event in publish { $0.apply(event) } },
+          around: { cancelDownloads, update in
+            try await runCancellable(latch, onCancel: cancelDownloads) { try await update() }
+          })
         publish { $0.finish(outcome.summary, health: outcome.health) }
       } catch is CancellationError {
         publish {
