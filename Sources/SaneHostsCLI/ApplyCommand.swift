@@ -51,7 +51,7 @@ struct ApplyCommand: AsyncParsableCommand {
     let sockets = servers.filter { $0.kind.reloadSocket != nil }.map(\.rawValue).joined(separator: " and ")
     return """
       Targets (--target):
-      \(Target.all.map { "  \($0.name): \($0.summary)." }.joined(separator: "\n"))
+      \(Target.table.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
 
       A DNS server's drop-in is wholly SaneHosts': it is checked with the server's own checker when \
       installed (\(checkers)), backed up and replaced atomically; --reload then tells the server \

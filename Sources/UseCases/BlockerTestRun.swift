@@ -63,26 +63,29 @@ public struct BlockerTestRun: Sendable {
   public func run(
     _ registry: Registry, store: Store, events: @Sendable (TestEvent) -> Void = { _ in }
   ) async throws -> TestReport {
-    let client = HTTPSProbe.makeClient(timeout: timeout)
-    do {
-      let report = try await run(registry, store: store, client: client, events: events)
-      try? await client.shutdown()
-      return report
-    } catch {
-      try? await client.shutdown()
-      throw error
+    switch through {
+    case .system: return try await run(registry, with: SystemProbe(sinkholes: sinkholes), store: store, events: events)
+    case .dns(let resolver):
+      let probe = DNSProbe(resolver: resolver, sinkholes: sinkholes, timeout: timeout)
+      return try await run(registry, with: probe, store: store, events: events)
+    case .https:
+      // Only an HTTPS run has an HTTP client to start and shut down.
+      let client = HTTPSProbe.makeClient(timeout: timeout)
+      do {
+        let probe = HTTPSProbe(sinkholes: sinkholes, timeout: timeout, client: client)
+        let report = try await run(registry, with: probe, store: store, events: events)
+        try? await client.shutdown()
+        return report
+      } catch {
+        try? await client.shutdown()
+        throw error
+      }
     }
   }
 
   private func run(
-    _ registry: Registry, store: Store, client: HTTPClient, events: @Sendable (TestEvent) -> Void
+    _ registry: Registry, with probe: any Probe, store: Store, events: @Sendable (TestEvent) -> Void
   ) async throws -> TestReport {
-    let probe: any Probe =
-      switch through {
-      case .system: SystemProbe(sinkholes: sinkholes)
-      case .dns(let resolver): DNSProbe(resolver: resolver, sinkholes: sinkholes, timeout: timeout)
-      case .https: HTTPSProbe(sinkholes: sinkholes, timeout: timeout, client: client)
-      }
     let options = TestRunner<ContinuousClock>.Options(
       timeout: timeout, concurrency: concurrency ?? Self.defaultConcurrency(for: through.kind),
       maximumDuration: maximumDuration)
