@@ -1,5 +1,6 @@
-import Blocklists
 import Testing
+
+@testable import Blocklists
 
 @Suite("Special-use and local network names are never blocked from a list")
 struct SpecialUseTests {
@@ -62,6 +63,21 @@ struct SpecialUseTests {
       ] {
         #expect(!bodyLines(output, format).contains { $0.contains(label) }, "\(format): \(label)")
       }
+    }
+  }
+
+  @Test("The packed labels written as literals are the labels packed; every top-level domain of the list passes")
+  func packedLiterals() {
+    #expect(SpecialUse.com == SpecialUse.pack("com"))
+    #expect(SpecialUse.net == SpecialUse.pack("net"))
+    #expect(SpecialUse.org == SpecialUse.pack("org"))
+    #expect(SpecialUse.onion == SpecialUse.pack("onion"))
+    #expect(SpecialUse.arpa == SpecialUse.pack("arpa"))
+    for top in ["de", "uk", "co", "io", "xyz", "website", "blog", "academy", "accountants", "xn--p1ai"] {
+      #expect(SpecialUse.reason("a.\(top)") == nil, "\(top)")
+    }
+    for top in ["comm", "vtt", "zz", "websites", "accountantss"] {
+      #expect(SpecialUse.reason("a.\(top)") == .unknownTopLevelDomain, "\(top)")
     }
   }
 }
