@@ -50,6 +50,7 @@ let package = Package(
     .library(name: "Pihole", targets: ["Pihole"]),
     .library(name: "Dashboard", targets: ["Dashboard"]),
     .library(name: "UseCases", targets: ["UseCases"]),
+    .library(name: "Traffic", targets: ["Traffic"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -74,6 +75,8 @@ let package = Package(
     ),
     /// System headers Swift's Glibc module leaves out (extended attributes, for SELinux labels).
     .target(name: "SystemExtras"),
+    /// zlib (package zlib1g-dev), for query logs that logrotate compressed.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     /// A lock around a value that ThreadSanitizer understands (a POSIX mutex).
     .target(
       name: "Locking",
@@ -198,10 +201,17 @@ let package = Package(
     ),
 
     /// What the CLI and the dashboard both do, in one place: the front ends read input, call, render.
+    /// The network's traffic against a profile: query logs of dnsmasq, unbound and BIND read (rotated and
+    /// gzip'd copies too), each query counted for the lists that block it.
+    .target(
+      name: "Traffic",
+      dependencies: ["Blocklists", "CZlib"],
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "UseCases",
       dependencies: [
-        "Apply", "BlockerTest", "Blocklists", "DNS", "Downloads", "Pihole", "Store", "Updates",
+        "Apply", "BlockerTest", "Blocklists", "DNS", "Downloads", "Pihole", "Store", "Traffic", "Updates",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ],
       swiftSettings: swiftSettings
@@ -236,6 +246,7 @@ let package = Package(
         "SystemExtras",
         "Locking",
         "Blocklists",
+        "Traffic",
         "Catalog",
         "Downloads",
         "Loading",
@@ -357,9 +368,15 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "TrafficTests",
+      dependencies: ["Traffic", "Blocklists", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "UseCasesTests",
       dependencies: [
-        "UseCases", "Apply", "BlockerTest", "Blocklists", "Pihole", "Store", "Updates", "Downloads", "TestSupport",
+        "UseCases", "Apply", "BlockerTest", "Blocklists", "Pihole", "Store", "Traffic", "Updates", "Downloads",
+        "TestSupport",
       ],
       swiftSettings: swiftSettings
     ),

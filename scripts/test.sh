@@ -18,7 +18,7 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 ./scripts/apt-install.sh "test dependencies" \
-  libsqlite3-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
+  libsqlite3-dev zlib1g-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
   util-linux groff-base nodejs libstdc++-12-dev
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.

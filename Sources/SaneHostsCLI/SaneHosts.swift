@@ -22,7 +22,7 @@ struct SaneHosts: AsyncParsableCommand {
           Status.self, Update.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self, DenyCommand.self,
           CatalogCommand.self,
         ]),
-      CommandGroup(name: "Explaining and curating", subcommands: [WhyCommand.self]),
+      CommandGroup(name: "Explaining and curating", subcommands: [WhyCommand.self, HitsCommand.self]),
       CommandGroup(
         name: "Applying",
         subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self]),

@@ -20,8 +20,11 @@ extension DNSServerProcess {
   ///
   /// No control channel (`controls { }`: no rndc key is read), no DNSSEC validation, a small cache, and
   /// `min-update-interval 0` so a reload takes effect at once; SIGHUP reloads the zone.
+  ///
+  /// With `queryLog`, queries and RPZ rewrites (categories `queries`, `rpz`, `rpz-passthru`) are logged to
+  /// that file with BIND's `print-time yes`; named then runs with `-f`, as `-g` ignores `logging`.
   public static func withNamed<R>(
-    zone: URL, forwarder: UInt16, directory: URL, _ body: (DNSServerProcess) async throws -> R
+    zone: URL, forwarder: UInt16, directory: URL, queryLog: URL? = nil, _ body: (DNSServerProcess) async throws -> R
   ) async throws -> R {
     let named = try RequiredTool.path("named", package: "bind9")
     return try await with(
@@ -39,13 +42,26 @@ extension DNSServerProcess {
             dnssec-validation no;
             max-cache-size 32m;
             response-policy { zone "sanehosts.rpz" min-update-interval 0; } qname-wait-recurse no;
+            \(queryLog == nil ? "" : "querylog yes;")
           };
           zone "sanehosts.rpz" { type master; file "\(zone.path)"; allow-query { none; }; };
-
+          \(queryLog.map(queryLogging) ?? "")
           """
         try Data(text.utf8).write(to: configuration)
-        return ["-g", "-c", configuration.path]
+        return [queryLog == nil ? "-g" : "-f", "-c", configuration.path]
       }, logFile: { directory.appending(path: "named-\($0).log") }, body)
+  }
+
+  /// BIND's `logging` statement that writes queries and RPZ rewrites to `file`, with the time.
+  static func queryLogging(_ file: URL) -> String {
+    """
+    logging {
+      channel queries_file { file "\(file.path)"; print-time yes; severity info; };
+      category queries { queries_file; };
+      category rpz { queries_file; };
+      category rpz-passthru { queries_file; };
+    };
+    """
   }
 
   /// The start of a test `named`'s configuration: no control channel, all state in `state`, listening on

@@ -20,9 +20,11 @@ extension DNSServerProcess {
   ) async throws -> R {
     let dnsmasq = try RequiredTool.path("dnsmasq", package: "dnsmasq-base")
     var fixed = [
-      "--keep-in-foreground", "--log-facility=-", "--listen-address=127.0.0.1", "--bind-interfaces", "--no-resolv",
-      "--no-hosts", "--pid-file=",
+      "--keep-in-foreground", "--listen-address=127.0.0.1", "--bind-interfaces", "--no-resolv", "--no-hosts",
+      "--pid-file=",
     ]
+    // Its log to standard error, unless the caller gives it a file (dnsmasq refuses the option twice).
+    if !arguments.contains(where: { $0.hasPrefix("--log-facility") }) { fixed.append("--log-facility=-") }
     if geteuid() == 0 { fixed.append("--user=root") }
     // --conf-file keeps /etc/dnsmasq.conf out; callers add their own files with more --conf-file options.
     if !arguments.contains(where: { $0.hasPrefix("--conf-file") }) { fixed.append("--conf-file=/dev/null") }

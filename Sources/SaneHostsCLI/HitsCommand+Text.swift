@@ -1,0 +1,104 @@
+import Blocklists
+import Foundation
+import Traffic
+
+extension HitsCommand {
+  /// A time as the report shows it: local, to the minute.
+  static func stamp(_ date: Date?) -> String {
+    guard let date else { return "?" }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+  }
+
+  static func percent(_ part: Int, of whole: Int) -> String {
+    whole == 0 ? "0 %" : String(format: "%.1f %%", Double(part) * 100 / Double(whole))
+  }
+
+  /// The report as the terminal shows it.
+  static func text(_ report: HitReport) -> String {
+    var out = "Profile \(report.profile), as \(report.server) applies it; \(report.sources.count) "
+    out += report.sources.count == 1 ? "file" : "files"
+    out += ", \(report.findings.lines.grouped) lines.\n"
+    guard report.queries > 0 else {
+      out += "No query in the logs" + (report.since.map { " since \(stamp($0))" } ?? "") + ".\n"
+      return out + skipped(report)
+    }
+    out += "From \(stamp(report.first)) to \(stamp(report.last)): \(report.queries.grouped) queries for "
+    out += "\(report.distinctNames.grouped) names; the profile blocks \(report.blocked.grouped) "
+    out += "(\(percent(report.blocked, of: report.queries))).\n\n"
+    var rows = [["list", "names", "blocked", "names hit", "only this", "share"]]
+    for list in report.lists.sorted(by: { ($0.queries, $1.list) > ($1.queries, $0.list) }) {
+      rows.append([
+        list.list, list.size.grouped, list.queries.grouped, list.names.grouped, list.onlyThis.grouped,
+        percent(list.queries, of: report.blocked),
+      ])
+    }
+    out += Text.table(rows)
+    for list in report.deadWeight {
+      let names = "\(list.size.grouped) \(list.size == 1 ? "name" : "names")"
+      out += "Dead weight: \(list.list): \(names), 0 hits since \(stamp(report.since ?? report.first)).\n"
+    }
+    if !report.top.isEmpty {
+      out += "\nMost asked blocked names:\n"
+      out += Text.table(report.top.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
+    }
+    out += "\n" + serverSide(report)
+    if let clients = report.clients, !clients.isEmpty {
+      out += "\nPer client:\n"
+      out += Text.table(
+        [["  client", "queries", "blocked"]]
+          + clients.map { ["  \($0.client)", $0.queries.grouped, $0.blocked.grouped] })
+    }
+    return out + skipped(report)
+  }
+
+  /// What the server did against what the profile says.
+  static func serverSide(_ report: HitReport) -> String {
+    var out = ""
+    if let answered = report.answeredButBlocked {
+      if answered == 0 {
+        out += "The server blocked every query the profile blocks.\n"
+      } else {
+        out += "Answered although the profile blocks them: \(answered.grouped) queries (is the server running "
+        out += "what was applied? `sanehosts apply --verify` checks):\n"
+        out += Text.table(
+          report.answeredNames.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
+      }
+    } else {
+      out += "The logs do not say which queries the server blocked (unbound: add log-local-actions: yes).\n"
+    }
+    if report.blockedElsewhere > 0 {
+      out += "Blocked by the server but not by the profile: \(report.blockedElsewhere.grouped) queries "
+      out += "(its other rules, or a CNAME's blocked target).\n"
+    }
+    return out
+  }
+
+  static func skipped(_ report: HitReport) -> String {
+    let findings = report.findings
+    guard findings.skippedLines > 0 else { return "" }
+    var out = "\nSkipped \(findings.skippedLines.grouped) lines that could not be read:\n"
+    for (reason, count) in findings.skipped.sorted(by: { $0.key < $1.key }) {
+      out += "  \(reason): \(count.grouped)"
+      if let sample = findings.samples[reason]?.first { out += " (e.g. \(sample.file):\(sample.line): \(sample.text))" }
+      out += "\n"
+    }
+    return out
+  }
+
+  /// The per-list table as CSV.
+  static func csv(_ report: HitReport) -> String {
+    func field(_ text: String) -> String {
+      text.contains(where: { ",\"\n".contains($0) })
+        ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+    var out = "list,names,blocked_queries,names_hit,only_this,share\n"
+    for list in report.lists {
+      out += "\(field(list.list)),\(list.size),\(list.queries),\(list.names),\(list.onlyThis),"
+      out += String(format: "%.4f", list.share) + "\n"
+    }
+    return out
+  }
+}

@@ -1,0 +1,75 @@
+import Apply
+import ArgumentParser
+import Blocklists
+import Foundation
+import Traffic
+import UseCases
+
+/// `sanehosts hits`: which lists of a profile block the network's queries, from the servers' query logs.
+struct HitsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "hits",
+    abstract: "Count which lists block the network's queries, from the DNS servers' own query logs.",
+    discussion: """
+      Reads each --log (and its rotated copies beside it: FILE.1, FILE.2.gz, FILE-20261120.gz) and counts \
+      every query against the profile's compiled block set, as the server applies it (a name or, for \
+      dnsmasq, unbound and BIND, a parent of it; allow rules and the lists' own exceptions taken out). Per \
+      list: the blocked queries and distinct names it covers, the queries only it blocks, its share of all \
+      blocked queries and its size; the lists with no hit (dead weight); the most asked blocked names; and \
+      the queries the server answered although the profile blocks them (a sign it is not running what was \
+      applied). What the logs need: dnsmasq: log-queries (or =extra) and log-facility=FILE. unbound: \
+      log-queries and log-local-actions (or log-replies), use-syslog: no, logfile. BIND: querylog yes, the \
+      queries and rpz categories logged to files. Client addresses are neither printed nor kept unless \
+      --by-client is given; nothing of the logs is stored. Lines that cannot be read are counted and skipped.
+      """)
+
+  @OptionGroup var store: StoreOptions
+  @Option(
+    name: .customLong("log"),
+    help: ArgumentHelp(
+      "A query log: dnsmasq:PATH, unbound:PATH or bind:PATH (repeat for more).", valueName: "KIND:PATH"))
+  var logs: [String] = []
+  @Option(
+    help: ArgumentHelp("Count only queries since then: 90m, 24h, 7d, or a date (2026-11-20).", valueName: "when"))
+  var since: String?
+  @Option(help: "The profile applied to the server (default: the active one).", completion: Completions.profiles)
+  var profile: String?
+  @Option(
+    help: ArgumentHelp(
+      "How the profile was applied (default: the log's server; dnsmasq-hosts for an addn-hosts file).",
+      valueName: "target"))
+  var target: Target?
+  @Option(help: "How many names the top lists show.") var top = 20
+  @Flag(help: "Count per client address too (addresses are otherwise neither printed nor kept).") var byClient = false
+  @Flag(help: "Print JSON on standard output.") var json = false
+  @Flag(help: "Print the per-list table as CSV on standard output.") var csv = false
+
+  func validate() throws {
+    if logs.isEmpty {
+      throw ValidationError("Give at least one --log KIND:PATH, e.g. --log dnsmasq:/var/log/dnsmasq.log.")
+    }
+    if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+    if top < 0 { throw ValidationError("--top takes a count of 0 or more, not \(top).") }
+  }
+
+  func run() async throws {
+    let store = try store.open()
+    let report: HitReport
+    do {
+      let sources = try logs.map { argument throws(TrafficError) in try LogSource(argument: argument) }
+      let request = NetworkHits.Request(
+        logs: sources, since: try since.map { text throws(TrafficError) in try NetworkHits.since(text) },
+        profile: profile, target: target, byClient: byClient, top: top)
+      report = try await NetworkHits(store: store).report(request)
+    } catch {
+      throw CLIError(error)
+    }
+    if json {
+      Terminal.writeOutput(Text.json(report))
+    } else if csv {
+      Terminal.writeOutput(Self.csv(report))
+    } else {
+      Terminal.writeOutput(Self.text(report))
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// What `hits` found: for each list of the profile, the network's queries it blocks.
+public struct HitReport: Sendable, Codable, Hashable {
+  /// One list's share of the blocking.
+  public struct ListHits: Sendable, Codable, Hashable {
+    /// The list (a source's key, or "deny rules").
+    public var list: String
+    /// Names it holds in the profile's block set.
+    public var size: Int
+    /// Queries for names it blocks (itself or through a parent).
+    public var queries: Int
+    /// Distinct names asked that it blocks.
+    public var names: Int
+    /// Queries no other list of the profile blocks.
+    public var onlyThis: Int
+    /// Its queries as a share of all blocked queries, 0…1.
+    public var share: Double
+  }
+
+  /// A name asked, how often, and the lists that block it.
+  public struct NameHits: Sendable, Codable, Hashable {
+    public var name: String
+    public var queries: Int
+    public var lists: [String]
+  }
+
+  /// A client and what it asked (only with `--by-client`).
+  public struct ClientHits: Sendable, Codable, Hashable {
+    public var client: String
+    public var queries: Int
+    public var blocked: Int
+  }
+
+  /// The profile whose block set decides.
+  public var profile: String
+  /// The server whose rules the profile was applied as (what "blocks" means: with or without subdomains).
+  public var server: String
+  /// The files read, oldest first, and the Pi-hole if one was asked.
+  public var sources: [String]
+  /// Queries before this time were left out.
+  public var since: Date?
+  /// The first and last query counted.
+  public var first: Date?
+  public var last: Date?
+  /// Queries counted (in the window).
+  public var queries = 0
+  /// Distinct names asked.
+  public var distinctNames = 0
+  /// Queries the profile's block set blocks.
+  public var blocked = 0
+  /// Whether the logs say which queries the server blocked (unbound only with `log-local-actions`).
+  public var serverTellsBlocks = true
+  /// Queries the server says it blocked.
+  public var serverBlocked = 0
+  /// Per list, in the profile's order (lists without a hit included).
+  public var lists: [ListHits] = []
+  /// The most asked blocked names.
+  public var top: [NameHits] = []
+  /// Queries the server answered although the profile blocks their name: it is not running what was
+  /// applied (or a rule changed since). Nil when the logs do not say what the server blocked.
+  public var answeredButBlocked: Int?
+  /// The names behind `answeredButBlocked`, most asked first.
+  public var answeredNames: [NameHits] = []
+  /// Queries the server blocked that the profile does not (its other rules, a CNAME's target, another list).
+  public var blockedElsewhere = 0
+  /// Per client, with `--by-client` only.
+  public var clients: [ClientHits]?
+  /// Lines that were read, and those skipped with their reasons.
+  public var findings = LogFindings()
+
+  /// Lists with no hit in the window.
+  public var deadWeight: [ListHits] { lists.filter { $0.queries == 0 && $0.list != "deny rules" } }
+}

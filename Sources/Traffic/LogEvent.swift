@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a query log line tells: a query asked, or a query the server answered with a block.
+public enum LogEvent: Sendable, Hashable {
+  /// A client asked for `name` (record `type`); `client` is its address.
+  case query(time: Date?, name: String, type: String, client: String?)
+  /// The server blocked a query for `name` itself (its own words: dnsmasq's `config`/hosts-file answer,
+  /// unbound's local action, BIND's RPZ rewrite): what `hits` checks the profile's answer against.
+  case blocked(time: Date?, name: String, client: String?)
+
+  /// When the line was written, if its time could be read.
+  public var time: Date? {
+    switch self {
+    case .query(let time, _, _, _), .blocked(let time, _, _): time
+    }
+  }
+}
+
+/// Lines of a log that could not be read: counted per reason, the first few kept with their line numbers.
+public struct LogFindings: Sendable, Hashable, Codable {
+  /// A line kept as an example.
+  public struct Sample: Sendable, Hashable, Codable {
+    /// The file it is in.
+    public var file: String
+    /// Its number, from 1.
+    public var line: Int
+    /// The line, shortened to 120 characters, bytes outside printable ASCII escaped.
+    public var text: String
+  }
+
+  /// No line read yet.
+  public init() {}
+
+  /// Lines read.
+  public var lines = 0
+  /// Lines of the server's that say nothing of a query (start-up, statistics, forwarding).
+  public var otherLines = 0
+  /// Lines skipped, per reason.
+  public var skipped: [String: Int] = [:]
+  /// Up to five lines per reason.
+  public var samples: [String: [Sample]] = [:]
+
+  /// All skipped lines.
+  public var skippedLines: Int { skipped.values.reduce(0, +) }
+
+  mutating func skip(_ reason: String, file: String, line: Int, text: UnsafeBufferPointer<UInt8>) {
+    skipped[reason, default: 0] += 1
+    guard samples[reason, default: []].count < 5 else { return }
+    var shown = ""
+    for byte in text.prefix(120) {
+      shown += byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+    }
+    samples[reason, default: []].append(Sample(file: file, line: line, text: shown))
+  }
+
+  mutating func add(_ other: LogFindings) {
+    lines += other.lines
+    otherLines += other.otherLines
+    skipped.merge(other.skipped, uniquingKeysWith: +)
+    for (reason, more) in other.samples {
+      samples[reason, default: []] = Array((samples[reason, default: []] + more).prefix(5))
+    }
+  }
+}

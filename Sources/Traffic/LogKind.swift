@@ -1,0 +1,48 @@
+import Foundation
+
+/// A DNS server whose query log `hits` reads.
+public enum LogKind: String, CaseIterable, Sendable, Codable {
+  /// dnsmasq with `log-queries` (or `log-queries=extra`) and `log-facility=FILE`.
+  case dnsmasq
+  /// unbound with `log-queries` and `log-local-actions` (or `log-replies`), `use-syslog: no`, `logfile:`.
+  case unbound
+  /// BIND 9 with `querylog yes` and its `queries` and `rpz` categories logged to files.
+  case bind
+
+  /// What the server must log for `hits` to tell queries and blocks apart.
+  public var setup: String {
+    switch self {
+    case .dnsmasq: "log-queries (or log-queries=extra) and log-facility=/var/log/dnsmasq.log"
+    case .unbound:
+      "log-queries: yes, log-local-actions: yes (log-replies: yes without log-queries), use-syslog: no, logfile: \"/var/log/unbound.log\""
+    case .bind:
+      "querylog yes; and logging { channel q { file \"/var/log/named/queries.log\"; print-time yes; }; category queries { q; }; category rpz { q; }; };"
+    }
+  }
+}
+
+/// One `--log KIND:PATH`: which server wrote the file, and where it is.
+public struct LogSource: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The server.
+  public var kind: LogKind
+  /// The log file (its rotated siblings are read too: `LogFiles`).
+  public var path: String
+
+  /// A log source.
+  public init(kind: LogKind, path: String) {
+    self.kind = kind
+    self.path = path
+  }
+
+  /// Reads `dnsmasq:/var/log/dnsmasq.log`.
+  public init(argument: String) throws(TrafficError) {
+    guard let colon = argument.firstIndex(of: ":"),
+      let kind = LogKind(rawValue: String(argument[..<colon]).lowercased())
+    else { throw .badLogArgument(argument) }
+    let path = String(argument[argument.index(after: colon)...])
+    guard !path.isEmpty else { throw .badLogArgument(argument) }
+    self.init(kind: kind, path: path)
+  }
+
+  public var description: String { "\(kind.rawValue):\(path)" }
+}

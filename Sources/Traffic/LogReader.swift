@@ -1,0 +1,112 @@
+import CZlib
+import Foundation
+
+/// Reads a log file, plain or gzip-compressed (zlib tells them apart), a line at a time from a fixed
+/// buffer: a file of any size costs the same memory.
+///
+/// A line break is `\n` (a `\r` before it is dropped). A line longer than `maximumLine` bytes or holding a
+/// NUL byte is skipped and counted: a log is text, so either means the file is damaged or not a log.
+public struct LogReader: ~Copyable {
+  /// Longer lines are skipped.
+  public static let maximumLine = 64 * 1024
+
+  private let file: gzFile
+  private let path: String
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var ended = false
+  /// Lines handed out so far.
+  public private(set) var lineNumber = 0
+
+  /// Opens `path` for reading.
+  public init(path: String) throws(TrafficError) {
+    guard let file = gzopen(path, "rb") else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    gzbuffer(file, 256 * 1024)
+    self.file = file
+    self.path = path
+    buffer = [UInt8](repeating: 0, count: 256 * 1024)
+  }
+
+  deinit { gzclose(file) }
+
+  /// Calls `body` with each line; lines that are too long or hold a NUL byte are counted in `findings`.
+  public mutating func forEachLine(
+    findings: inout LogFindings, _ body: (UnsafeBufferPointer<UInt8>, Int, inout LogFindings) throws -> Void
+  ) throws {
+    var skippingLongLine = false
+    while true {
+      // A whole line in the buffer?
+      if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
+        lineNumber += 1
+        findings.lines += 1
+        if skippingLongLine {
+          skippingLongLine = false
+        } else {
+          try deliver(start..<newline, findings: &findings, body)
+        }
+        start = newline + 1
+        continue
+      }
+      if ended {
+        if start < end {
+          lineNumber += 1
+          findings.lines += 1
+          if !skippingLongLine { try deliver(start..<end, findings: &findings, body) }
+        }
+        return
+      }
+      // Move what is left to the front and read more.
+      if start > 0 {
+        buffer.withUnsafeMutableBufferPointer { raw in
+          _ = memmove(raw.baseAddress!, raw.baseAddress! + start, end - start)
+        }
+        end -= start
+        start = 0
+      }
+      if end > Self.maximumLine {
+        // Too long for a log line: counted once, its bytes dropped until its end.
+        let number = lineNumber + 1
+        buffer.withUnsafeBufferPointer { raw in
+          findings.skip(
+            "line longer than \(Self.maximumLine) bytes", file: path, line: number,
+            text: UnsafeBufferPointer(rebasing: raw[0..<120]))
+        }
+        skippingLongLine = true
+        end = 0
+      }
+      let read = buffer.withUnsafeMutableBufferPointer { raw in
+        gzread(file, raw.baseAddress! + end, UInt32(raw.count - end))
+      }
+      if read < 0 {
+        var code: Int32 = 0
+        let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
+        throw TrafficError.unreadable(path: path, reason: message)
+      }
+      if read == 0 { ended = true }
+      end += Int(read)
+    }
+  }
+
+  private func deliver(
+    _ range: Range<Int>, findings: inout LogFindings,
+    _ body: (UnsafeBufferPointer<UInt8>, Int, inout LogFindings) throws -> Void
+  ) throws {
+    var upper = range.upperBound
+    if upper > range.lowerBound, buffer[upper - 1] == 0x0D { upper -= 1 }
+    try buffer.withUnsafeBufferPointer { raw in
+      let line = UnsafeBufferPointer(rebasing: raw[range.lowerBound..<upper])
+      if line.count > Self.maximumLine {
+        findings.skip(
+          "line longer than \(Self.maximumLine) bytes", file: path, line: lineNumber,
+          text: UnsafeBufferPointer(rebasing: line.prefix(120)))
+      } else if line.contains(0) {
+        findings.skip("NUL byte in line", file: path, line: lineNumber, text: line)
+      } else {
+        try body(line, lineNumber, &findings)
+      }
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import Apply
+import Blocklists
+import Foundation
+import Store
+import Traffic
+
+/// Which lists of a profile block the network's queries (`sanehosts hits`, the dashboard's Traffic
+/// page): the servers' query logs read against the profile's compiled block set.
+public struct NetworkHits: Sendable {
+  /// What to count.
+  public struct Request: Sendable {
+    /// The query logs (each with its rotated copies).
+    public var logs: [LogSource]
+    /// Leave out queries before this time.
+    public var since: Date?
+    /// The profile (nil: the active one).
+    public var profile: String?
+    /// How the profile was applied to the server (nil: the log's kind's own target: dnsmasq, unbound, bind).
+    public var target: Target?
+    /// Count per client (addresses are otherwise neither printed nor kept).
+    public var byClient = false
+    /// How many names the top lists hold.
+    public var top = 20
+
+    /// A request for `logs`.
+    public init(
+      logs: [LogSource], since: Date? = nil, profile: String? = nil, target: Target? = nil, byClient: Bool = false,
+      top: Int = 20
+    ) {
+      self.logs = logs
+      self.since = since
+      self.profile = profile
+      self.target = target
+      self.byClient = byClient
+      self.top = top
+    }
+
+    /// The target whose rules decide what "blocked" means: the one asked, else the first log's server's.
+    public var effectiveTarget: Target {
+      target ?? logs.first.flatMap { Target(name: $0.kind.rawValue) } ?? .hosts
+    }
+  }
+
+  private let store: Store
+
+  /// Counts over `store`'s profiles.
+  public init(store: Store) {
+    self.store = store
+  }
+
+  /// A counter over the profile's compiled block set, as `target` applies it.
+  public func counter(profile: String?, target: Target, since: Date?, byClient: Bool) async throws -> (
+    HitCounter, profile: String
+  ) {
+    let blockSet = try await BlockSet.compile(profile: profile, in: store)
+    let attribution = Attribution(compiled: blockSet.list, coversSubdomains: target.capabilities.subdomains)
+    return (HitCounter(attribution: attribution, since: since, byClient: byClient), blockSet.profile.name)
+  }
+
+  /// Reads every log of `request` and reports per list.
+  public func report(_ request: Request, now: Date = Date()) async throws -> HitReport {
+    guard !request.logs.isEmpty else { throw TrafficError.noLogs }
+    let target = request.effectiveTarget
+    var (counter, profile) = try await counter(
+      profile: request.profile, target: target, since: request.since, byClient: request.byClient)
+    var files: [String] = []
+    for log in request.logs { files += try counter.read(log, now: now) }
+    return counter.report(profile: profile, server: target.name, sources: files, top: request.top)
+  }
+
+  /// The time `--since` names: a duration back from `now` (`90m`, `24h`, `7d`, `2w`) or a date
+  /// (`2026-11-20`, `2026-11-20T08:00`, local time, or with `Z` or an offset).
+  public static func since(_ text: String, now: Date = Date()) throws(TrafficError) -> Date {
+    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+    if let unit = text.last, let seconds = units[unit], let count = Double(text.dropLast()), count >= 0 {
+      return now.addingTimeInterval(-count * seconds)
+    }
+    var clock = LogClock(now: now)
+    let padded = text.count == 10 ? text + "T00:00:00" : (text.count == 16 ? text + ":00" : text)
+    let bytes = Array(padded.utf8)
+    let parsed = bytes.withUnsafeBufferPointer { clock.iso($0) }
+    guard let (date, end) = parsed, end == bytes.count else { throw .badSince(text) }
+    return date
+  }
+}
