@@ -91,6 +91,8 @@ struct Benchmark {
     print("")
     try explainBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5))
     print("")
+    try hitsBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5), goals: goals)
+    print("")
     print(goals.table, terminator: "")
   }
 

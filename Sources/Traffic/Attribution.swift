@@ -3,8 +3,10 @@ import Foundation
 
 /// Which lists of a profile block a queried name, as the profile's compiled block set answers it: the
 /// name itself, or (for a server whose rules cover subdomains) a parent of it, unless an allow rule takes
-/// the name out; a subdomains-only deny rule (`*.name`) blocks too. Answers are kept per name: a log
-/// asks for the same names again and again.
+/// the name out; a subdomains-only deny rule (`*.name`) blocks too.
+///
+/// Each name is looked up in the set's table by its bytes, then each parent as a suffix of the same
+/// bytes: no string is made for a parent, and the allow rules are only tried when a parent is listed.
 public struct Attribution: Sendable {
   /// The lists, in the profile's order, then "deny rules" (the profile's own deny rules).
   public let lists: [String]
@@ -12,8 +14,8 @@ public struct Attribution: Sendable {
   public let sizes: [Int]
   private let compiled: CompiledList
   private let coversSubdomains: Bool
-  private var known: [String: Int32] = [:]
-  private var answers: [[Int32]] = []
+  /// The patterns of `*.name` deny rules.
+  private let subdomainDenials: Set<String>
 
   /// Attribution over `compiled`; `coversSubdomains` when the server's rules block a name's subdomains
   /// (dnsmasq's `address=/name/`, unbound's zones, RPZ's `*.name`), not for hosts files.
@@ -21,6 +23,7 @@ public struct Attribution: Sendable {
     self.compiled = compiled
     self.coversSubdomains = coversSubdomains
     lists = compiled.sources.map(\.name) + ["deny rules"]
+    subdomainDenials = Set(compiled.rules.subdomainDenials.map(\.pattern))
     var sizes = [Int](repeating: 0, count: lists.count)
     let names = compiled.names
     for entry in 0..<names.entryCount where !names.isRemoved(entry) {
@@ -32,37 +35,42 @@ public struct Attribution: Sendable {
   /// The index of "deny rules" in `lists`.
   public var denyRules: Int { lists.count - 1 }
 
-  /// The lists that block `name` (indexes into `lists`), empty when the profile does not block it.
-  public mutating func lists(for name: String) -> [Int32] {
-    if let index = known[name] { return answers[Int(index)] }
-    let found = compute(name)
-    // Names repeat; answers repeat more: share them.
-    let index: Int32
-    if let same = answers.lastIndex(of: found), answers.count - same < 64 {
-      index = Int32(same)
-    } else {
-      index = Int32(answers.count)
-      answers.append(found)
-    }
-    if known.count < 2_000_000 { known[name] = index }
-    return found
-  }
-
-  private func compute(_ query: String) -> [Int32] {
+  /// The lists that block `name` (indexes into `lists`, ascending), empty when the profile does not.
+  public func lists(for query: String) -> [Int32] {
     guard case .success(let name) = NameRules.normalize(query) else { return [] }
-    var found = Set<Int32>()
+    var bytes = Array(name.utf8)
     let names = compiled.names
-    func add(_ candidate: String) {
-      guard let entry = names.entry(of: candidate), !names.isRemoved(entry) else { return }
-      names.forEachSource(of: entry) { found.insert(Int32(min($0, lists.count - 1))) }
+    let last = Int32(lists.count - 1)
+    var found: [Int32] = []
+    var parentListed = false
+    var deniedBelow = false
+    bytes.withUnsafeMutableBufferPointer { mutable in
+      let buffer = UnsafeBufferPointer(mutable)
+      func add(_ suffix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let entry = names.entry(of: suffix, hash: NameHash.hash(suffix)), !names.isRemoved(entry) else {
+          return false
+        }
+        names.forEachSource(of: entry) { found.append(min(Int32($0), last)) }
+        return true
+      }
+      _ = add(buffer)
+      for index in buffer.indices where buffer[index] == UInt8(ascii: ".") {
+        let suffix = UnsafeBufferPointer(rebasing: buffer[(index + 1)...])
+        if coversSubdomains, add(suffix) { parentListed = true }
+        if !subdomainDenials.isEmpty,
+          subdomainDenials.contains(String(decoding: suffix, as: UTF8.self))
+        {
+          deniedBelow = true
+        }
+      }
     }
-    add(name)
-    let parents = NameRules.parents(of: name)
-    if coversSubdomains {
-      let allowed = compiled.rules.allow.contains { RuleSet.matches($0, name) }
-      if !allowed { parents.forEach(add) }
+    let allowed = { compiled.rules.allow.contains { RuleSet.matches($0, name) } }
+    if parentListed, allowed() {
+      // An allow rule's exception lets the name through; only its own entry would block it, and an
+      // allow rule matching it removed that.
+      found.removeAll()
     }
-    if found.isEmpty, compiled.blocks(name) { found.insert(Int32(denyRules)) }
-    return found.sorted()
+    if found.isEmpty, deniedBelow, !allowed() { found.append(last) }
+    return Array(Set(found)).sorted()
   }
 }

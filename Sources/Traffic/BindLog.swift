@@ -9,6 +9,8 @@ import Foundation
 public struct BindLog: QueryLogParser {
   public init() {}
 
+  public var keepsClients = true
+
   public var tellsBlocks: Bool { true }
 
   public mutating func parse(
@@ -42,7 +44,7 @@ public struct BindLog: QueryLogParser {
       findings.skip("truncated client line", file: file, line: number, text: line)
       return
     }
-    let address = scan.text(tokens[0].lowerBound..<hash)
+    let address = keepsClients ? scan.text(tokens[0].lowerBound..<hash) : nil
     let asked = tokens[1]
     if scan.equals(tokens[2], "query:") {
       guard tokens.count >= 6 else {

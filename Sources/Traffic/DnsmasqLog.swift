@@ -11,6 +11,8 @@ import Foundation
 public struct DnsmasqLog: QueryLogParser {
   public init() {}
 
+  public var keepsClients = true
+
   public var tellsBlocks: Bool { true }
 
   static let blockingAnswers: Set<String> = ["NXDOMAIN", "NODATA", "NODATA-IPv4", "NODATA-IPv6", "0.0.0.0", "::"]
@@ -43,9 +45,11 @@ public struct DnsmasqLog: QueryLogParser {
     var client: String?
     // log-queries=extra: a serial number and the client's address/port first.
     if tokens.count >= 2, scan.isDigits(tokens[0]), scan.contains(tokens[1], 0x2F) {
-      let address = tokens[1]
-      let slash = scan.bytes[address].lastIndex(of: 0x2F) ?? address.upperBound
-      client = scan.text(address.lowerBound..<slash)
+      if keepsClients {
+        let address = tokens[1]
+        let slash = scan.bytes[address].lastIndex(of: 0x2F) ?? address.upperBound
+        client = scan.text(address.lowerBound..<slash)
+      }
       tokens.removeFirst(2)
     }
     guard let kind = tokens.first else {
@@ -58,7 +62,8 @@ public struct DnsmasqLog: QueryLogParser {
         return
       }
       let type = scan.text(kind.lowerBound + 6..<kind.upperBound - 1)
-      emit(.query(time: time, name: scan.name(tokens[1]), type: type, client: client ?? scan.text(tokens[3])))
+      let from = keepsClients ? client ?? scan.text(tokens[3]) : nil
+      emit(.query(time: time, name: scan.name(tokens[1]), type: type, client: from))
     } else if scan.equals(kind, "config") || scan.bytes[kind.lowerBound] == 0x2F {
       guard tokens.count >= 4, scan.equals(tokens[2], "is") else {
         findings.skip("truncated answer line", file: file, line: number, text: line)

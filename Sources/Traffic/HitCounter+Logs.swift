@@ -7,6 +7,7 @@ extension HitCounter {
     let files = LogFiles.rotation(of: source.path)
     guard !files.isEmpty else { throw .unreadable(path: source.path, reason: "no such file") }
     var parser = source.kind.parser()
+    parser.keepsClients = byClient
     var clock = LogClock(now: now)
     for file in files {
       var reader = try LogReader(path: file)

@@ -1,21 +1,31 @@
+import Blocklists
 import Foundation
 
 /// Counts a query log's events against a profile's block set: queries and server blocks per name, then
 /// per list. Keeps one record per distinct name and nothing of a line once it is counted.
+///
+/// Names are found by their bytes in a `NameSet` (the engine's own table, hashed with `NameHash`), each
+/// with a plain record; the lists that block a name are one of a few shared answers. A million lines
+/// cost no hashing of strings and no reference counting per line.
 public struct HitCounter: Sendable {
-  private struct NameCount {
-    var queries = 0
-    var serverBlocked = 0
-    var lists: [Int32] = []
+  struct Record {
+    var queries: Int32 = 0
+    var serverBlocked: Int32 = 0
+    /// Index into `answers`.
+    var answer: Int32
   }
 
-  private var attribution: Attribution
-  private let since: Date?
-  private let byClient: Bool
-  private var names: [String: NameCount] = [:]
-  private var clients: [String: (queries: Int, blocked: Int)] = [:]
-  private var first: Date?
-  private var last: Date?
+  let attribution: Attribution
+  let since: Date?
+  /// Whether clients are counted.
+  public let byClient: Bool
+  private var index = NameSet(sourceCount: 1, capacity: 1 << 16)
+  private(set) var records: [Record] = []
+  private(set) var answers: [[Int32]] = [[]]
+  private var answerIndex: [[Int32]: Int32] = [[]: 0]
+  private(set) var clients: [String: (queries: Int, blocked: Int)] = [:]
+  private(set) var first: Date?
+  private(set) var last: Date?
   /// Lines read and skipped so far.
   public var findings = LogFindings()
   /// Whether every log read says which queries its server blocked.
@@ -30,7 +40,7 @@ public struct HitCounter: Sendable {
   }
 
   /// The lists that block `name` (see `Attribution`), by their names.
-  public mutating func lists(for name: String) -> [String] {
+  public func lists(for name: String) -> [String] {
     attribution.lists(for: name).map { attribution.lists[Int($0)] }
   }
 
@@ -44,70 +54,46 @@ public struct HitCounter: Sendable {
         if first == nil || time < first! { first = time }
         if last == nil || time > last! { last = time }
       }
-      var record = names[name] ?? NameCount(lists: attribution.lists(for: name))
-      record.queries += 1
-      names[name] = record
+      let entry = record(of: name)
+      records[entry].queries += 1
+      let lists = answers[Int(records[entry].answer)]
       if byClient, let client {
         clients[client, default: (0, 0)].queries += 1
-        if !record.lists.isEmpty { clients[client, default: (0, 0)].blocked += 1 }
+        if !lists.isEmpty { clients[client, default: (0, 0)].blocked += 1 }
       }
-      return record.lists
+      return lists
     case .blocked(_, let name, _):
-      var record = names[name] ?? NameCount(lists: attribution.lists(for: name))
-      record.serverBlocked += 1
-      names[name] = record
+      records[record(of: name)].serverBlocked += 1
       return []
     }
   }
 
-  /// The report: per list, the top `top` names, and what the server answered against the profile.
-  public func report(profile: String, server: String, sources: [String], top: Int) -> HitReport {
-    var report = HitReport(profile: profile, server: server, sources: sources, since: since, first: first, last: last)
-    report.findings = findings
-    report.serverTellsBlocks = serverTellsBlocks
-    var perList = attribution.lists.indices.map { _ in (queries: 0, names: 0, only: 0) }
-    var blocked: [(String, NameCount)] = []
-    var answered: [(String, Int)] = []
-    for (name, record) in names {
-      report.queries += record.queries
-      if record.queries > 0 { report.distinctNames += 1 }
-      report.serverBlocked += record.serverBlocked
-      if record.lists.isEmpty {
-        report.blockedElsewhere += record.serverBlocked
-        continue
+  /// The name of a record.
+  func nameOf(_ entry: Int) -> String { index.name(entry) }
+
+  /// The names of the lists that block a record's name.
+  func listNames(_ entry: Int) -> [String] {
+    answers[Int(records[entry].answer)].map { attribution.lists[Int($0)] }
+  }
+
+  /// The record of `name`, made (with the lists that block it) when it is new.
+  private mutating func record(of name: String) -> Int {
+    var utf8 = name
+    return utf8.withUTF8 { bytes in
+      let hash = NameHash.hash(bytes)
+      if let entry = index.entry(of: bytes, hash: hash) { return entry }
+      index.insert(bytes, hash: hash, source: 0)
+      let lists = attribution.lists(for: name)
+      let answer: Int32
+      if let known = answerIndex[lists] {
+        answer = known
+      } else {
+        answer = Int32(answers.count)
+        answers.append(lists)
+        answerIndex[lists] = answer
       }
-      report.blocked += record.queries
-      if record.queries > 0 { blocked.append((name, record)) }
-      if record.queries > record.serverBlocked { answered.append((name, record.queries - record.serverBlocked)) }
-      for list in record.lists where record.queries > 0 {
-        perList[Int(list)].queries += record.queries
-        perList[Int(list)].names += 1
-        if record.lists.count == 1 { perList[Int(list)].only += record.queries }
-      }
+      records.append(Record(answer: answer))
+      return records.count - 1
     }
-    report.lists = attribution.lists.indices.compactMap { index in
-      let (queries, names, only) = perList[index]
-      if index == attribution.denyRules, attribution.sizes[index] == 0, queries == 0 { return nil }
-      return HitReport.ListHits(
-        list: attribution.lists[index], size: attribution.sizes[index], queries: queries, names: names, onlyThis: only,
-        share: report.blocked > 0 ? Double(queries) / Double(report.blocked) : 0)
-    }
-    let names = { (lists: [Int32]) in lists.map { attribution.lists[Int($0)] } }
-    report.top = blocked.sorted { ($0.1.queries, $1.0) > ($1.1.queries, $0.0) }.prefix(top).map {
-      HitReport.NameHits(name: $0.0, queries: $0.1.queries, lists: names($0.1.lists))
-    }
-    if serverTellsBlocks {
-      report.answeredButBlocked = answered.reduce(0) { $0 + $1.1 }
-      report.answeredNames = answered.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(top).map {
-        HitReport.NameHits(name: $0.0, queries: $0.1, lists: names(self.names[$0.0]?.lists ?? []))
-      }
-    }
-    if byClient {
-      report.clients = clients.map {
-        HitReport.ClientHits(client: $0.key, queries: $0.value.queries, blocked: $0.value.blocked)
-      }
-      .sorted { ($0.queries, $1.client) > ($1.queries, $0.client) }
-    }
-    return report
   }
 }

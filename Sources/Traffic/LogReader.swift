@@ -39,7 +39,12 @@ public struct LogReader: ~Copyable {
     var skippingLongLine = false
     while true {
       // A whole line in the buffer?
-      if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
+      let found = buffer.withUnsafeBufferPointer { raw in
+        memchr(raw.baseAddress! + start, 0x0A, end - start).map {
+          UnsafeRawPointer($0) - UnsafeRawPointer(raw.baseAddress!)
+        }
+      }
+      if let newline = found {
         lineNumber += 1
         findings.lines += 1
         if skippingLongLine {

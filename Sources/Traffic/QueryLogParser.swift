@@ -7,6 +7,9 @@ public protocol QueryLogParser: Sendable {
     _ line: UnsafeBufferPointer<UInt8>, number: Int, file: String, clock: inout LogClock, findings: inout LogFindings,
     emit: (LogEvent) -> Void)
 
+  /// Whether events carry the client's address (off unless counted per client: nothing is made of it).
+  var keepsClients: Bool { get set }
+
   /// Whether the lines read so far say which queries the server blocked (unbound tells only with
   /// `log-local-actions`).
   var tellsBlocks: Bool { get }

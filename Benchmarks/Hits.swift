@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Benchmark {
+  /// `sanehosts hits` on a seeded dnsmasq log of 1,000,000 lines (`log-queries=extra`), against the
+  /// profile of the 10 real lists the update benchmark left (416,000 names): a quarter of the queries
+  /// for names of that profile (query and `config` lines), the rest for 30,000 other names (query,
+  /// forwarded, reply), 40 clients. Beside `wc -l` of the same file.
+  static func hitsBenchmark(sanehosts: String, work: URL, runs: Int, goals: Goals) throws {
+    let home = work.appending(path: "update-bench")
+    let hostsOutput = work.appending(path: "update-bench.out")
+    guard FileManager.default.fileExists(atPath: home.path),
+      let blockedText = try? String(contentsOf: hostsOutput, encoding: .utf8)
+    else {
+      print("hits: skipped (the update benchmark's profile is missing)")
+      return
+    }
+    // Every 20th name the profile blocks.
+    let blocked = blockedText.split(separator: "\n").enumerated().compactMap { index, line -> Substring? in
+      guard index % 20 == 0, line.hasPrefix("0.0.0.0 ") else { return nil }
+      return line.dropFirst(8)
+    }
+    let log = work.appending(path: "hits-1M.log")
+    if !FileManager.default.fileExists(atPath: log.path) {
+      try Data(syntheticLog(lines: 1_000_000, blocked: blocked).utf8).write(to: log)
+    }
+    setenv("SANEHOSTS_HOME", home.path, 1)
+    defer { unsetenv("SANEHOSTS_HOME") }
+    let command = [sanehosts, "hits", "--log", "dnsmasq:\(log.path)", "--json"]
+    _ = run(command)
+    let measured = median((0..<runs).map { _ in run(command) })
+    guard measured.status == 0 else { fail("hits exited \(measured.status)") }
+    let count = median((0..<runs).map { _ in run(["wc", "-l", log.path]) })
+    print("hits: a dnsmasq log of 1,000,000 lines against the 10 real lists' profile (416,000 names)")
+    print(
+      String(
+        format: "  hits           %.2f s  peak %.0f MiB  (median of %d; target ≤ 1 s, ≤ 200 MiB)", measured.seconds,
+        measured.peakMiB, runs))
+    print(String(format: "  wc -l          %.3f s  (the same file, median of %d)", count.seconds, runs))
+    goals.add("1M log lines attributed (hits): time", measured.seconds, "s", atMost: 1)
+    goals.add("1M log lines attributed (hits): peak", measured.peakMiB, "MiB", atMost: 200)
+  }
+
+  /// The log's text: queries a second apart in tens, each with the lines dnsmasq writes for it.
+  static func syntheticLog(lines: Int, blocked: [Substring]) -> String {
+    var state: UInt64 = 35
+    func next() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33)
+    }
+    var text = ""
+    text.reserveCapacity(lines * 80)
+    var written = 0
+    var serial = 0
+    while written < lines {
+      serial += 1
+      let second = serial / 10
+      let stamp = String(format: "Nov 27 %02d:%02d:%02d", second / 3600 % 24, second / 60 % 60, second % 60)
+      let client = "10.0.0.\(next() % 40 + 2)/\(next() % 60_000 + 1024)"
+      let prefix = "\(stamp) dnsmasq[812]: \(serial) \(client) "
+      let type = next() % 3 == 0 ? "AAAA" : "A"
+      if next() % 4 == 0, !blocked.isEmpty {
+        let name = blocked[next() % blocked.count]
+        text += "\(prefix)query[\(type)] \(name) from \(client.prefix { $0 != "/" })\n"
+        text += "\(prefix)config \(name) is NXDOMAIN\n"
+        written += 2
+      } else {
+        let name = "host\(next() % 30_000).site\(next() % 97).website"
+        text += "\(prefix)query[\(type)] \(name) from \(client.prefix { $0 != "/" })\n"
+        text += "\(prefix)forwarded \(name) to 192.0.2.53#53\n"
+        text += "\(prefix)reply \(name) is 198.51.100.\(next() % 250 + 1)\n"
+        written += 3
+      }
+    }
+    return text
+  }
+}
