@@ -88,6 +88,20 @@ extension HitsCommand {
     return out
   }
 
+  /// A line of the live feed: the time, the name and type, the lists (or the server's own block).
+  static func feedLine(_ item: FeedItem) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "HH:mm:ss"
+    var line = (item.time.map { formatter.string(from: $0) } ?? "--:--:--") + "  " + item.name
+    if let type = item.type { line += "  " + type }
+    line +=
+      item.lists.isEmpty
+      ? "  blocked by the server, in no list of the profile" : "  " + item.lists.joined(separator: ", ")
+    if let client = item.client { line += "  (" + client + ")" }
+    return line + "\n"
+  }
+
   /// The per-list table as CSV.
   static func csv(_ report: HitReport) -> String {
     func field(_ text: String) -> String {

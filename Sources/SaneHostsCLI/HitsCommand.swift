@@ -43,12 +43,21 @@ struct HitsCommand: AsyncParsableCommand {
   @Flag(help: "Count per client address too (addresses are otherwise neither printed nor kept).") var byClient = false
   @Flag(help: "Print JSON on standard output.") var json = false
   @Flag(help: "Print the per-list table as CSV on standard output.") var csv = false
+  @Flag(
+    help: """
+      Follow the logs as queries arrive: print each blocked name with its lists (with --json one object a \
+      line) until interrupted.
+      """)
+  var follow = false
 
   func validate() throws {
     if logs.isEmpty {
       throw ValidationError("Give at least one --log KIND:PATH, e.g. --log dnsmasq:/var/log/dnsmasq.log.")
     }
     if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+    if follow && (csv || since != nil) {
+      throw ValidationError("--follow prints names as they come: no --csv or --since.")
+    }
     if top < 0 { throw ValidationError("--top takes a count of 0 or more, not \(top).") }
   }
 
@@ -60,6 +69,14 @@ struct HitsCommand: AsyncParsableCommand {
       let request = NetworkHits.Request(
         logs: sources, since: try since.map { text throws(TrafficError) in try NetworkHits.since(text) },
         profile: profile, target: target, byClient: byClient, top: top)
+      if follow {
+        try await NetworkHits(store: store).follow(request) {
+          Terminal.writeError("Following \(sources.map(\.path).joined(separator: ", ")) (Ctrl-C stops).\n")
+        } emit: { item in
+          Terminal.writeOutput(json ? Text.jsonLine(item) : Self.feedLine(item))
+        }
+        return
+      }
       report = try await NetworkHits(store: store).report(request)
     } catch {
       throw CLIError(error)

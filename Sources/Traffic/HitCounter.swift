@@ -44,7 +44,7 @@ public struct HitCounter: Sendable {
     attribution.lists(for: name).map { attribution.lists[Int($0)] }
   }
 
-  /// Counts one event; returns the lists that block its name when it is a query the profile blocks.
+  /// Counts one event; returns the lists of the profile that block its name (empty when none does).
   @discardableResult
   public mutating func count(_ event: LogEvent) -> [Int32] {
     if let since, let time = event.time, time < since { return [] }
@@ -63,8 +63,9 @@ public struct HitCounter: Sendable {
       }
       return lists
     case .blocked(_, let name, _):
-      records[record(of: name)].serverBlocked += 1
-      return []
+      let entry = record(of: name)
+      records[entry].serverBlocked += 1
+      return answers[Int(records[entry].answer)]
     }
   }
 

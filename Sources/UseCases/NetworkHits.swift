@@ -68,6 +68,39 @@ public struct NetworkHits: Sendable {
     return counter.report(profile: profile, server: target.name, sources: files, top: request.top)
   }
 
+  /// Follows every log of `request` from its end, calling `emit` with each query the profile blocks (and
+  /// each block of the server's that the profile does not explain) as the lines arrive; the files are read
+  /// again every `interval` on `clock`, until the task is cancelled.
+  public func follow<C: Clock<Duration>>(
+    _ request: Request, interval: Duration = .milliseconds(100), clock: C = ContinuousClock(),
+    started: () -> Void = {}, emit: (FeedItem) -> Void
+  ) async throws {
+    guard !request.logs.isEmpty else { throw TrafficError.noLogs }
+    var (counter, _) = try await counter(
+      profile: request.profile, target: request.effectiveTarget, since: nil, byClient: request.byClient)
+    var logs: [(follower: LogFollower, parser: any QueryLogParser, clock: LogClock)] = []
+    for log in request.logs {
+      var parser = log.kind.parser()
+      parser.keepsClients = request.byClient
+      logs.append((try LogFollower(path: log.path), parser, LogClock()))
+    }
+    started()
+    while true {
+      for index in logs.indices {
+        var (follower, parser, logClock) = logs[index]
+        var findings = LogFindings()
+        let path = follower.path
+        follower.poll { line, number in
+          parser.parse(line, number: number, file: path, clock: &logClock, findings: &findings) { event in
+            if let item = counter.feed(event) { emit(item) }
+          }
+        }
+        logs[index] = (follower, parser, logClock)
+      }
+      try await clock.sleep(for: interval)
+    }
+  }
+
   /// The time `--since` names: a duration back from `now` (`90m`, `24h`, `7d`, `2w`) or a date
   /// (`2026-11-20`, `2026-11-20T08:00`, local time, or with `Z` or an offset).
   public static func since(_ text: String, now: Date = Date()) throws(TrafficError) -> Date {

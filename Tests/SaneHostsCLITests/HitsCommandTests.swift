@@ -135,6 +135,55 @@ struct HitsCommandTests {
     }
   }
 
+  @Test("--follow: each blocked query with its lists as dnsmasq logs it, one JSON object a line")
+  func follow() async throws {
+    let cli = try await Self.fixture()
+    defer { cli.remove() }
+    let dropIn = cli.directory.file("sanehosts.servers")
+    let log = cli.directory.file("dnsmasq-queries.log")
+    try Data().write(to: log)
+    try await cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: cli.directory.url) { upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: [
+          "--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)", "--log-queries",
+          "--log-facility=\(log.path)",
+        ], directory: cli.directory.url
+      ) { server in
+        let output = cli.directory.file("feed.jsonl")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = try cli.runner.executable
+        process.arguments = ["hits", "--follow", "--json", "--log", "dnsmasq:\(log.path)"]
+        process.environment = ProcessInfo.processInfo.environment.merging(try cli.runner.environment) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+          process.terminate()
+          process.waitUntilExit()
+        }
+        // The feed starts at the log's end: wait until it follows, then ask.
+        try await Task.sleep(for: .milliseconds(600))
+        try await Self.send(
+          [("x.ads.shop.blog", .a, 1), ("clean.shop.blog", .a, 1), ("tracker.shop.blog", .aaaa, 1)], port: server.port)
+        var lines: [[String: Any]] = []
+        let start = ContinuousClock.now
+        while lines.count < 2 && ContinuousClock.now - start < .seconds(10) {
+          try await Task.sleep(for: .milliseconds(50))
+          let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+          lines = text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+          }
+        }
+        #expect(lines.map { $0["name"] as? String } == ["x.ads.shop.blog", "tracker.shop.blog"], "\(lines)")
+        #expect(lines.last?["lists"] as? [String] == ["first", "second"])
+        #expect(lines.last?["type"] as? String == "AAAA")
+        #expect(lines.allSatisfy { $0["client"] == nil })
+      }
+    }
+  }
+
   @Test("unbound (log-queries, log-local-actions): every count; without local actions it says it cannot tell")
   func unbound() async throws {
     let cli = try await Self.fixture()

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One line of `hits --follow`: a query the profile blocks, with its lists, or one the server blocked
+/// that no list of the profile names.
+public struct FeedItem: Sendable, Codable, Hashable {
+  /// When the server logged it (nil when the log line had no time).
+  public var time: Date?
+  /// The name asked.
+  public var name: String
+  /// The record type asked (nil for a server's block line).
+  public var type: String?
+  /// The lists of the profile that block it; empty when only the server blocked it.
+  public var lists: [String]
+  /// The client, with `--by-client` only.
+  public var client: String?
+}
+
+extension HitCounter {
+  /// Counts `event` and tells what the live feed shows of it: a query the profile blocks, or a block
+  /// of the server's that the profile does not explain; nil for everything else.
+  public mutating func feed(_ event: LogEvent) -> FeedItem? {
+    switch event {
+    case .query(let time, let name, let type, let client):
+      let lists = count(event)
+      guard !lists.isEmpty else { return nil }
+      return FeedItem(
+        time: time, name: name, type: type, lists: lists.map { attribution.lists[Int($0)] },
+        client: byClient ? client : nil)
+    case .blocked(let time, let name, let client):
+      guard count(event).isEmpty else { return nil }
+      return FeedItem(time: time, name: name, type: nil, lists: [], client: byClient ? client : nil)
+    }
+  }
+}
