@@ -2,6 +2,8 @@ import Apply
 import ArgumentParser
 import Blocklists
 import Foundation
+import Pihole
+import Store
 import Traffic
 import UseCases
 
@@ -39,6 +41,15 @@ struct HitsCommand: AsyncParsableCommand {
       "How the profile was applied (default: the log's server; dnsmasq-hosts for an addn-hosts file).",
       valueName: "target"))
   var target: Target?
+  @Option(
+    help: ArgumentHelp(
+      "Also (or only) count a Pi-hole's query log through its API (one session, logged out at the end).",
+      valueName: "host"))
+  var pihole: String?
+  @Option(help: ArgumentHelp("The Pi-hole's password from this file (first line).", valueName: "path"))
+  var passwordFile: String?
+  @Option(help: "The Pi-hole's current two-factor code.") var totp: Int?
+  @Flag(help: "The Pi-hole has no password.") var noPassword = false
   @Option(help: "How many names the top lists show.") var top = 20
   @Flag(help: "Count per client address too (addresses are otherwise neither printed nor kept).") var byClient = false
   @Flag(help: "Print JSON on standard output.") var json = false
@@ -51,9 +62,11 @@ struct HitsCommand: AsyncParsableCommand {
   var follow = false
 
   func validate() throws {
-    if logs.isEmpty {
-      throw ValidationError("Give at least one --log KIND:PATH, e.g. --log dnsmasq:/var/log/dnsmasq.log.")
+    if logs.isEmpty && pihole == nil {
+      throw ValidationError(
+        "Give at least one --log KIND:PATH (e.g. --log dnsmasq:/var/log/dnsmasq.log) or --pihole HOST.")
     }
+    if follow && pihole != nil { throw ValidationError("--follow reads log files; a Pi-hole is counted without it.") }
     if json && csv { throw ValidationError("Choose one of --json and --csv.") }
     if follow && (csv || since != nil) {
       throw ValidationError("--follow prints names as they come: no --csv or --since.")
@@ -77,7 +90,20 @@ struct HitsCommand: AsyncParsableCommand {
         }
         return
       }
-      report = try await NetworkHits(store: store).report(request)
+      if let pihole {
+        let host: PiholeHost
+        do { host = try PiholeHost(pihole) } catch { throw CLIError(error) }
+        let password = noPassword ? nil : try PiholeOptions.password(file: passwordFile, data: store.directory)
+        report = try await PiholeOptions.withClient(host: host, password: password, totp: totp) { client in
+          try await NetworkHits(store: store).report(request, pihole: client)
+        }
+      } else {
+        report = try await NetworkHits(store: store).report(request)
+      }
+    } catch let error as CLIError {
+      throw error
+    } catch let error as CommandFailure {
+      throw error
     } catch {
       throw CLIError(error)
     }

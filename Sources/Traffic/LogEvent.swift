@@ -43,7 +43,8 @@ public struct LogFindings: Sendable, Hashable, Codable {
   /// All skipped lines.
   public var skippedLines: Int { skipped.values.reduce(0, +) }
 
-  mutating func skip(_ reason: String, file: String, line: Int, text: UnsafeBufferPointer<UInt8>) {
+  /// Counts a skipped line under `reason`, keeping it as a sample while there are fewer than five.
+  public mutating func skip(_ reason: String, file: String, line: Int, text: UnsafeBufferPointer<UInt8>) {
     skipped[reason, default: 0] += 1
     guard samples[reason, default: []].count < 5 else { return }
     var shown = ""
@@ -53,7 +54,8 @@ public struct LogFindings: Sendable, Hashable, Codable {
     samples[reason, default: []].append(Sample(file: file, line: line, text: shown))
   }
 
-  mutating func add(_ other: LogFindings) {
+  /// Adds what another file's reading found.
+  public mutating func add(_ other: LogFindings) {
     lines += other.lines
     otherLines += other.otherLines
     skipped.merge(other.skipped, uniquingKeysWith: +)

@@ -1,6 +1,7 @@
 import Apply
 import Blocklists
 import Foundation
+import Pihole
 import Store
 import Traffic
 
@@ -57,15 +58,46 @@ public struct NetworkHits: Sendable {
     return (HitCounter(attribution: attribution, since: since, byClient: byClient), blockSet.profile.name)
   }
 
-  /// Reads every log of `request` and reports per list.
-  public func report(_ request: Request, now: Date = Date()) async throws -> HitReport {
-    guard !request.logs.isEmpty else { throw TrafficError.noLogs }
-    let target = request.effectiveTarget
+  /// Reads every log of `request` (and the query log of `pihole`, when given) and reports per list.
+  public func report(_ request: Request, pihole: PiholeClient? = nil, now: Date = Date()) async throws -> HitReport {
+    guard !request.logs.isEmpty || pihole != nil else { throw TrafficError.noLogs }
+    let target = pihole != nil && request.target == nil ? .hosts : request.effectiveTarget
     var (counter, profile) = try await counter(
       profile: request.profile, target: target, since: request.since, byClient: request.byClient)
-    var files: [String] = []
-    for log in request.logs { files += try counter.read(log, now: now) }
-    return counter.report(profile: profile, server: target.name, sources: files, top: request.top)
+    var sources: [String] = []
+    for log in request.logs { sources += try counter.read(log, now: now) }
+    if let pihole {
+      try await Self.count(pihole, since: request.since, into: &counter)
+      let host = await pihole.host
+      sources.append("pihole:\(host)")
+    }
+    return counter.report(
+      profile: profile, server: pihole != nil && request.logs.isEmpty ? "pihole" : target.name, sources: sources,
+      top: request.top)
+  }
+
+  /// Counts a Pi-hole's query log since `since` (its whole in-memory log, 24 h by default, without):
+  /// each query, and a block for each FTL counts as blocked. Names hidden by the Pi-hole's privacy level
+  /// are counted as skipped.
+  static func count(_ pihole: PiholeClient, since: Date?, into counter: inout HitCounter) async throws {
+    var findings = LogFindings()
+    var local = counter
+    try await pihole.queries(from: since) { page in
+      for query in page {
+        findings.lines += 1
+        guard query.domain != "hidden" else {
+          Array(query.domain.utf8).withUnsafeBufferPointer {
+            findings.skip("hidden by the Pi-hole's privacy level", file: "pihole", line: query.id, text: $0)
+          }
+          continue
+        }
+        let client = counter.byClient ? query.client : nil
+        local.count(.query(time: query.time, name: query.domain, type: query.type, client: client))
+        if query.isBlocked { local.count(.blocked(time: query.time, name: query.domain, client: client)) }
+      }
+    }
+    local.findings.add(findings)
+    counter = local
   }
 
   /// Follows every log of `request` from its end, calling `emit` with each query the profile blocks (and

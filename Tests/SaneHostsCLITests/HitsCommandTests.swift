@@ -184,6 +184,40 @@ struct HitsCommandTests {
     }
   }
 
+  @Test("--pihole: the Pi-hole's query log through its API, paged on one session, logged out; hidden names skipped")
+  func pihole() async throws {
+    let cli = try await Self.fixture()
+    defer { cli.remove() }
+    try await PiholeDouble.with { double in
+      let start = Date().timeIntervalSince1970 - 600
+      var queries: [PiholeDouble.LoggedQuery] = []
+      for (index, (name, status)) in [
+        ("ads.shop.blog", "GRAVITY"), ("ads.shop.blog", "GRAVITY"), ("tracker.shop.blog", "GRAVITY"),
+        ("metrics.shop.blog", "FORWARDED"), ("clean.shop.blog", "FORWARDED"), ("track.shop.blog", "GRAVITY_CNAME"),
+        ("hidden", "FORWARDED"),
+      ].enumerated() {
+        queries.append(PiholeDouble.LoggedQuery(time: start + Double(index), status: status, domain: name))
+      }
+      double.log(queries)
+      var runner = try cli.runner
+      runner.environment["PIHOLE_PASSWORD"] = "secret"
+      let result = try await runner.run(["hits", "--json", "--pihole", double.baseURL])
+      try #require(result.status == 0, "\(result.standardError)")
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+      #expect(report["queries"] as? Int == 6 && report["blocked"] as? Int == 4, "\(report)")
+      // metrics is in the profile but the Pi-hole answered it: it does not run what was applied.
+      #expect(report["answeredButBlocked"] as? Int == 1)
+      #expect(report["blockedElsewhere"] as? Int == 1, "the CNAME the Pi-hole blocked")
+      #expect(report["server"] as? String == "pihole")
+      #expect(
+        (report["findings"] as? [String: Any])?["skipped"] as? [String: Int] == [
+          "hidden by the Pi-hole's privacy level": 1
+        ])
+      #expect(double.activeSessions == 0)
+    }
+  }
+
   @Test("unbound (log-queries, log-local-actions): every count; without local actions it says it cannot tell")
   func unbound() async throws {
     let cli = try await Self.fixture()

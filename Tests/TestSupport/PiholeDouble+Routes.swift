@@ -53,6 +53,7 @@ extension PiholeDouble {
     case ("GET", "/api/info/version"): return { self.version() }
     case ("GET", "/api/info/ftl"): return { self.ftlInfo() }
     case ("GET", "/api/stats/summary"): return { self.summary() }
+    case ("GET", "/api/queries"): return { self.queries(request) }
     // Not in the shared document, but in FTL's API: whether blocking is on.
     case ("GET", "/api/dns/blocking"): return { .json(200, [("blocking", .string("enabled")), ("timer", .null)]) }
     case ("POST", "/api/action/gravity"): return { self.gravity() }

@@ -121,6 +121,8 @@ public final class PiholeDouble: Sendable {
   }
 
   struct State: Sendable {
+    /// The query log, oldest first (ids from 0).
+    var queryLog: [LoggedQuery] = []
     var lists: [List] = []
     var domains: [DomainRule] = []
     var contents: [String: [String]] = [:]
