@@ -221,6 +221,7 @@ let package = Package(
     .target(
       name: "Dashboard",
       dependencies: [
+        "Traffic",
         "Locking",
         "Apply", "BlockerTest", "Blocklists", "Catalog", "DNS", "Downloads", "Files", "Loading", "Store", "Updates",
         "UseCases",
@@ -406,7 +407,8 @@ let package = Package(
     .testTarget(
       name: "DashboardTests",
       dependencies: [
-        "Dashboard", "Apply", "BlockerTest", "Blocklists", "DNS", "Downloads", "Loading", "Locking", "Store", "Updates",
+        "Dashboard", "Apply", "BlockerTest", "Blocklists", "DNS", "Downloads", "Loading", "Locking", "Store", "Traffic",
+        "Updates",
         "UseCases", "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Store
+import Traffic
 
 /// `sanehosts serve`: the local web dashboard.
 struct ServeCommand: AsyncParsableCommand {
@@ -42,11 +43,20 @@ struct ServeCommand: AsyncParsableCommand {
       "Where the Apply page writes DNS server drop-ins (default: each server's usual place).", valueName: "path"))
   var dropInDir: String?
   @Option(help: "How many backups of each file to keep.") var keepBackups = 10
+  @Option(
+    name: .customLong("log"),
+    help: ArgumentHelp(
+      "A DNS server's query log for the Traffic page: dnsmasq:PATH, unbound:PATH or bind:PATH (repeat for more).",
+      valueName: "KIND:PATH"))
+  var logs: [String] = []
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel = "notice"
 
   func validate() throws {
     if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port).") }
     if keepBackups < 1 { throw ValidationError("--keep-backups must be at least 1, not \(keepBackups).") }
+    for log in logs where (try? LogSource(argument: log)) == nil {
+      throw ValidationError(TrafficError.badLogArgument(log).errorDescription ?? log)
+    }
     if Logger.Level(rawValue: logLevel) == nil {
       throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
     }
@@ -57,6 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
     var configuration = DashboardConfiguration(
       host: host, port: port, token: token ?? ProcessInfo.processInfo.environment["SANEHOSTS_TOKEN"], data: data,
       hostsFile: hostsFile, keepBackups: keepBackups, dropInDirectory: dropInDir)
+    configuration.queryLogs = logs.compactMap { try? LogSource(argument: $0) }
     var generated = false
     do {
       if !configuration.isLoopback && configuration.token == nil {

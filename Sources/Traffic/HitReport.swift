@@ -4,6 +4,16 @@ import Foundation
 public struct HitReport: Sendable, Codable, Hashable {
   /// One list's share of the blocking.
   public struct ListHits: Sendable, Codable, Hashable {
+    /// Creates a row.
+    public init(list: String, size: Int, queries: Int, names: Int, onlyThis: Int, share: Double) {
+      self.list = list
+      self.size = size
+      self.queries = queries
+      self.names = names
+      self.onlyThis = onlyThis
+      self.share = share
+    }
+
     /// The list (a source's key, or "deny rules").
     public var list: String
     /// Names it holds in the profile's block set.
@@ -20,6 +30,13 @@ public struct HitReport: Sendable, Codable, Hashable {
 
   /// A name asked, how often, and the lists that block it.
   public struct NameHits: Sendable, Codable, Hashable {
+    /// Creates a row.
+    public init(name: String, queries: Int, lists: [String]) {
+      self.name = name
+      self.queries = queries
+      self.lists = lists
+    }
+
     public var name: String
     public var queries: Int
     public var lists: [String]
@@ -27,6 +44,13 @@ public struct HitReport: Sendable, Codable, Hashable {
 
   /// A client and what it asked (only with `--by-client`).
   public struct ClientHits: Sendable, Codable, Hashable {
+    /// Creates a row.
+    public init(client: String, queries: Int, blocked: Int) {
+      self.client = client
+      self.queries = queries
+      self.blocked = blocked
+    }
+
     public var client: String
     public var queries: Int
     public var blocked: Int
@@ -68,6 +92,18 @@ public struct HitReport: Sendable, Codable, Hashable {
   public var clients: [ClientHits]?
   /// Lines that were read, and those skipped with their reasons.
   public var findings = LogFindings()
+
+  /// A report with no query counted yet.
+  public init(
+    profile: String, server: String, sources: [String], since: Date? = nil, first: Date? = nil, last: Date? = nil
+  ) {
+    self.profile = profile
+    self.server = server
+    self.sources = sources
+    self.since = since
+    self.first = first
+    self.last = last
+  }
 
   /// Lists with no hit in the window.
   public var deadWeight: [ListHits] { lists.filter { $0.queries == 0 && $0.list != "deny rules" } }

@@ -35,6 +35,10 @@ struct APIControllersTests {
       ),
       ("explain", { ExplainController(dashboard: $0).addRoutes(to: $1) }, ["GET /api/overlap", "GET /api/why"]),
       (
+        "traffic", { TrafficController(dashboard: $0).addRoutes(to: $1) },
+        ["GET /api/traffic", "GET /api/traffic/events"]
+      ),
+      (
         "apply", { ApplyController(dashboard: $0).addRoutes(to: $1) },
         ["GET /api/backups", "POST /api/apply", "POST /api/apply/preview", "POST /api/restore"]
       ),
@@ -57,9 +61,10 @@ struct APIControllersTests {
       HistoryController(dashboard: dashboard).addRoutes(to: api)
       ApplyController(dashboard: dashboard).addRoutes(to: api)
       SettingsController(dashboard: dashboard).addRoutes(to: api)
+      TrafficController(dashboard: dashboard).addRoutes(to: api)
     }
     #expect(Set(all).count == all.count)
-    #expect(all.count == 38, "\(all)")
+    #expect(all.count == 40, "\(all)")
     #expect(all.allSatisfy { $0.split(separator: " ")[1].hasPrefix("/api/") })
     for route in ["POST /api/update/sources/{key}/cancel", "GET /api/history/{id}/export", "GET /api/test/events"] {
       #expect(all.contains(route), "\(route)")

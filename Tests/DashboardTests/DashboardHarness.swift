@@ -10,6 +10,7 @@ import NIOHTTP1
 import ServiceLifecycle
 import Store
 import TestSupport
+import Traffic
 
 /// A dashboard on a temporary data directory, hosts file and drop-in folder, for route and live tests.
 struct DashboardHarness: Sendable {
@@ -21,14 +22,16 @@ struct DashboardHarness: Sendable {
 
   /// A harness; `host` and `token` choose the access rules (the server binds 127.0.0.1 either way in tests).
   static func with<R: Sendable>(
-    host: String = "127.0.0.1", token: String? = nil, _ body: (DashboardHarness) async throws -> R
+    host: String = "127.0.0.1", token: String? = nil, queryLogs: [String] = [],
+    _ body: (DashboardHarness) async throws -> R
   ) async throws -> R {
     let directory = try TemporaryDirectory(prefix: "sanehosts-dashboard")
     defer { directory.remove() }
     try Data("127.0.0.1 localhost\n# the user's own line\n".utf8).write(to: directory.file("hosts"))
-    let configuration = DashboardConfiguration(
+    var configuration = DashboardConfiguration(
       host: host, port: 0, token: token, data: DataDirectory(url: directory.file("data")),
       hostsFile: directory.file("hosts").path, dropInDirectory: directory.file("dropins").path)
+    configuration.queryLogs = queryLogs.map { LogSource(kind: .dnsmasq, path: directory.file($0).path) }
     var dashboard = try Dashboard(configuration: configuration)
     dashboard.heartbeat = .milliseconds(200)
     return try await body(DashboardHarness(directory: directory, dashboard: dashboard))

@@ -54,6 +54,7 @@ extension Dashboard {
     HistoryController(dashboard: self).addRoutes(to: api)
     ApplyController(dashboard: self).addRoutes(to: api)
     SettingsController(dashboard: self).addRoutes(to: api)
+    TrafficController(dashboard: self).addRoutes(to: api)
   }
 
   // MARK: Handlers

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import Loading
 import Store
+import Traffic
 import UseCases
 
 extension Dashboard {
@@ -45,6 +46,23 @@ extension Dashboard {
       }
       return Layout.page(
         title: "Why?", path: "/why", csrf: csrf, body: WhyPage.render(query: query, answer: answer, error: message))
+    }
+    router.get("traffic") { request, _ in
+      let since = request.uri.queryParameters["since"].map(String.init) ?? "24h"
+      var report: HitReport?
+      var message: String?
+      if !configuration.queryLogs.isEmpty {
+        do {
+          report = try await traffic(since: since)
+        } catch {
+          let payload = ErrorPayload.from(error).0
+          message = [payload.error, payload.suggestion].compactMap { $0 }.joined(separator: " ")
+        }
+      }
+      return Layout.page(
+        title: "Traffic", path: "/traffic", csrf: csrf,
+        body: TrafficPage.render(
+          report: report, logs: configuration.queryLogs, since: since, error: message, csrf: csrf))
     }
     router.get("overlap") { _, _ in
       Layout.page(

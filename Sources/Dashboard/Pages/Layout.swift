@@ -6,7 +6,8 @@ import Hummingbird
 enum Layout {
   /// The navigation: path and label.
   static let sections: [(path: String, label: String)] = [
-    ("/", "Overview"), ("/sources", "Sources"), ("/overlap", "Overlap"), ("/why", "Why?"), ("/test", "Test"),
+    ("/", "Overview"), ("/sources", "Sources"), ("/overlap", "Overlap"), ("/traffic", "Traffic"), ("/why", "Why?"),
+    ("/test", "Test"),
     ("/history", "History"), ("/apply", "Apply"),
   ]
 

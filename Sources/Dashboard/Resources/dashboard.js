@@ -377,4 +377,45 @@
       ask(name, 0);
     });
   }
+
+  // Traffic: the live feed of blocked names, newest first, each with an Allow button (an exact allow
+  // rule, posted like the Sources page's rules). At most 200 items are kept.
+  const feedSection = document.querySelector("[data-feed]");
+  if (feedSection) {
+    const list = document.getElementById("feed");
+    const source = new EventSource(feedSection.dataset.feed);
+    window.addEventListener("pagehide", () => source.close());
+    source.addEventListener("hit", (event) => {
+      const item = JSON.parse(event.data);
+      const empty = document.getElementById("feed-empty");
+      if (empty) empty.remove();
+      const entry = document.createElement("li");
+      const time = item.time ? new Date(item.time).toLocaleTimeString() : "";
+      const name = document.createElement("code");
+      name.textContent = item.name;
+      const detail = document.createElement("span");
+      detail.className = "muted";
+      detail.textContent = " " + time + " " + (item.type || "") + " · " +
+        (item.lists.length ? item.lists.join(", ") : "blocked by the server, in no list of the profile") + " ";
+      const allow = document.createElement("button");
+      allow.type = "button";
+      allow.className = "small secondary";
+      allow.textContent = "Allow";
+      allow.addEventListener("click", async () => {
+        allow.disabled = true;
+        try {
+          await post("/api/rules", { kind: "allow", pattern: "=" + item.name });
+          notice.textContent = "Allowed " + item.name + ": apply to make it take effect.";
+          notice.hidden = false;
+        } catch (error) {
+          showError(error.message);
+          allow.disabled = false;
+        }
+      });
+      entry.append(name, detail, allow);
+      list.prepend(entry);
+      while (list.children.length > 200) list.lastElementChild.remove();
+    });
+    source.addEventListener("failure", (event) => showError(event.data));
+  }
 })();

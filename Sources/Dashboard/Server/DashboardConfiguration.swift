@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Traffic
 
 /// Where the dashboard listens, what protects it, and which files it changes.
 public struct DashboardConfiguration: Sendable {
@@ -17,6 +18,8 @@ public struct DashboardConfiguration: Sendable {
   public var keepBackups: Int
   /// Where the Apply page writes DNS server drop-ins (nil: each server's usual place, as `apply --target`).
   public var dropInDirectory: String?
+  /// The query logs the Traffic page reads (`serve --log KIND:PATH`).
+  public var queryLogs: [LogSource] = []
 
   /// Creates a configuration.
   public init(

@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Store
+import Traffic
 import UseCases
 
 /// An error as the API returns it: `{"error": …, "suggestion": …}`, or a small page for a browser form.
@@ -64,6 +65,9 @@ struct ErrorPayload: Codable, Sendable {
         ErrorPayload(error: "The request body is larger than the dashboard takes\(limit).", suggestion: nil),
         .contentTooLarge
       )
+    case let error as TrafficError:
+      if case .unreadable = error { return (payload, .internalServerError) }
+      return (payload, .badRequest)
     case is DecodingError:
       return (ErrorPayload(error: "The request is not valid: \(Self.describe(error))", suggestion: nil), .badRequest)
     default:

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+import Traffic
+import UseCases
+
+/// `/api/traffic…`: which lists block the network's queries (the query logs of `serve --log`), and the
+/// live feed of blocked names over Server-Sent Events.
+struct TrafficController {
+  let dashboard: Dashboard
+
+  func addRoutes(to group: RouterGroup<DashboardContext>) {
+    let dashboard = self.dashboard
+    group.get("traffic") { request, _ in
+      JSONResponse.make(try await dashboard.traffic(since: request.uri.queryParameters["since"].map(String.init)))
+    }
+    group.get("traffic/events") { _, _ in dashboard.trafficEvents() }
+  }
+}
+
+extension Dashboard {
+  /// The report over the configured logs since `since` (a duration or a date; default 24 h).
+  func traffic(since: String?) async throws -> HitReport {
+    let start = try NetworkHits.since(since ?? "24h")
+    return try await NetworkHits(store: store).report(NetworkHits.Request(logs: configuration.queryLogs, since: start))
+  }
+
+  /// The live feed: each blocked query as a `hit` event (a `FeedItem` as JSON) as the logs grow, a comment
+  /// every `heartbeat` while idle; it ends when the page goes away or the server shuts down.
+  func trafficEvents() -> Response {
+    let logs = configuration.queryLogs
+    let store = self.store
+    let heartbeat = self.heartbeat
+    let clock = self.clock
+    let body = ResponseBody { writer in
+      let encoder = JSONEncoder()
+      encoder.dateEncodingStrategy = .iso8601
+      encoder.outputFormatting = [.sortedKeys]
+      let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          do {
+            try await NetworkHits(store: store).follow(NetworkHits.Request(logs: logs)) { item in
+              let data = (try? encoder.encode(item)) ?? Data("{}".utf8)
+              continuation.yield("event: hit\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
+            }
+          } catch is CancellationError {
+          } catch {
+            let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            continuation.yield("event: failure\ndata: \(message.replacingOccurrences(of: "\n", with: " "))\n\n")
+          }
+        }
+        group.addTask {
+          while !Task.isCancelled {
+            try await clock.sleep(for: heartbeat)
+            continuation.yield(": keep-alive\n\n")
+          }
+        }
+        try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+        for await message in messages.cancelOnGracefulShutdown() {
+          try await writer.write(ByteBuffer(string: message))
+        }
+        group.cancelAll()
+      }
+      try await writer.finish(nil)
+    }
+    return Response(
+      status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"], body: body)
+  }
+}
