@@ -61,7 +61,8 @@ extension HitsCommand {
       if answered == 0 {
         out += "The server blocked every query the profile blocks.\n"
       } else {
-        out += "Answered although the profile blocks them: \(answered.grouped) queries (is the server running "
+        out += "Answered although the profile blocks them: \(answered.grouped) \(answered == 1 ? "query" : "queries")"
+        out += " (is the server running "
         out += "what was applied? `sanehosts apply --verify` checks):\n"
         out += Text.table(
           report.answeredNames.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
