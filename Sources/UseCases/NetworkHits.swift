@@ -141,8 +141,12 @@ public struct NetworkHits: Sendable {
       return now.addingTimeInterval(-count * seconds)
     }
     var clock = LogClock(now: now)
-    let padded = text.count == 10 ? text + "T00:00:00" : (text.count == 16 ? text + ":00" : text)
-    let bytes = Array(padded.utf8)
+    // A date alone is its midnight; a time without seconds has :00.
+    var bytes = Array(text.utf8)
+    if bytes.count == 10 { bytes += Array("T00:00:00".utf8) }
+    if bytes.count >= 16, bytes[13] == UInt8(ascii: ":"), bytes.count == 16 || bytes[16] != UInt8(ascii: ":") {
+      bytes.insert(contentsOf: Array(":00".utf8), at: 16)
+    }
     let parsed = bytes.withUnsafeBufferPointer { clock.iso($0) }
     guard let (date, end) = parsed, end == bytes.count else { throw .badSince(text) }
     return date

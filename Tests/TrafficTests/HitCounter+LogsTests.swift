@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Traffic
+
+@Suite("Counting a log and its rotated copies")
+struct HitCounterLogsTests {
+  @Test(
+    "The gzip'd and plain copies and the file itself, oldest first; their damaged lines counted; no file is an error")
+  func rotation() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let list = try await HitCounterTests.compiled()
+    var counter = HitCounter(
+      attribution: Attribution(compiled: list, coversSubdomains: true), since: nil, byClient: false)
+    let line = { (name: String) in "Nov 27 05:30:40 dnsmasq[1]: query[A] \(name) from 10.0.0.2\n" }
+    try Data((line("ads.website") + line("ads.website")).utf8).write(to: directory.file("dnsmasq.log.2"))
+    let gzip = try RequiredTool.path("gzip", package: "gzip")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: gzip)
+    process.arguments = [directory.file("dnsmasq.log.2").path]
+    try process.run()
+    process.waitUntilExit()
+    try Data((line("tracker.website") + "garbage\n").utf8).write(to: directory.file("dnsmasq.log.1"))
+    try Data(line("clean.website").utf8).write(to: directory.file("dnsmasq.log"))
+    let files = try counter.read(LogSource(kind: .dnsmasq, path: directory.file("dnsmasq.log").path))
+    #expect(
+      files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["dnsmasq.log.2.gz", "dnsmasq.log.1", "dnsmasq.log"])
+    let report = counter.report(profile: "p", server: "dnsmasq", sources: files, top: 5)
+    #expect(report.queries == 4 && report.blocked == 3)
+    #expect(report.findings.lines == 5 && report.findings.skipped == ["no timestamp": 1])
+    #expect(throws: TrafficError.self) {
+      try counter.read(LogSource(kind: .dnsmasq, path: directory.file("none.log").path))
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import Apply
+import Foundation
+import Testing
+import Traffic
+
+@testable import UseCases
+
+@Suite("Hits per list: the request")
+struct NetworkHitsTests {
+  static let now = Date(timeIntervalSince1970: 1_795_800_000)
+
+  @Test("--since: a duration back from now, a date (local) or a date and time; anything else a named error")
+  func since() throws {
+    #expect(try NetworkHits.since("24h", now: Self.now) == Self.now.addingTimeInterval(-86_400))
+    #expect(try NetworkHits.since("90m", now: Self.now) == Self.now.addingTimeInterval(-5_400))
+    #expect(try NetworkHits.since("2w", now: Self.now) == Self.now.addingTimeInterval(-1_209_600))
+    #expect(try NetworkHits.since("2026-11-20T08:00Z", now: Self.now) == Date(timeIntervalSince1970: 1_795_161_600))
+    #expect(throws: Never.self) { try NetworkHits.since("2026-11-20", now: Self.now) }
+    for bad in ["yesterday", "-3h", "2026-13-01", ""] {
+      #expect(throws: TrafficError.badSince(bad)) { try NetworkHits.since(bad, now: Self.now) }
+    }
+  }
+
+  @Test("What blocked means: the target asked, else the first log's server's")
+  func target() {
+    let logs = [LogSource(kind: .unbound, path: "/u.log"), LogSource(kind: .dnsmasq, path: "/d.log")]
+    #expect(NetworkHits.Request(logs: logs).effectiveTarget.name == "unbound")
+    #expect(
+      NetworkHits.Request(logs: logs, target: Target(name: "dnsmasq-hosts")).effectiveTarget.name == "dnsmasq-hosts")
+    #expect(NetworkHits.Request(logs: []).effectiveTarget.name == "hosts")
+  }
+}
