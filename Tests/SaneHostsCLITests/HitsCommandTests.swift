@@ -74,6 +74,26 @@ struct HitsCommandTests {
     }
   }
 
+  /// The fixture's profile applied to a real dnsmasq (servers-file) that forwards to the zone and logs to
+  /// `dnsmasq-queries.log` with `logging` (`--log-queries` or `--log-queries=extra`).
+  static func withDnsmasq(
+    logging: String, _ body: (StoreCLI, DNSServerProcess, URL) async throws -> Void
+  ) async throws {
+    let cli = try await Self.fixture()
+    defer { cli.remove() }
+    let dropIn = cli.directory.file("sanehosts.servers")
+    let log = cli.directory.file("dnsmasq-queries.log")
+    try Data().write(to: log)
+    try await cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: cli.directory.url) { upstream in
+      try await DNSServerProcess.withDnsmasq(
+        arguments: [
+          "--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)", logging, "--log-facility=\(log.path)",
+        ], directory: cli.directory.url
+      ) { server in try await body(cli, server, log) }
+    }
+  }
+
   /// The report's JSON, as an object.
   static func hits(_ cli: StoreCLI, _ arguments: String...) async throws -> [String: Any] {
     let result = try await cli.runner.run(["hits", "--json"] + arguments)
@@ -105,82 +125,57 @@ struct HitsCommandTests {
 
   @Test("dnsmasq (log-queries=extra, servers-file): every count; the CNAME-cached leak shows as answered")
   func dnsmasq() async throws {
-    let cli = try await Self.fixture()
-    defer { cli.remove() }
-    let dropIn = cli.directory.file("sanehosts.servers")
-    let log = cli.directory.file("dnsmasq-queries.log")
-    try await cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
-    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: cli.directory.url) { upstream in
-      try await DNSServerProcess.withDnsmasq(
-        arguments: [
-          "--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)", "--log-queries=extra",
-          "--log-facility=\(log.path)",
-        ], directory: cli.directory.url
-      ) { server in
-        try await Self.send(Self.mix, port: server.port)
-        try await Self.waitFor("track.shop.blog", count: 2, in: log)
-        let report = try await Self.hits(cli, "--log", "dnsmasq:\(log.path)")
-        Self.expectCounts(report, blockedElsewhere: 0, answered: 0)
-        // Found on dnsmasq 2.90: once the chain track → ads is cached, ads itself is answered from the
-        // cache. The log says so (`cached ads.shop.blog is …`): one query answered though blocked.
-        try await Self.send([("ads.shop.blog", .a, 1)], port: server.port)
-        try await Self.waitFor("cached ads.shop.blog", count: 1, in: log)
-        let after = try await Self.hits(cli, "--log", "dnsmasq:\(log.path)")
-        #expect(after["answeredButBlocked"] as? Int == 1, "\(after)")
-        let text = try await cli.runner.run(["hits", "--log", "dnsmasq:\(log.path)", "--by-client"])
-        print(text.standardOutput)
-        #expect(text.standardOutput.contains("Dead weight: third: 1 name, 0 hits since"), "\(text.standardOutput)")
-        #expect(text.standardOutput.contains("127.0.0.1"), "--by-client shows the client")
-      }
+    try await Self.withDnsmasq(logging: "--log-queries=extra") { cli, server, log in
+      try await Self.send(Self.mix, port: server.port)
+      try await Self.waitFor("track.shop.blog", count: 2, in: log)
+      let report = try await Self.hits(cli, "--log", "dnsmasq:\(log.path)")
+      Self.expectCounts(report, blockedElsewhere: 0, answered: 0)
+      // Found on dnsmasq 2.90: once the chain track → ads is cached, ads itself is answered from the
+      // cache. The log says so (`cached ads.shop.blog is …`): one query answered though blocked.
+      try await Self.send([("ads.shop.blog", .a, 1)], port: server.port)
+      try await Self.waitFor("cached ads.shop.blog", count: 1, in: log)
+      let after = try await Self.hits(cli, "--log", "dnsmasq:\(log.path)")
+      #expect(after["answeredButBlocked"] as? Int == 1, "\(after)")
+      let text = try await cli.runner.run(["hits", "--log", "dnsmasq:\(log.path)", "--by-client"])
+      print(text.standardOutput)
+      #expect(text.standardOutput.contains("Dead weight: third: 1 name, 0 hits since"), "\(text.standardOutput)")
+      #expect(text.standardOutput.contains("127.0.0.1"), "--by-client shows the client")
     }
   }
 
   @Test("--follow: each blocked query with its lists as dnsmasq logs it, one JSON object a line")
   func follow() async throws {
-    let cli = try await Self.fixture()
-    defer { cli.remove() }
-    let dropIn = cli.directory.file("sanehosts.servers")
-    let log = cli.directory.file("dnsmasq-queries.log")
-    try Data().write(to: log)
-    try await cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
-    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: cli.directory.url) { upstream in
-      try await DNSServerProcess.withDnsmasq(
-        arguments: [
-          "--servers-file=\(dropIn.path)", "--server=127.0.0.1#\(upstream.port)", "--log-queries",
-          "--log-facility=\(log.path)",
-        ], directory: cli.directory.url
-      ) { server in
-        let output = cli.directory.file("feed.jsonl")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = try cli.runner.executable
-        process.arguments = ["hits", "--follow", "--json", "--log", "dnsmasq:\(log.path)"]
-        process.environment = ProcessInfo.processInfo.environment.merging(try cli.runner.environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-          process.terminate()
-          process.waitUntilExit()
-        }
-        // The feed starts at the log's end: wait until it follows, then ask.
-        try await Task.sleep(for: .milliseconds(600))
-        try await Self.send(
-          [("x.ads.shop.blog", .a, 1), ("clean.shop.blog", .a, 1), ("tracker.shop.blog", .aaaa, 1)], port: server.port)
-        var lines: [[String: Any]] = []
-        let start = ContinuousClock.now
-        while lines.count < 2 && ContinuousClock.now - start < .seconds(10) {
-          try await Task.sleep(for: .milliseconds(50))
-          let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-          lines = text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-          }
-        }
-        #expect(lines.map { $0["name"] as? String } == ["x.ads.shop.blog", "tracker.shop.blog"], "\(lines)")
-        #expect(lines.last?["lists"] as? [String] == ["first", "second"])
-        #expect(lines.last?["type"] as? String == "AAAA")
-        #expect(lines.allSatisfy { $0["client"] == nil })
+    try await Self.withDnsmasq(logging: "--log-queries") { cli, server, log in
+      let output = cli.directory.file("feed.jsonl")
+      FileManager.default.createFile(atPath: output.path, contents: nil)
+      let process = Process()
+      process.executableURL = try cli.runner.executable
+      process.arguments = ["hits", "--follow", "--json", "--log", "dnsmasq:\(log.path)"]
+      process.environment = ProcessInfo.processInfo.environment.merging(try cli.runner.environment) { $1 }
+      process.standardOutput = try FileHandle(forWritingTo: output)
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      defer {
+        process.terminate()
+        process.waitUntilExit()
       }
+      // The feed starts at the log's end: wait until it follows, then ask.
+      try await Task.sleep(for: .milliseconds(600))
+      try await Self.send(
+        [("x.ads.shop.blog", .a, 1), ("clean.shop.blog", .a, 1), ("tracker.shop.blog", .aaaa, 1)], port: server.port)
+      var lines: [[String: Any]] = []
+      let start = ContinuousClock.now
+      while lines.count < 2 && ContinuousClock.now - start < .seconds(10) {
+        try await Task.sleep(for: .milliseconds(50))
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        lines = text.split(separator: "\n").compactMap {
+          try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+      }
+      #expect(lines.map { $0["name"] as? String } == ["x.ads.shop.blog", "tracker.shop.blog"], "\(lines)")
+      #expect(lines.last?["lists"] as? [String] == ["first", "second"])
+      #expect(lines.last?["type"] as? String == "AAAA")
+      #expect(lines.allSatisfy { $0["client"] == nil })
     }
   }
 

@@ -11,19 +11,30 @@ extension Dashboard {
   /// where it is immediately. An idle stream sends a comment every `heartbeat`, so a closed page is
   /// noticed and its observer removed; the stream ends when the server shuts down.
   func events<Status: JobStatus>(_ relay: StateRelay<Status>) -> Response {
-    let heartbeat = self.heartbeat
-    let clock = self.clock
-    let body = ResponseBody { writer in
+    eventStream { continuation in
       let encoder = JSONEncoder()
       encoder.dateEncodingStrategy = .iso8601
       encoder.outputFormatting = [.sortedKeys]
-      let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+      for await status in relay.values() {
+        let data = (try? encoder.encode(status)) ?? Data("{}".utf8)
+        continuation.yield("event: status\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
+      }
+    }
+  }
+
+  /// A Server-Sent Events response whose messages `produce` yields (each a whole `event:`/`data:` block),
+  /// with a comment every `heartbeat` while idle; it ends when `produce` returns, the page goes away or
+  /// the server shuts down (then `produce` is cancelled).
+  func eventStream(
+    _ produce: @escaping @Sendable (AsyncStream<String>.Continuation) async -> Void
+  ) -> Response {
+    let heartbeat = self.heartbeat
+    let clock = self.clock
+    let body = ResponseBody { writer in
+      let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
-          for await status in relay.values() {
-            let data = (try? encoder.encode(status)) ?? Data("{}".utf8)
-            continuation.yield("event: status\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
-          }
+          await produce(continuation)
           continuation.finish()
         }
         group.addTask {

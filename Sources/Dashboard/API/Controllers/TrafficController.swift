@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import ServiceLifecycle
 import Traffic
 import UseCases
 
@@ -30,41 +29,20 @@ extension Dashboard {
   func trafficEvents() -> Response {
     let logs = configuration.queryLogs
     let store = self.store
-    let heartbeat = self.heartbeat
-    let clock = self.clock
-    let body = ResponseBody { writer in
+    return eventStream { continuation in
       let encoder = JSONEncoder()
       encoder.dateEncodingStrategy = .iso8601
       encoder.outputFormatting = [.sortedKeys]
-      let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-          do {
-            try await NetworkHits(store: store).follow(NetworkHits.Request(logs: logs)) { item in
-              let data = (try? encoder.encode(item)) ?? Data("{}".utf8)
-              continuation.yield("event: hit\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
-            }
-          } catch is CancellationError {
-          } catch {
-            let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-            continuation.yield("event: failure\ndata: \(message.replacingOccurrences(of: "\n", with: " "))\n\n")
-          }
+      do {
+        try await NetworkHits(store: store).follow(NetworkHits.Request(logs: logs)) { item in
+          let data = (try? encoder.encode(item)) ?? Data("{}".utf8)
+          continuation.yield("event: hit\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
         }
-        group.addTask {
-          while !Task.isCancelled {
-            try await clock.sleep(for: heartbeat)
-            continuation.yield(": keep-alive\n\n")
-          }
-        }
-        try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-        for await message in messages.cancelOnGracefulShutdown() {
-          try await writer.write(ByteBuffer(string: message))
-        }
-        group.cancelAll()
+      } catch is CancellationError {
+      } catch {
+        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        continuation.yield("event: failure\ndata: \(message.replacingOccurrences(of: "\n", with: " "))\n\n")
       }
-      try await writer.finish(nil)
     }
-    return Response(
-      status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"], body: body)
   }
 }
