@@ -34,7 +34,13 @@ esac
 # first build of this package reuses its old plan of that module, which lacks the file (seen on 27 Nov:
 # "CompiledList has no member Layout"), and plans again only for the next build. A real error fails both.
 build() { swift build -c release --package-path Fuzz --product "$binary" -Xswiftc -sanitize=fuzzer,address; }
-build || { echo "fuzz.sh: building again with a fresh plan" >&2; build; }
+# SwiftPM keeps the build plan of Fuzz/ while only the main package's files change: a file added there is
+# then missing from it. On a failed build the plan is removed (the compiled objects stay) and it builds again.
+build || {
+  echo "fuzz.sh: building again with a fresh plan" >&2
+  rm -f Fuzz/.build/release.yaml Fuzz/.build/build.db
+  build
+}
 bin_path=$(swift build -c release --package-path Fuzz --show-bin-path)
 
 work=.build/fuzz
