@@ -21,8 +21,11 @@ struct HitsCommand: AsyncParsableCommand {
       the queries the server answered although the profile blocks them (a sign it is not running what was \
       applied). What the logs need: dnsmasq: log-queries (or =extra) and log-facility=FILE. unbound: \
       log-queries and log-local-actions (or log-replies), use-syslog: no, logfile. BIND: querylog yes, the \
-      queries and rpz categories logged to files. Client addresses are neither printed nor kept unless \
-      --by-client is given; nothing of the logs is stored. Lines that cannot be read are counted and skipped.
+      queries and rpz categories logged to files. --pihole HOST reads a Pi-hole's query log through its API \
+      instead or as well (paged on one session, logged out at the end; the password from --password-file, \
+      $PIHOLE_PASSWORD or the one `pihole` saved). --follow prints each blocked name with its lists as the \
+      server logs it, until interrupted. Client addresses are neither printed nor kept unless --by-client \
+      is given; nothing of the logs is stored. Lines that cannot be read are counted and skipped.
       """)
 
   @OptionGroup var store: StoreOptions

@@ -13,6 +13,15 @@ public struct FeedItem: Sendable, Codable, Hashable {
   public var lists: [String]
   /// The client, with `--by-client` only.
   public var client: String?
+
+  /// An item of the feed.
+  public init(time: Date?, name: String, type: String?, lists: [String], client: String? = nil) {
+    self.time = time
+    self.name = name
+    self.type = type
+    self.lists = lists
+    self.client = client
+  }
 }
 
 extension HitCounter {
