@@ -37,13 +37,19 @@ struct TrafficControllerTests {
             #expect(hits.last?["name"] as? String == "tracker.website")
             #expect(hits.last?["lists"] as? [String] == ["list"])
           }
-          // The feed starts at the log's end: append once it follows.
-          try await Task.sleep(for: .milliseconds(500))
-          let handle = try FileHandle(forWritingTo: log)
-          try handle.seekToEnd()
-          try handle.write(contentsOf: Data(Self.line("query[AAAA] tracker.website from 10.0.0.2").utf8))
-          try handle.close()
+          // The feed starts at the log's end, once the stream is open and the profile loaded: a line is
+          // appended every 300 ms until the feed has shown one (on a slow machine the first may come early).
+          group.addTask {
+            while !Task.isCancelled {
+              try await Task.sleep(for: .milliseconds(300))
+              let handle = try FileHandle(forWritingTo: log)
+              try handle.seekToEnd()
+              try handle.write(contentsOf: Data(Self.line("query[AAAA] tracker.website from 10.0.0.2").utf8))
+              try handle.close()
+            }
+          }
           try await group.next()
+          group.cancelAll()
         }
       }
     }

@@ -153,14 +153,17 @@ struct HitsCommandTests {
       process.arguments = ["hits", "--follow", "--json", "--log", "dnsmasq:\(log.path)"]
       process.environment = ProcessInfo.processInfo.environment.merging(try cli.runner.environment) { $1 }
       process.standardOutput = try FileHandle(forWritingTo: output)
-      process.standardError = FileHandle.nullDevice
+      let errors = cli.directory.file("feed.err")
+      FileManager.default.createFile(atPath: errors.path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: errors)
       try process.run()
       defer {
         process.terminate()
         process.waitUntilExit()
       }
-      // The feed starts at the log's end: wait until it follows, then ask.
-      try await Task.sleep(for: .milliseconds(600))
+      // The feed starts at the log's end: wait until it says it follows (a slow machine takes longer to
+      // load the profile), then ask.
+      try await Self.waitFor("Following", count: 1, in: errors)
       try await Self.send(
         [("x.ads.shop.blog", .a, 1), ("clean.shop.blog", .a, 1), ("tracker.shop.blog", .aaaa, 1)], port: server.port)
       var lines: [[String: Any]] = []
