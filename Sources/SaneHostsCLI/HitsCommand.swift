@@ -37,11 +37,14 @@ struct HitsCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp("Count only queries since then: 90m, 24h, 7d, or a date (2026-11-20).", valueName: "when"))
   var since: String?
-  @Option(help: "The profile applied to the server (default: the active one).", completion: Completions.profiles)
+  @Option(
+    help:
+      "The profile applied to the server (default: the one `apply` wrote for the log's server, else the active one).",
+    completion: Completions.profiles)
   var profile: String?
   @Option(
     help: ArgumentHelp(
-      "How the profile was applied (default: the log's server; dnsmasq-hosts for an addn-hosts file).",
+      "How the profile was applied (default: as `apply` wrote it for the log's server, else the server's own target).",
       valueName: "target"))
   var target: Target?
   @Option(

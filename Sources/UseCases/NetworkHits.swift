@@ -49,6 +49,37 @@ public struct NetworkHits: Sendable {
     self.store = store
   }
 
+  /// The targets a server of `kind` is applied as.
+  static func targets(of kind: LogKind) -> [String] {
+    switch kind {
+    case .dnsmasq: ["dnsmasq", "dnsmasq-hosts"]
+    case .unbound: ["unbound"]
+    case .bind: ["bind"]
+    }
+  }
+
+  /// The profile and target `ledger` says were applied to a server of `kind` (`apply --target`), when
+  /// every such file holds the same one; nil when none was or they differ.
+  static func applied(to kind: LogKind, ledger: Ledger) -> (profile: String, target: Target)? {
+    let files = ledger.entries().values.filter { targets(of: kind).contains($0.target) && $0.profile != nil }
+    guard let first = files.first, let profile = first.profile, let target = Target(name: first.target),
+      files.allSatisfy({ $0.profile == profile && $0.target == first.target })
+    else { return nil }
+    return (profile, target)
+  }
+
+  /// `request` with the profile and target the ledger says were applied to its first log's server, where
+  /// the request names neither.
+  public func resolved(_ request: Request) -> Request {
+    var request = request
+    guard let kind = request.logs.first?.kind,
+      let (profile, target) = Self.applied(to: kind, ledger: Ledger(url: store.directory.ledger))
+    else { return request }
+    if request.profile == nil { request.profile = profile }
+    if request.target == nil { request.target = target }
+    return request
+  }
+
   /// A counter over the profile's compiled block set, as `target` applies it.
   public func counter(profile: String?, target: Target, since: Date?, byClient: Bool) async throws -> (
     HitCounter, profile: String
@@ -59,8 +90,12 @@ public struct NetworkHits: Sendable {
   }
 
   /// Reads every log of `request` (and the query log of `pihole`, when given) and reports per list.
+  ///
+  /// Without `--profile` and `--target`, the profile and target are those `apply` wrote for the first log's
+  /// server (the ledger), else the active profile and the server's own target.
   public func report(_ request: Request, pihole: PiholeClient? = nil, now: Date = Date()) async throws -> HitReport {
     guard !request.logs.isEmpty || pihole != nil else { throw TrafficError.noLogs }
+    let request = resolved(request)
     let target = pihole != nil && request.target == nil ? .hosts : request.effectiveTarget
     var (counter, profile) = try await counter(
       profile: request.profile, target: target, since: request.since, byClient: request.byClient)
@@ -108,6 +143,7 @@ public struct NetworkHits: Sendable {
     started: () -> Void = {}, emit: (FeedItem) -> Void
   ) async throws {
     guard !request.logs.isEmpty else { throw TrafficError.noLogs }
+    let request = resolved(request)
     var (counter, _) = try await counter(
       profile: request.profile, target: request.effectiveTarget, since: nil, byClient: request.byClient)
     var logs: [(follower: LogFollower, parser: any QueryLogParser, clock: LogClock)] = []

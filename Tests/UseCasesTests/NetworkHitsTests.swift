@@ -1,5 +1,6 @@
 import Apply
 import Foundation
+import TestSupport
 import Testing
 import Traffic
 
@@ -28,5 +29,24 @@ struct NetworkHitsTests {
     #expect(
       NetworkHits.Request(logs: logs, target: Target(name: "dnsmasq-hosts")).effectiveTarget.name == "dnsmasq-hosts")
     #expect(NetworkHits.Request(logs: []).effectiveTarget.name == "hosts")
+  }
+
+  @Test("The profile applied to the log's server, from the ledger: one profile and target, else none")
+  func applied() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let ledger = Ledger(url: directory.file("ledger.json"))
+    #expect(NetworkHits.applied(to: .dnsmasq, ledger: ledger) == nil)
+    func entry(_ profile: String, _ target: String) -> Ledger.Entry {
+      Ledger.Entry(sha256: "", sectionSHA256: "", date: Date(), profile: profile, names: 1, target: target)
+    }
+    try ledger.record(entry("home", "dnsmasq-hosts"), for: "/etc/dnsmasq.d/a.hosts")
+    try ledger.record(entry("kids", "unbound"), for: "/etc/unbound/b.conf")
+    let found = NetworkHits.applied(to: .dnsmasq, ledger: ledger)
+    #expect(found?.profile == "home" && found?.target.name == "dnsmasq-hosts")
+    #expect(NetworkHits.applied(to: .unbound, ledger: ledger)?.profile == "kids")
+    #expect(NetworkHits.applied(to: .bind, ledger: ledger) == nil)
+    try ledger.record(entry("work", "dnsmasq"), for: "/etc/dnsmasq.d/c.conf")
+    #expect(NetworkHits.applied(to: .dnsmasq, ledger: ledger) == nil, "two profiles: the active one decides")
   }
 }
