@@ -22,7 +22,7 @@ struct HitsCommand: AsyncParsableCommand {
       applied). What the logs need: dnsmasq: log-queries (or =extra) and log-facility=FILE. unbound: \
       log-queries and log-local-actions (or log-replies), use-syslog: no, logfile. BIND: querylog yes, the \
       queries and rpz categories logged to files. --pihole HOST reads a Pi-hole's query log through its API \
-      instead or as well (paged on one session, logged out at the end; the password from --password-file, \
+      instead or as well (paged on one session, logged out at the end; the password from --pihole-password-file, \
       $PIHOLE_PASSWORD or the one `pihole` saved). --follow prints each blocked name with its lists as the \
       server logs it, until interrupted. Client addresses are neither printed nor kept unless --by-client \
       is given; nothing of the logs is stored. Lines that cannot be read are counted and skipped.
@@ -52,8 +52,11 @@ struct HitsCommand: AsyncParsableCommand {
       "Also (or only) count a Pi-hole's query log through its API (one session, logged out at the end).",
       valueName: "host"))
   var pihole: String?
-  @Option(help: ArgumentHelp("The Pi-hole's password from this file (first line).", valueName: "path"))
-  var passwordFile: String?
+  @Option(
+    help: ArgumentHelp(
+      "The Pi-hole's password file (else PIHOLE_PASSWORD, a saved one, or a prompt), as for `test`.",
+      valueName: "path"))
+  var piholePasswordFile: String?
   @Option(help: "The Pi-hole's current two-factor code.") var totp: Int?
   @Flag(help: "The Pi-hole has no password.") var noPassword = false
   @Option(help: "How many names the top lists show.") var top = 20
@@ -97,12 +100,9 @@ struct HitsCommand: AsyncParsableCommand {
         return
       }
       if let pihole {
-        let host: PiholeHost
-        do { host = try PiholeHost(pihole) } catch { throw CLIError(error) }
-        let password = noPassword ? nil : try PiholeOptions.password(file: passwordFile, data: store.directory)
-        report = try await PiholeOptions.withClient(host: host, password: password, totp: totp) { client in
-          try await NetworkHits(store: store).report(request, pihole: client)
-        }
+        report = try await PiholeOptions.withClient(
+          named: pihole, passwordFile: piholePasswordFile, noPassword: noPassword, totp: totp, data: store.directory
+        ) { client in try await NetworkHits(store: store).report(request, pihole: client) }
       } else {
         report = try await NetworkHits(store: store).report(request)
       }

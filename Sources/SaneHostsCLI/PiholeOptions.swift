@@ -102,6 +102,18 @@ struct PiholeOptions: ParsableArguments {
     try await Self.withClient(host: try piholeHost(), password: try password(data: data), totp: totp, body)
   }
 
+  /// Runs `body` with a client logged in to the Pi-hole a `--pihole` value names, the password read as
+  /// `password(file:)` reads it (none with `noPassword`): what `test --pihole` and `hits --pihole` share.
+  static func withClient<R: Sendable>(
+    named pihole: String, passwordFile: String?, noPassword: Bool = false, totp: Int? = nil, data: DataDirectory,
+    _ body: @escaping @Sendable (PiholeClient) async throws -> R
+  ) async throws -> R {
+    let host: PiholeHost
+    do { host = try PiholeHost(pihole) } catch { throw CLIError(error) }
+    let password = noPassword ? nil : try Self.password(file: passwordFile, data: data)
+    return try await withClient(host: host, password: password, totp: totp, body)
+  }
+
   /// Runs `body` with a client logged in to `host`, as `withClient(data:_:)` does.
   static func withClient<R: Sendable>(
     host: PiholeHost, password: String?, totp: Int? = nil, _ body: @escaping @Sendable (PiholeClient) async throws -> R

@@ -201,11 +201,8 @@ struct TestCommand: AsyncParsableCommand {
   static func coverage(of report: TestReport, pihole: String, passwordFile: String?, data: DataDirectory) async throws
     -> TestReport.Coverage
   {
-    let host: PiholeHost
-    do { host = try PiholeHost(pihole) } catch { throw CLIError(error) }
-    let password = try PiholeOptions.password(file: passwordFile, data: data)
     let live = Terminal.isInteractive(.standardError)
-    return try await PiholeOptions.withClient(host: host, password: password) { client in
+    return try await PiholeOptions.withClient(named: pihole, passwordFile: passwordFile, data: data) { client in
       try await PiholeCoverage.of(report, client: client) { done, total in
         if live {
           Terminal.writeError("\rAsking the Pi-hole which lists block each domain: \(done)/\(total)")

@@ -6,7 +6,8 @@ import Foundation
 /// the name out; a subdomains-only deny rule (`*.name`) blocks too.
 ///
 /// Each name is looked up in the set's table by its bytes, then each parent as a suffix of the same
-/// bytes: no string is made for a parent, and the allow rules are only tried when a parent is listed.
+/// bytes: no string is made for a parent (but to match a `*.name` deny rule, when the profile has one), and
+/// the allow rules are only tried when a parent is listed.
 public struct Attribution: Sendable {
   /// The lists, in the profile's order, then "deny rules" (the profile's own deny rules).
   public let lists: [String]

@@ -10,19 +10,19 @@ extension HitCounter {
     var blocked: [(entry: Int, queries: Int)] = []
     var answered: [(entry: Int, queries: Int)] = []
     for (entry, record) in records.enumerated() {
-      let queries = Int(record.queries)
+      let queries = record.queries
       report.queries += queries
       if queries > 0 { report.distinctNames += 1 }
-      report.serverBlocked += Int(record.serverBlocked)
+      report.serverBlocked += record.serverBlocked
       let lists = answers[Int(record.answer)]
       if lists.isEmpty {
-        report.blockedElsewhere += Int(record.serverBlocked)
+        report.blockedElsewhere += record.serverBlocked
         continue
       }
       report.blocked += queries
       guard queries > 0 else { continue }
       blocked.append((entry, queries))
-      if record.queries > record.serverBlocked { answered.append((entry, Int(record.queries - record.serverBlocked))) }
+      if record.queries > record.serverBlocked { answered.append((entry, record.queries - record.serverBlocked)) }
       for list in lists {
         perList[Int(list)].queries += queries
         perList[Int(list)].names += 1

@@ -9,8 +9,8 @@ import Foundation
 /// cost no hashing of strings and no reference counting per line.
 public struct HitCounter: Sendable {
   struct Record {
-    var queries: Int32 = 0
-    var serverBlocked: Int32 = 0
+    var queries = 0
+    var serverBlocked = 0
     /// Index into `answers`.
     var answer: Int32
   }
@@ -37,11 +37,6 @@ public struct HitCounter: Sendable {
     self.attribution = attribution
     self.since = since
     self.byClient = byClient
-  }
-
-  /// The lists that block `name` (see `Attribution`), by their names.
-  public func lists(for name: String) -> [String] {
-    attribution.lists(for: name).map { attribution.lists[Int($0)] }
   }
 
   /// Counts one event; returns the lists of the profile that block its name (empty when none does).

@@ -70,7 +70,7 @@ public struct NetworkHits: Sendable {
 
   /// `request` with the profile and target the ledger says were applied to its first log's server, where
   /// the request names neither.
-  public func resolved(_ request: Request) -> Request {
+  func resolved(_ request: Request) -> Request {
     var request = request
     guard let kind = request.logs.first?.kind,
       let (profile, target) = Self.applied(to: kind, ledger: Ledger(url: store.directory.ledger))
@@ -81,7 +81,7 @@ public struct NetworkHits: Sendable {
   }
 
   /// A counter over the profile's compiled block set, as `target` applies it.
-  public func counter(profile: String?, target: Target, since: Date?, byClient: Bool) async throws -> (
+  func counter(profile: String?, target: Target, since: Date?, byClient: Bool) async throws -> (
     HitCounter, profile: String
   ) {
     let blockSet = try await BlockSet.compile(profile: profile, in: store)
@@ -115,24 +115,20 @@ public struct NetworkHits: Sendable {
   /// each query, and a block for each FTL counts as blocked. Names hidden by the Pi-hole's privacy level
   /// are counted as skipped.
   static func count(_ pihole: PiholeClient, since: Date?, into counter: inout HitCounter) async throws {
-    var findings = LogFindings()
-    var local = counter
     try await pihole.queries(from: since) { page in
       for query in page {
-        findings.lines += 1
+        counter.findings.lines += 1
         guard query.domain != "hidden" else {
           Array(query.domain.utf8).withUnsafeBufferPointer {
-            findings.skip("hidden by the Pi-hole's privacy level", file: "pihole", line: query.id, text: $0)
+            counter.findings.skip("hidden by the Pi-hole's privacy level", file: "pihole", line: query.id, text: $0)
           }
           continue
         }
         let client = counter.byClient ? query.client : nil
-        local.count(.query(time: query.time, name: query.domain, type: query.type, client: client))
-        if query.isBlocked { local.count(.blocked(time: query.time, name: query.domain, client: client)) }
+        counter.count(.query(time: query.time, name: query.domain, type: query.type, client: client))
+        if query.isBlocked { counter.count(.blocked(time: query.time, name: query.domain, client: client)) }
       }
     }
-    local.findings.add(findings)
-    counter = local
   }
 
   /// Follows every log of `request` from its end, calling `emit` with each query the profile blocks (and

@@ -19,6 +19,7 @@ struct AttributionTests {
     #expect(covering.lists(for: "ok.ads.website").isEmpty, "the allow rule's exception")
     #expect(covering.lists(for: "extra.website") == [2])
     #expect(covering.lists(for: "not a name!").isEmpty)
-    #expect(covering.lists(for: "tracker.website") == [0, 1], "answered again from what it keeps")
+    #expect(
+      covering.lists(for: "tracker.website") == [0, 1], "asked again, the same answer: nothing is kept between names")
   }
 }

@@ -12,14 +12,18 @@ extension Dashboard {
   /// noticed and its observer removed; the stream ends when the server shuts down.
   func events<Status: JobStatus>(_ relay: StateRelay<Status>) -> Response {
     eventStream { continuation in
-      let encoder = JSONEncoder()
-      encoder.dateEncodingStrategy = .iso8601
-      encoder.outputFormatting = [.sortedKeys]
-      for await status in relay.values() {
-        let data = (try? encoder.encode(status)) ?? Data("{}".utf8)
-        continuation.yield("event: status\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
-      }
+      for await status in relay.values() { continuation.yield(Self.eventMessage("status", status)) }
     }
+  }
+
+  /// One Server-Sent Events message: `event: NAME` and the value as one line of JSON (keys sorted, dates
+  /// as ISO 8601).
+  static func eventMessage(_ name: String, _ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.outputFormatting = [.sortedKeys]
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    return "event: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
   }
 
   /// A Server-Sent Events response whose messages `produce` yields (each a whole `event:`/`data:` block),

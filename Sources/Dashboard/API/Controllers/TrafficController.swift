@@ -30,13 +30,9 @@ extension Dashboard {
     let logs = configuration.queryLogs
     let store = self.store
     return eventStream { continuation in
-      let encoder = JSONEncoder()
-      encoder.dateEncodingStrategy = .iso8601
-      encoder.outputFormatting = [.sortedKeys]
       do {
         try await NetworkHits(store: store).follow(NetworkHits.Request(logs: logs)) { item in
-          let data = (try? encoder.encode(item)) ?? Data("{}".utf8)
-          continuation.yield("event: hit\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
+          continuation.yield(Self.eventMessage("hit", item))
         }
       } catch is CancellationError {
       } catch {
