@@ -33,13 +33,18 @@ public struct Applier: Sendable {
     public var reload: ReloadMethod?
     /// After writing the hosts file, flush the DNS caches that run.
     public var flush: Bool
+    /// A verification of the server's answers follows: a reload alone does not confirm the file loaded
+    /// (the verification does, when it passes), and the changes since the state last confirmed loaded are
+    /// prepared for it (`Applied.sinceLoaded`).
+    public var verify: Bool
 
     /// Creates options; the defaults apply the active profile to the hosts file with 0.0.0.0.
     public init(
       profile: String? = nil, server: ServerTarget? = nil, address: Renderer.HostsAddress = .ipv4,
       namesPerLine: Int = 1, dryRun: Bool = false, force: Bool = false, check: Bool = true,
-      reload: ReloadMethod? = nil, flush: Bool = false
+      reload: ReloadMethod? = nil, flush: Bool = false, verify: Bool = false
     ) {
+      self.verify = verify
       self.profile = profile
       self.server = server
       self.address = address
@@ -134,11 +139,30 @@ public struct Applier: Sendable {
     public var plan: BlockSet.Plan
     /// Whether the file's format blocks subdomains too (public suffixes are then left out of it).
     public var coversSubdomains: Bool
+    /// The file applied to, with its ledger.
+    public var file: ManagedFile
+    /// For a drop-in with `Options.verify`: how the file now differs from the state its server last
+    /// confirmed loading (else from the first state written): every change a verification must see, not
+    /// only this apply's. Nil without a kept copy of that state.
+    public var sinceLoaded: ManagedFile.Change?
+    /// For a drop-in the server has not confirmed loading as written, and that this apply did not reload:
+    /// when it was written.
+    public var writtenNotLoaded: Date?
+
+    /// The change a verification checks: since the state last confirmed loaded, else this apply's.
+    public var verifiedChange: ManagedFile.Change { sinceLoaded ?? change }
+
+    /// Records that the server answers as the file says (a verification passed): the file as it is now
+    /// becomes the state last confirmed loaded.
+    public func confirmLoaded() throws(StagedFile.Failure) {
+      guard result.target != "hosts", !result.dryRun, let bytes = change.after ?? change.before else { return }
+      try file.ledger.confirmLoaded(bytes, for: file.path)
+    }
 
     /// The names whose block entries this apply added to the file (exceptions and the RPZ header are
     /// not blocks): `--verify` checks these first, since a reload that did not happen shows in them.
     public var addedNames: [String] {
-      let text = change.added.filter { !ServerTarget.isVolatile($0) }.joined(separator: "\n")
+      let text = verifiedChange.added.filter { !ServerTarget.isVolatile($0) }.joined(separator: "\n")
       var parser = LineParser(format: nil)
       Array(text.utf8).withUnsafeBufferPointer { parser.parse(buffer: $0) }
       var seen: Set<String> = []
@@ -149,7 +173,7 @@ public struct Applier: Sendable {
     /// (not written again, and in a covering format no parent written): `--verify` checks them unblocked.
     /// `applied` is every name the file blocks (`verifiable`).
     public func removedNames(applied: [String]) -> [String] {
-      let text = change.removed.filter { !ServerTarget.isVolatile($0) }.joined(separator: "\n")
+      let text = verifiedChange.removed.filter { !ServerTarget.isVolatile($0) }.joined(separator: "\n")
       var parser = LineParser(format: nil)
       Array(text.utf8).withUnsafeBufferPointer { parser.parse(buffer: $0) }
       let blocked = Set(applied)
@@ -164,7 +188,7 @@ public struct Applier: Sendable {
     /// (`server=/a/#`, a transparent zone without null data, `a CNAME rpz-passthru.`); `--verify` checks
     /// each is not blocked.
     public var allowedNames: [String] {
-      let added = change.added
+      let added = verifiedChange.added
       var names: [String] = []
       for line in added {
         if line.hasPrefix("server=/"), line.hasSuffix("/#"), !line.hasPrefix("server=/*.") {
@@ -210,6 +234,9 @@ public struct Applier: Sendable {
 
   /// Compiles the profile and applies it.
   public func apply(_ options: Options) async throws -> Applied {
+    // A reload that cannot work (a process that is not the server) is refused before anything is
+    // written, on a dry run too.
+    try options.reload?.precheck()
     if !options.dryRun {
       if options.server != nil { try Self.createParent(of: file.path) }
       try file.checkWritable()
@@ -276,7 +303,7 @@ public struct Applier: Sendable {
       warnings: warnings, firstWrite: false, instructions: nil)
     return Applied(
       result: result, change: change, reloadFailure: nil, lastName: lastName, list: list, plan: plan,
-      coversSubdomains: false)
+      coversSubdomains: false, file: file)
   }
 
   /// A note when the profile has subdomains-only blocks (`*.name`, `||*.name^`) the format cannot say:
@@ -338,6 +365,13 @@ public struct Applier: Sendable {
     let (outcome, reloaded, reloadFailure) = try await commit(
       change, server: server, plan: plan, options: options, names: names, entriesChanged: entriesChanged,
       content: content, digests: digests, warnings: &warnings)
+    let entry = file.ledger.entry(for: file.path)
+    var sinceLoaded: ManagedFile.Change?
+    if options.verify, !options.dryRun, let current = change.after ?? change.before,
+      let baseline = file.ledger.loadedCopy(for: file.path)
+    {
+      sinceLoaded = file.difference(from: baseline, to: current)
+    }
     if !options.dryRun { try Self.writeLoader(for: server, output: file.path) }
     let result = Result(
       target: server.rawValue, path: file.path, profile: plan.profile.name, names: names,
@@ -346,9 +380,11 @@ public struct Applier: Sendable {
       dryRun: options.dryRun, backup: outcome.backup?.id, inPlace: outcome.inPlace, check: check?.summary,
       reloaded: reloaded, flushed: nil, flushSummary: nil, lookupMicroseconds: nil, warnings: warnings,
       firstWrite: change.before == nil && outcome.wrote, instructions: server.instructions(output: file.path))
+    let notLoaded = reloaded == nil && !options.dryRun && entry.map { !$0.isLoaded } ?? false
     return Applied(
       result: result, change: change, reloadFailure: reloadFailure, lastName: nil, list: list, plan: plan,
-      coversSubdomains: server.format.coversSubdomains)
+      coversSubdomains: server.format.coversSubdomains, file: file, sinceLoaded: sinceLoaded,
+      writtenNotLoaded: notLoaded ? entry?.date : nil)
   }
 
   /// A drop-in about to be written: its change, and what was loaded, checked and hashed on the way.
@@ -369,7 +405,10 @@ public struct Applier: Sendable {
       return PreparedDropIn(change: .none(path: file.path, bytes: current))
     }
     let set = try await plan.load(from: store)
-    let rendered = try await server.render(set.list, title: "SaneHosts profile \(plan.profile.name)", date: Date())
+    // The zone's serial goes past the one it replaces (a secondary transfers only a greater serial).
+    let previous = server.isRPZ ? ZoneSerial.read(path: file.path) : nil
+    let rendered = try await server.render(
+      set.list, title: "SaneHosts profile \(plan.profile.name)", date: Date(), previous: previous)
     guard options.check else {
       return PreparedDropIn(change: try file.prepare(contents: rendered), list: set.list)
     }
@@ -384,37 +423,40 @@ public struct Applier: Sendable {
     return PreparedDropIn(change: change, list: set.list, check: try await checked, digests: await hashed)
   }
 
-  /// Writes the change (when the entries changed) and reloads the server (then, or when a file written
-  /// earlier was never loaded); returns what was written, how it was reloaded, and a reload's failure.
+  /// Writes the change (when the entries changed) and reloads the server whenever `--reload` asks
+  /// (the file changed or not: a server that never loaded it, or one reloaded by someone else, is told
+  /// again); returns what was written, how it was reloaded, and a reload's failure. A reload that
+  /// succeeded confirms the file loaded, unless a verification follows to confirm it from the answers.
   private func commit(
     _ change: ManagedFile.Change, server: ServerTarget, plan: BlockSet.Plan, options: Options, names: Int,
     entriesChanged: Bool, content: String, digests: ManagedFile.Digests?, warnings: inout [ApplyWarning]
   ) async throws -> (ManagedFile.Outcome, String?, (any Error)?) {
     var outcome = ManagedFile.Outcome()
+    guard !options.dryRun else { return (outcome, nil, nil) }
+    // What the server runs before this write, as far as is known: the copy kept when it last confirmed
+    // loading, else the file as it is (kept once, as the baseline later verifications compare with).
+    if let baseline = change.before ?? change.after { file.ledger.keepBaseline(baseline, for: file.path) }
+    if entriesChanged {
+      outcome = try file.commit(
+        change, profile: plan.profile.name, names: names, target: server.rawValue, force: options.force,
+        content: content, digests: digests)
+    }
+    guard let method = options.reload else { return (outcome, nil, nil) }
     var reloaded: String?
     var reloadFailure: (any Error)?
-    // A file written earlier without --reload (or whose reload failed) is reloaded now, though unchanged.
-    let notLoaded = file.ledger.entry(for: file.path)?.reloaded == false
-    if !options.dryRun && (entriesChanged || (notLoaded && options.reload != nil)) {
-      if entriesChanged {
-        outcome = try file.commit(
-          change, profile: plan.profile.name, names: names, target: server.rawValue, force: options.force,
-          content: content, digests: digests)
-      }
-      var loaded = false
-      if let method = options.reload {
-        do {
-          reloaded = try await method.perform(runner: runner)
-          loaded = true
-        } catch {
-          reloadFailure = error
-          warnings.append(.reloadFailed(path: file.path, server: server.server))
-        }
-      }
-      if var entry = file.ledger.entry(for: file.path) {
-        entry.reloaded = loaded
-        try? file.ledger.record(entry, for: file.path)
-      }
+    do {
+      reloaded = try await method.perform(runner: runner)
+      if !entriesChanged { reloaded! += " (the file was unchanged: reloaded as asked)" }
+    } catch {
+      reloadFailure = error
+      warnings.append(.reloadFailed(path: file.path, server: server.server))
+    }
+    if var entry = file.ledger.entry(for: file.path) {
+      entry.reloaded = reloadFailure == nil
+      try? file.ledger.record(entry, for: file.path)
+    }
+    if reloadFailure == nil, !options.verify, let bytes = change.after ?? change.before {
+      try? file.ledger.confirmLoaded(bytes, for: file.path)
     }
     return (outcome, reloaded, reloadFailure)
   }

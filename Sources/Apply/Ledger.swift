@@ -1,3 +1,4 @@
+import Crypto
 import Files
 import Foundation
 
@@ -31,6 +32,16 @@ public struct Ledger: Sendable {
     /// What the write held: the profile's fingerprint with the output's options (nil: not recorded, as
     /// before this field existed). Applying the same content to the file as written skips rendering.
     public var content: String?
+    /// For a drop-in: the SHA-256 of the file as the server last confirmed loading it (a reload that
+    /// succeeded, or `--verify`'s answers matching it), kept apart from what was written; nil: never
+    /// confirmed. A copy of those bytes is kept (`Ledger.loadedCopy(for:)`), so a verification checks
+    /// every change since, not only the last apply's.
+    public var loadedSHA256: String?
+    /// When the server last confirmed loading the file.
+    public var loadedDate: Date?
+
+    /// Whether the file as written is the state the server last confirmed loading.
+    public var isLoaded: Bool { loadedSHA256 == sha256 }
 
     /// Creates an entry.
     public init(sha256: String, sectionSHA256: String, date: Date, profile: String?, names: Int, target: String) {
@@ -58,10 +69,11 @@ public struct Ledger: Sendable {
   /// The last write recorded for a file.
   public func entry(for path: String) -> Entry? { entries()[Self.key(path)] }
 
-  /// Records a write (or, with nil, forgets the file).
+  /// Records a write (or, with nil, forgets the file and its loaded copy).
   public func record(_ entry: Entry?, for path: String) throws(StagedFile.Failure) {
     var all = entries()
     all[Self.key(path)] = entry
+    if entry == nil { try? FileManager.default.removeItem(at: loadedCopyURL(for: path)) }
     try? FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
@@ -70,6 +82,47 @@ public struct Ledger: Sendable {
     encoder.dateEncodingStrategy = .iso8601
     let data = (try? encoder.encode(all)) ?? Data("{}".utf8)
     try StagedFile.replace(url.path, with: Array(data), mode: 0o600)
+  }
+
+  /// Where the copy of a file as its server last loaded it is kept: `loaded/` beside the ledger, named
+  /// by the hash of the file's path.
+  public func loadedCopyURL(for path: String) -> URL {
+    let digest = SHA256.hash(data: Data(Self.key(path).utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    return url.deletingLastPathComponent().appendingPathComponent("loaded", isDirectory: true)
+      .appendingPathComponent(digest)
+  }
+
+  /// The file's bytes as its server last confirmed loading them, else as first written (the baseline a
+  /// verification compares the file with); nil when no copy is kept.
+  public func loadedCopy(for path: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: loadedCopyURL(for: path).path).map(Array.init)
+  }
+
+  /// Keeps `bytes` as the file's baseline when none is kept yet (a first write, or a file written before
+  /// copies were kept), without confirming that the server loaded them.
+  public func keepBaseline(_ bytes: [UInt8], for path: String) {
+    let copy = loadedCopyURL(for: path)
+    guard !FileManager.default.fileExists(atPath: copy.path) else { return }
+    try? FileManager.default.createDirectory(
+      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try? StagedFile.replace(copy.path, with: bytes, mode: 0o600)
+  }
+
+  /// Records that the server confirmed loading the file as `bytes` (the file as written): its copy is
+  /// replaced and the entry's loaded state set. Does nothing when the file has no entry or the bytes are
+  /// not what was written.
+  public func confirmLoaded(_ bytes: [UInt8], for path: String, at date: Date = Date()) throws(StagedFile.Failure) {
+    guard var entry = entry(for: path) else { return }
+    let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    guard digest == entry.sha256 else { return }
+    let copy = loadedCopyURL(for: path)
+    try? FileManager.default.createDirectory(
+      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try StagedFile.replace(copy.path, with: bytes, mode: 0o600)
+    entry.loadedSHA256 = digest
+    entry.loadedDate = date
+    entry.reloaded = true
+    try record(entry, for: path)
   }
 
   /// The absolute, symlink-resolved form of a path, which is what entries are keyed by.

@@ -257,6 +257,13 @@ public struct ManagedFile: Sendable {
     return change
   }
 
+  /// How `new` differs from `old`, two versions of this file (what the server last loaded and what is
+  /// there now): the entries only in each, as `prepare` finds them, with no drift.
+  public func difference(from old: [UInt8]?, to new: [UInt8]) -> Change {
+    let (added, removed) = Self.difference(old.map { ($0, ours($0)) }, (new, ours(new)))
+    return Change(path: path, before: old, after: new, drift: nil, addedLines: added, removedLines: removed)
+  }
+
   /// The byte ranges of our entries in some content: its lines, comments, blank lines and a CR before LF
   /// left out; a dnsmasq line with several names (`server=/a/b/…/`) is one entry per name.
   ///
@@ -620,6 +627,12 @@ public struct ManagedFile: Sendable {
         target: target)
       entry.content = pending == nil ? content : nil
       return entry
+    }
+    // What the server last confirmed loading stays as it was: a write changes only what was written.
+    if let previous = ledger.entry(for: path) {
+      entry?.loadedSHA256 = previous.loadedSHA256
+      entry?.loadedDate = previous.loadedDate
+      entry?.reloaded = previous.reloaded
     }
     if let pending {
       entry =

@@ -18,14 +18,18 @@ public enum ReloadMethod: Sendable, Hashable {
   case unboundControl
   /// `rndc reload [ZONE]`: one zone, or every zone when nil.
   case rndc(zone: String?)
-  /// `SIGHUP` to a process: dnsmasq then reads its hosts files again (not its configuration files).
-  case signal(pid: Int32)
+  /// `SIGHUP` to a process, which must be `program` (the target's server, by its executable or command
+  /// name): dnsmasq then reads its hosts files again (not its configuration files).
+  case signal(pid: Int32, program: String)
   /// `rec_control reload-lua-config` then `rec_control wipe-cache .$` (PowerDNS Recursor keeps answers in its
   /// packet cache across a reload); `socketDirectory` is the recursor's `socket-dir` (nil: its default).
   case recControl(socketDirectory: String?)
   /// Knot Resolver's control socket (`RUNDIR/control/PID`): the zone at `zone` is loaded again at once
   /// (kresd also watches the file, but a reload through the socket takes effect before it returns).
   case knotControl(socket: String, zone: String)
+  /// Each method in order until one succeeds (a service's reload, then its control program); when all
+  /// fail, each failure is named.
+  case firstOf([ReloadMethod])
 
   /// The command it runs, for messages.
   public var command: String {
@@ -34,10 +38,11 @@ public enum ReloadMethod: Sendable, Hashable {
     case .systemdRestart(let unit): "systemctl restart \(unit)"
     case .unboundControl: "unbound-control reload"
     case .rndc(let zone): zone.map { "rndc reload \($0)" } ?? "rndc reload"
-    case .signal(let pid): "kill -HUP \(pid)"
+    case .signal(let pid, _): "kill -HUP \(pid)"
     case .recControl(let directory):
       "rec_control\(directory.map { " --socket-dir=\($0)" } ?? "") reload-lua-config"
     case .knotControl(let socket, _): "kresd control socket \(socket)"
+    case .firstOf(let methods): methods.map(\.command).joined(separator: ", else ")
     }
   }
 
@@ -53,9 +58,21 @@ public enum ReloadMethod: Sendable, Hashable {
       (tool, arguments, done) = ("unbound-control", ["reload"], "reloaded unbound")
     case .rndc(let zone):
       (tool, arguments, done) = ("rndc", ["reload"] + (zone.map { [$0] } ?? []), "reloaded \(zone ?? "every zone")")
-    case .signal(let pid):
+    case .signal(let pid, let program):
+      try Self.checkProcess(pid, is: program)
       try Self.hangUp(pid)
-      return "sent SIGHUP to process \(pid)"
+      return "sent SIGHUP to process \(pid) (\(program))"
+    case .firstOf(let methods):
+      var failures: [String] = []
+      for method in methods {
+        do {
+          let done = try await method.perform(runner: runner)
+          return failures.isEmpty ? done : "\(done) (first: \(failures.joined(separator: "; ")))"
+        } catch {
+          failures.append((error as? LocalizedError)?.errorDescription ?? "\(error)")
+        }
+      }
+      throw ReloadError.allFailed(failures)
     case .recControl(let directory):
       let prefix = directory.map { ["--socket-dir=\($0)"] } ?? []
       try await run("rec_control", prefix + ["reload-lua-config"], runner: runner)
@@ -93,6 +110,35 @@ public enum ReloadMethod: Sendable, Hashable {
     }
   }
 
+  /// Checks, before anything is written, that the method can be used: a process to signal is the
+  /// target's server.
+  public func precheck() throws(ReloadError) {
+    if case .signal(let pid, let program) = self { try Self.checkProcess(pid, is: program) }
+  }
+
+  /// The names a process goes by: its executable's file name and its command name (`/proc/PID/comm`).
+  static func names(ofProcess pid: Int32) -> [String] {
+    var names: [String] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") {
+      // A program replaced since it started reads as "PATH (deleted)".
+      names.append((exe.replacingOccurrences(of: " (deleted)", with: "") as NSString).lastPathComponent)
+    }
+    if let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) {
+      names.append(comm.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return names
+  }
+
+  /// Refuses to signal a process that is not `program`.
+  static func checkProcess(_ pid: Int32, is program: String) throws(ReloadError) {
+    guard pid > 0 else { throw .invalidProcess(pid: pid) }
+    let names = Self.names(ofProcess: pid)
+    guard !names.isEmpty else { throw .noSuchProcess(pid: pid) }
+    // The kernel keeps 15 bytes of a command name.
+    guard names.contains(where: { $0 == program || (program.count > 15 && $0 == String(program.prefix(15))) })
+    else { throw .notTheServer(pid: pid, program: program, found: names.last ?? names[0]) }
+  }
+
   private static func hangUp(_ pid: Int32) throws(ReloadError) {
     // 0 and negative ids name process groups (-1: every process we may signal): never send those.
     guard pid > 0 else { throw .invalidProcess(pid: pid) }
@@ -113,6 +159,10 @@ public enum ReloadError: Error, Sendable, Hashable {
   case noSuchProcess(pid: Int32)
   /// Not a process id (zero or negative ids name groups of processes).
   case invalidProcess(pid: Int32)
+  /// The process is not the target's server (`found` is what it runs).
+  case notTheServer(pid: Int32, program: String, found: String)
+  /// Every method tried failed; each failure in the order tried.
+  case allFailed([String])
 }
 
 extension ReloadError: LocalizedError {
@@ -127,6 +177,10 @@ extension ReloadError: LocalizedError {
       "There is no process \(pid) to send SIGHUP to."
     case .invalidProcess(let pid):
       "\(pid) is not a process id."
+    case .notTheServer(let pid, let program, let found):
+      "Process \(pid) is \(found), not \(program): --reload-pid sends SIGHUP only to the target's own server."
+    case .allFailed(let failures):
+      "No way to reload worked: " + failures.enumerated().map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: " ")
     }
   }
 
@@ -141,6 +195,10 @@ extension ReloadError: LocalizedError {
       "Check that the server is running (its pid file may be stale) and pass its current process id."
     case .invalidProcess:
       "Pass the server's process id, a positive number."
+    case .notTheServer(_, let program, _):
+      "Pass \(program)'s own process id (pidof \(program)), or use --reload alone for the usual reload."
+    case .allFailed:
+      "Reload the server yourself (or give --reload-unit, --reload-pid or --reload-socket), then apply with --verify."
     }
   }
 }

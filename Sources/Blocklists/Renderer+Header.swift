@@ -31,7 +31,8 @@ extension Renderer {
       try sink.write("server:\n")
     case .rpz:
       try sink.write("$TTL 300\n")
-      try sink.write("@ IN SOA localhost. root.localhost. \(HeaderDate.serial(from: date)) 3600 600 86400 300\n")
+      let serial = serial ?? ZoneSerial.next(after: nil, at: date)
+      try sink.write("@ IN SOA localhost. root.localhost. \(serial.value) 3600 600 86400 300\n")
       try sink.write("@ IN NS localhost.\n")
     default:
       break
@@ -57,21 +58,11 @@ extension Renderer {
   }
 }
 
-/// The header's date, in UTC, and the zone serial derived from it.
+/// The header's date, in UTC.
 enum HeaderDate {
   static func string(from date: Date) -> String {
     date.formatted(
       .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeZone(
         separator: .omitted))
-  }
-
-  /// `YYMMDDHHMM` in UTC: grows with time and fits a 32-bit serial until 2042.
-  static func serial(from date: Date) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-    return String(
-      format: "%02d%02d%02d%02d%02d", (parts.year ?? 2000) % 100, parts.month ?? 1, parts.day ?? 1, parts.hour ?? 0,
-      parts.minute ?? 0)
   }
 }

@@ -103,6 +103,8 @@ public struct Renderer: Sendable {
   public var title: String
   /// The date in the header.
   public var date: Date
+  /// An RPZ zone's SOA serial (nil: a new zone's, from `date`; see `ZoneSerial`).
+  public var serial: ZoneSerial?
   let publicSuffixes: PublicSuffixList
 
   /// Creates a renderer.

@@ -180,7 +180,8 @@ struct ApplyCommand: AsyncParsableCommand {
       let store = try store.open()
       let options = Applier.Options(
         profile: profile, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
-        dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush)
+        dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush,
+        verify: verify != nil)
       var applied = try await Applier(store: store, file: file).apply(options)
       if diff && !json {
         Terminal.writeOutput(await Self.unifiedDiff(applied.change, path: file.path, server: target.server))
@@ -202,7 +203,7 @@ struct ApplyCommand: AsyncParsableCommand {
       if verify != nil && applied.reloadFailure == nil {
         verification = try await self.verification(applied, in: store)
       }
-      report(applied.result, latency: latency, verification: verification)
+      report(applied.result, latency: latency, verification: verification, notLoaded: notLoadedLine(applied))
       if let reloadFailure = applied.reloadFailure { throw CLIError(reloadFailure) }
       if let verification, !verification.passed { throw ExitCode(5) }
     } catch let error as CLIError {
@@ -256,7 +257,14 @@ struct ApplyCommand: AsyncParsableCommand {
       timeout: .milliseconds(Int(verifyTimeout * 1000)))
   }
 
-  private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?) {
+  /// `written, not loaded: …` with what to do, when the server has not confirmed loading the file.
+  private func notLoadedLine(_ applied: Applier.Applied) -> String? {
+    guard let server = target.server, let line = ApplyVerification.notLoadedLine(applied, server: server.server)
+    else { return nil }
+    return "\(line): apply with --reload (or reload it yourself), then verify again."
+  }
+
+  private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?, notLoaded: String?) {
     if json {
       guard let verification else {
         Terminal.writeOutput(Text.json(result))
@@ -265,7 +273,14 @@ struct ApplyCommand: AsyncParsableCommand {
       Terminal.writeOutput(Text.json(Verified(result: result, verification: verification)))
       return
     }
-    defer { if let verification { Terminal.writeError(Self.text(verification)) } }
+    defer {
+      if let verification {
+        if !verification.passed, let notLoaded { Terminal.writeError(notLoaded + "\n") }
+        Terminal.writeError(Self.text(verification))
+      } else if let notLoaded, !quiet {
+        Terminal.writeError("note: " + notLoaded + "\n")
+      }
+    }
     for warning in result.warnings.map(\.description) {
       Terminal.writeError(
         warning.hasPrefix("note:") || warning.hasPrefix("warning:") ? "\(warning)\n" : "warning: \(warning)\n")

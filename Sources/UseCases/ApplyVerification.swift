@@ -24,10 +24,11 @@ public enum ApplyVerification {
     }
   }
 
-  /// Probes what `applied` wrote: every name it added (then a seeded sample of the others, `sample` in
-  /// all), the names it let through under a blocked parent, a sample of the names it took out, and the
-  /// controls, through `server` (nil: the system resolver), after the target's settle time when it was
-  /// reloaded. Throws when the names applied cannot be read back.
+  /// Probes what `applied` wrote: every name added since the state the server last confirmed loading
+  /// (then a seeded sample of the others, `sample` in all), the names let through under a blocked parent,
+  /// a sample of the names taken out since, and the controls, through `server` (nil: the system
+  /// resolver), after the target's settle time when it was reloaded. When it passes, the file as it is
+  /// becomes the state the server confirmed loading. Throws when the names applied cannot be read back.
   public static func verify(
     _ applied: Applier.Applied, target: Target, through server: ServerAddress?, in store: Store,
     sample: Int = defaultSample, timeout: Duration = .seconds(2)
@@ -37,9 +38,20 @@ public enum ApplyVerification {
     let removed = Verification.sample(applied.removedNames(applied: all), count: sample, seed: 1)
     let reloaded = applied.result.reloaded != nil
     let context = Verification.Context(
-      reloaded: target == .hosts || reloaded, server: target != .hosts, path: applied.result.path)
-    return await Verification.verify(
+      reloaded: target == .hosts || applied.writtenNotLoaded == nil, server: target != .hosts,
+      path: applied.result.path)
+    let verification = await Verification.verify(
       names, allowed: Array(applied.allowedNames.prefix(sample)), removed: removed, through: server,
       context: context, timeout: timeout, settle: reloaded ? target.server?.settleAfterReload ?? .zero : .zero)
+    if verification.passed { try? applied.confirmLoaded() }
+    return verification
+  }
+
+  /// What a failed verification of a file its server has not confirmed loading says first:
+  /// `written, not loaded: …` (nil when the server loaded it, or it was reloaded now).
+  public static func notLoadedLine(_ applied: Applier.Applied, server: String) -> String? {
+    guard let date = applied.writtenNotLoaded else { return nil }
+    return
+      "written, not loaded: \(applied.result.path) was written \(date.formatted(.iso8601)) and \(server) has not confirmed loading it since (no reload succeeded, no verification passed)"
   }
 }

@@ -38,8 +38,47 @@ struct ServerReloadTests {
     #expect(
       ServerTarget.dnsmasq.defaultReload(output: "/etc/dnsmasq.d/sanehosts.conf") == .systemdRestart(unit: "dnsmasq"))
     #expect(ServerTarget.dnsmasqHosts.defaultReload() == .systemd(unit: "dnsmasq"))
-    #expect(ServerTarget.unbound.defaultReload() == .unboundControl)
-    #expect(ServerTarget.bind.defaultReload() == .rndc(zone: "sanehosts.rpz"))
+    #expect(ServerTarget.unbound.defaultReload() == .firstOf([.unboundControl, .systemd(unit: "unbound")]))
+    #expect(ServerTarget.bind.defaultReload() == .firstOf([.rndc(zone: "sanehosts.rpz"), .systemd(unit: "named")]))
+    #expect(ServerTarget.unbound.defaultReload().command == "unbound-control reload, else systemctl reload unbound")
+  }
+
+  @Test("The usual reloads are tried in order: the first that works is said with the failures before it; none working names each failure")
+  func firstOfInOrder() async throws {
+    let method = ReloadMethod.firstOf([.unboundControl, .systemd(unit: "unbound")])
+    let fallback = RecordingRunner { name, _ in
+      .output(ProcessOutput(status: name == "unbound-control" ? 1 : 0, standardError: name == "unbound-control" ? "no socket" : ""))
+    }
+    let done = try await method.perform(runner: fallback)
+    #expect(fallback.calls == [["unbound-control", "reload"], ["systemctl", "reload", "unbound"]])
+    #expect(done.hasPrefix("reloaded unbound with systemctl reload unbound (first: “unbound-control reload” failed with status 1"), "\(done)")
+    let none = RecordingRunner { name, _ in .failure(.notFound(name)) }
+    let error = await #expect(throws: ReloadError.self) { try await method.perform(runner: none) }
+    let text = error?.errorDescription ?? ""
+    #expect(text.contains("(1) Cannot run “unbound-control reload”: unbound-control is not installed."), "\(text)")
+    #expect(text.contains("(2) Cannot run “systemctl reload unbound”: systemctl is not installed."), "\(text)")
+  }
+
+  @Test("Regression: --reload-pid refuses a process that is not the target's server, before signalling it (it had killed a web server)")
+  func signalOnlyTheServer() async throws {
+    // A process that is not a DNS server (SIGKILL to end it: an inherited ignored SIGTERM would not).
+    let sleeper = Process()
+    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    sleeper.arguments = ["30"]
+    try sleeper.run()
+    defer {
+      kill(sleeper.processIdentifier, SIGKILL)
+      sleeper.waitUntilExit()
+    }
+    let pid = sleeper.processIdentifier
+    let method = ServerTarget.unbound.reload(output: nil, choice: ReloadChoice(pid: pid))
+    #expect(throws: ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep")) { try method.precheck() }
+    await #expect(throws: ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep")) {
+      try await method.perform(runner: RecordingRunner())
+    }
+    #expect(sleeper.isRunning)
+    let message = ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep").errorDescription ?? ""
+    #expect(message == "Process \(pid) is sleep, not unbound: --reload-pid sends SIGHUP only to the target's own server.")
   }
 
   @Test("Regression: SIGHUP is refused where it cannot reload the drop-in (dnsmasq configuration, kresd, the recursor)")
@@ -63,13 +102,13 @@ struct ServerReloadTests {
   @Test("--reload with a process, a unit or a socket: each kind's own method")
   func chosenReloads() {
     let configuration = "/etc/dnsmasq.d/sanehosts.conf"
-    #expect(ServerTarget.dnsmasq.reload(output: nil, choice: ReloadChoice(pid: 7)) == .signal(pid: 7))
+    #expect(ServerTarget.dnsmasq.reload(output: nil, choice: ReloadChoice(pid: 7)) == .signal(pid: 7, program: "dnsmasq"))
     #expect(
       ServerTarget.dnsmasq.reload(output: configuration, choice: ReloadChoice(unit: "dns"))
         == .systemdRestart(unit: "dns"))
     #expect(ServerTarget.dnsmasq.reload(output: nil, choice: ReloadChoice(unit: "dns")) == .systemd(unit: "dns"))
-    #expect(ServerTarget.unbound.reload(output: nil, choice: ReloadChoice()) == .unboundControl)
-    #expect(ServerTarget.bind.reload(output: nil, choice: ReloadChoice(pid: 9)) == .signal(pid: 9))
+    #expect(ServerTarget.unbound.reload(output: nil, choice: ReloadChoice()) == ServerTarget.unbound.defaultReload())
+    #expect(ServerTarget.bind.reload(output: nil, choice: ReloadChoice(pid: 9)) == .signal(pid: 9, program: "named"))
     #expect(
       ServerTarget.pdnsRecursor.reload(output: nil, choice: ReloadChoice(socket: "/run/pdns"))
         == .recControl(socketDirectory: "/run/pdns"))
@@ -116,12 +155,12 @@ struct ServerReloadTests {
       .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 4_194_304
     let pid = limit + 1
     await #expect(throws: ReloadError.noSuchProcess(pid: pid)) {
-      try await ReloadMethod.signal(pid: pid).perform(runner: RecordingRunner())
+      try await ReloadMethod.signal(pid: pid, program: "dnsmasq").perform(runner: RecordingRunner())
     }
     #expect(ReloadError.noSuchProcess(pid: pid).errorDescription?.contains("\(pid)") == true)
     for group in [0, -1] as [Int32] {
       await #expect(throws: ReloadError.invalidProcess(pid: group)) {
-        try await ReloadMethod.signal(pid: group).perform(runner: RecordingRunner())
+        try await ReloadMethod.signal(pid: group, program: "dnsmasq").perform(runner: RecordingRunner())
       }
     }
   }
@@ -135,8 +174,8 @@ struct ServerReloadTests {
         #expect(try await dig.query("ads.website") == ["0.0.0.0"], "\(server.log())")
         #expect(try await dig.query("new.website") == [])
         try Data("0.0.0.0 new.website\n".utf8).write(to: URL(fileURLWithPath: hosts))
-        let done = try await ReloadMethod.signal(pid: server.pid).perform(runner: RecordingRunner())
-        #expect(done == "sent SIGHUP to process \(server.pid)")
+        let done = try await ReloadMethod.signal(pid: server.pid, program: "dnsmasq").perform(runner: RecordingRunner())
+        #expect(done == "sent SIGHUP to process \(server.pid) (dnsmasq)")
         // dnsmasq handles the signal in its own loop: ask until the new file is in use (bounded).
         let reloaded = await eventually(within: 10) {
           (try? await dig.query("new.website")) == ["0.0.0.0"]

@@ -7,7 +7,7 @@ struct UnboundTests {
   func facts() {
     let target = ServerTarget.unbound
     #expect(target.instructions(output: "/a/b.conf") == #"include: "/a/b.conf""#)
-    #expect(target.defaultReload() == .unboundControl)
+    #expect(target.defaultReload() == .firstOf([.unboundControl, .systemd(unit: "unbound")]))
     #expect(target.checker == "unbound-checkconf" && target.checkerPackage == "unbound")
     #expect(target.kind.capabilities.exceptions && target.leaks.joined().contains("transparent zone"))
     #expect(target.settleAfterReload == .seconds(2))

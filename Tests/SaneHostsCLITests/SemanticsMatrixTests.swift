@@ -416,7 +416,8 @@ extension VerifyChangedTests {
         try await fixture.cli.ok("allow", "add", "=y.ads.shop.blog")
         let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
         #expect(reloaded.status == 0, "\(reloaded.standardError)")
-        #expect(reloaded.standardError.contains("1/1 allowed names let through"), "\(reloaded.standardError)")
+        // Both allow rules since the state the server last confirmed loading, not only this apply's.
+        #expect(reloaded.standardError.contains("2/2 allowed names let through"), "\(reloaded.standardError)")
       }
     }
   }
@@ -457,8 +458,93 @@ extension VerifyChangedTests {
         try await fixture.cli.ok("update", "--quiet")
         let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
         #expect(reloaded.status == 0, "\(reloaded.standardError)")
-        #expect(reloaded.standardError.contains("1/1 removed names unblocked"), "\(reloaded.standardError)")
+        // Both names taken out since the state the server last confirmed loading.
+        #expect(reloaded.standardError.contains("2/2 removed names unblocked"), "\(reloaded.standardError)")
       }
+    }
+  }
+}
+
+extension VerifyChangedTests {
+  /// unbound in front of the authoritative upstream, loading `dropIn`; `body` gets the server.
+  static func withUnbound(
+    _ fixture: ApplyFixture, dropIn: URL, _ body: (DNSServerProcess) async throws -> Void
+  ) async throws {
+    try await DNSServerProcess.withAuthoritative(
+      zoneText: SemanticsMatrixTests.zone, moreZones: DNSServerProcess.controlZones,
+      directory: fixture.cli.directory.url
+    ) { upstream in
+      var lines = [#"local-zone: "test." nodefault"#, #"module-config: "iterator""#, #"include: "\#(dropIn.path)""#]
+      for zone in [DNSServerProcess.shopZone] + DNSServerProcess.controlZones.keys.sorted() {
+        lines += ["stub-zone:", #"name: "\#(zone)""#, "stub-addr: 127.0.0.1@\(upstream.port)"]
+      }
+      try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url, body)
+    }
+  }
+
+  @Test(
+    "Regression: a drop-in written without a reload is not verified by a later apply with nothing to write (it printed “verified”, exit 0): “written, not loaded”, exit 5; --reload reloads the unchanged file, and only then does it verify"
+  )
+  func writtenNotLoaded() async throws {
+    let fixture = try await SemanticsMatrixTests.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts-unbound.conf")
+    try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
+    try await Self.withUnbound(fixture, dropIn: dropIn) { server in
+      let verify = ["apply", "--target", "unbound", "--output", dropIn.path, "--verify", "127.0.0.1:\(server.port)"]
+      // The server loaded the file at start: a verification confirms it.
+      let first = try await fixture.cli.runner.run(verify)
+      #expect(first.status == 0, "\(first.standardError)")
+      try Data(SemanticsMatrixTests.listed.filter { $0 != "wild.shop.blog" }.joined(separator: "\n").utf8)
+        .write(to: fixture.list)
+      try await fixture.cli.ok("update", "--quiet")
+      try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
+      let ledger = try String(contentsOf: fixture.cli.directory.file("data/applied.json"), encoding: .utf8)
+      #expect(ledger.contains("\"loadedSHA256\""), "\(ledger)")
+      let unloaded = try await fixture.cli.runner.run(verify)
+      #expect(unloaded.status == 5, "\(unloaded.standardError)")
+      #expect(unloaded.standardError.contains("nothing to write"), "\(unloaded.standardError)")
+      #expect(unloaded.standardError.contains("written, not loaded: \(dropIn.path)"), "\(unloaded.standardError)")
+      #expect(
+        unloaded.standardError.contains("removed but blocked: wild.shop.blog (sinkhole 0.0.0.0"),
+        "\(unloaded.standardError)")
+      #expect(!unloaded.standardError.contains("\nverified"), "\(unloaded.standardError)")
+      let reloaded = try await fixture.cli.runner.run(verify + ["--reload", "--reload-pid", "\(server.pid)"])
+      #expect(reloaded.status == 0, "\(reloaded.standardError)\n\(server.log())")
+      #expect(reloaded.standardError.contains("the file was unchanged: reloaded as asked"), "\(reloaded.standardError)")
+      #expect(reloaded.standardError.contains("1/1 removed names unblocked"), "\(reloaded.standardError)")
+      // Confirmed now: the next verification has no change left to check, and passes.
+      let again = try await fixture.cli.runner.run(verify)
+      #expect(again.status == 0, "\(again.standardError)")
+      #expect(!again.standardError.contains("removed names"), "\(again.standardError)")
+    }
+  }
+
+  @Test(
+    "Regression: --reload-pid of a process that is not the server is refused before anything is written (it had sent SIGHUP to a web server and recorded the file loaded)"
+  )
+  func reloadPidOfAnotherProcess() async throws {
+    let fixture = try await SemanticsMatrixTests.fixture()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts-unbound.conf")
+    // A process that is not a DNS server (SIGKILL to end it: an inherited ignored SIGTERM would not).
+    let sleeper = Process()
+    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    sleeper.arguments = ["60"]
+    try sleeper.run()
+    defer {
+      kill(sleeper.processIdentifier, SIGKILL)
+      sleeper.waitUntilExit()
+    }
+    let pid = sleeper.processIdentifier
+    for dryRun in [["--dry-run"], []] {
+      let refused = try await fixture.cli.runner.run(
+        ["apply", "--target", "unbound", "--output", dropIn.path, "--reload", "--reload-pid", "\(pid)"] + dryRun)
+      #expect(refused.status == 1, "\(refused.standardError)")
+      #expect(
+        refused.standardError.contains("Process \(pid) is sleep, not unbound"), "\(refused.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: dropIn.path))
+      #expect(sleeper.isRunning)
     }
   }
 }

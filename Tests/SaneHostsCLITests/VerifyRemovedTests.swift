@@ -86,7 +86,11 @@ struct VerifyRemovedTests {
         try await list(without: ["wild.shop.blog", "cdn.shop.blog", "gone.shop.blog"])
         let reloaded = try await fixture.cli.runner.run(apply + ["--reload"] + reload)
         #expect(reloaded.status == 0, "\(reloaded.standardError)\n\(log())")
-        #expect(reloaded.standardError.contains("2/2 removed names unblocked"), "\(reloaded.standardError)")
+        // Every name taken out since the state the server last confirmed loading, not only this apply's
+        // two: the first file (loaded at start; the apply before was not reloaded), or on kresd, which
+        // loaded the file by itself, the one that verification confirmed.
+        let removed = setup.target == "knot-resolver" ? "2/2" : "3/3"
+        #expect(reloaded.standardError.contains("\(removed) removed names unblocked"), "\(reloaded.standardError)")
         #expect(reloaded.standardError.contains("1 of them gone upstream"), "\(reloaded.standardError)")
       }
     }

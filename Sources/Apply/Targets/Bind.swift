@@ -5,6 +5,7 @@ import Foundation
 struct Bind: ServerKind {
   var name: String { "bind" }
   var server: String { "BIND" }
+  var program: String { "named" }
   var label: String { "BIND (RPZ)" }
   var summary: String {
     "a response-policy zone: the names and their subdomains, every record type and names whose CNAME leads to them"
@@ -23,7 +24,10 @@ struct Bind: ServerKind {
     await runChecker([ServerTarget.rpzZone, path], runner: runner)
   }
 
-  func defaultReload(output: String) -> ReloadMethod { .rndc(zone: ServerTarget.rpzZone) }
+  /// rndc first (the zone alone), else the service's reload (Debian's unit is `named`).
+  func defaultReload(output: String) -> ReloadMethod {
+    .firstOf([.rndc(zone: ServerTarget.rpzZone), .systemd(unit: "named")])
+  }
 
   func instructions(output: String) -> String {
     """

@@ -7,6 +7,7 @@ import Foundation
 struct Dnsmasq: ServerKind {
   var name: String { "dnsmasq" }
   var server: String { "dnsmasq" }
+  var program: String { "dnsmasq" }
   var label: String { "dnsmasq (server=)" }
   var summary: String {
     "a servers-file of server=/name/…/ lines of up to 1,000 bytes: NXDOMAIN for the names and their subdomains, every record type; SIGHUP reads it again"
@@ -49,7 +50,7 @@ struct Dnsmasq: ServerKind {
     if let unit = choice.unit, choice.pid == nil {
       return Self.isConfiguration(output) ? .systemdRestart(unit: unit) : .systemd(unit: unit)
     }
-    if let pid = choice.pid { return .signal(pid: pid) }
+    if let pid = choice.pid { return .signal(pid: pid, program: program) }
     return defaultReload(output: output)
   }
 

@@ -5,6 +5,7 @@ import Foundation
 struct DnsmasqHosts: ServerKind {
   var name: String { "dnsmasq-hosts" }
   var server: String { "dnsmasq" }
+  var program: String { "dnsmasq" }
   var label: String { "dnsmasq (addn-hosts)" }
   var summary: String {
     "an addn-hosts file with 0.0.0.0 and :: per name, exact names only; dnsmasq still forwards their other record types, HTTPS included"

@@ -6,6 +6,7 @@ import Foundation
 struct KnotResolver: ServerKind {
   var name: String { "knot-resolver" }
   var server: String { "Knot Resolver" }
+  var program: String { "kresd" }
   var label: String { "Knot Resolver (RPZ)" }
   var summary: String {
     "the same response-policy zone, plus a Lua file beside it, NAME.lua, that loads it with policy.rpz (Knot Resolver 5); --reload goes through its control socket"

@@ -5,6 +5,7 @@ import Foundation
 struct PowerDNSRecursor: ServerKind {
   var name: String { "pdns-recursor" }
   var server: String { "PowerDNS Recursor" }
+  var program: String { "pdns_recursor" }
   var label: String { "PowerDNS Recursor (RPZ)" }
   var summary: String {
     "the same response-policy zone, plus a Lua file beside it, NAME.lua, that loads it with rpzFile; --reload runs rec_control reload-lua-config and wipe-cache"

@@ -11,6 +11,8 @@ public protocol ServerKind: Sendable {
   var name: String { get }
   /// The server program, for messages.
   var server: String { get }
+  /// The server's executable (and command) name: `--reload-pid` signals only a process running it.
+  var program: String { get }
   /// What the dashboard's target menu calls it.
   var label: String { get }
   /// What the drop-in is and blocks, for `apply --help` and the docs (one sentence, no final stop).
@@ -106,7 +108,7 @@ extension ServerKind {
 
   /// A process or a unit, else the usual reload.
   public func reload(output: String, choice: ReloadChoice) -> ReloadMethod {
-    if let pid = choice.pid { return .signal(pid: pid) }
+    if let pid = choice.pid { return .signal(pid: pid, program: program) }
     if let unit = choice.unit { return .systemd(unit: unit) }
     return defaultReload(output: output)
   }

@@ -93,15 +93,21 @@ public struct ServerTarget: Sendable, Hashable, CaseIterable, RawRepresentable, 
   /// The renderer that writes this target's file.
   public func renderer(title: String, date: Date) -> Renderer { kind.renderer(title: title, date: date) }
 
-  /// The drop-in file's bytes for `list`.
-  public func render(_ list: CompiledList, title: String, date: Date) async throws -> [UInt8] {
+  /// The drop-in file's bytes for `list`; an RPZ zone's serial follows `previous` (the serial of the
+  /// file it replaces), strictly greater.
+  public func render(_ list: CompiledList, title: String, date: Date, previous: ZoneSerial? = nil) async throws
+    -> [UInt8]
+  {
     var sink = ByteSink()
-    try await renderer(title: title, date: date).renderConcurrently(list, to: &sink)
+    var renderer = renderer(title: title, date: date)
+    renderer.serial = ZoneSerial.next(after: previous, at: date)
+    try await renderer.renderConcurrently(list, to: &sink)
     return sink.memory
   }
 
   /// Whether a line of a rendered drop-in changes on every render though the entries do not (the RPZ
-  /// zone's SOA line carries a serial made from the date); such lines alone are no reason to write.
+  /// zone's SOA line carries a new serial); such lines alone are no reason to write, so an unchanged
+  /// zone keeps its serial.
   public static func isVolatile(_ line: String) -> Bool { line.hasPrefix("@ IN SOA ") }
 
   /// Whether a line given as bytes is volatile (see `isVolatile(_:)` for text).

@@ -5,6 +5,7 @@ import Foundation
 struct Unbound: ServerKind {
   var name: String { "unbound" }
   var server: String { "unbound" }
+  var program: String { "unbound" }
   var summary: String { "local-zone always_null: the names and their subdomains, every record type" }
   var format: OutputFormat { .unbound }
   var defaultOutput: String { "/etc/unbound/unbound.conf.d/sanehosts.conf" }
@@ -47,7 +48,8 @@ struct Unbound: ServerKind {
     """
   }
 
-  func defaultReload(output: String) -> ReloadMethod { .unboundControl }
+  /// unbound-control first (it needs the remote-control socket), else the service's reload.
+  func defaultReload(output: String) -> ReloadMethod { .firstOf([.unboundControl, .systemd(unit: "unbound")]) }
 
   func instructions(output: String) -> String { "include: \"\(output)\"" }
 }

@@ -147,7 +147,8 @@ extension Dashboard {
     // The system resolver's caches are flushed after writing /etc/hosts, as `apply --flush` does.
     let flush = server == nil && Ledger.key(file.path) == "/etc/hosts"
     let applied = try await Applier(store: store, file: file).apply(
-      Applier.Options(server: server, dryRun: dryRun, force: body.force?.value ?? false, flush: flush))
+      Applier.Options(
+        server: server, dryRun: dryRun, force: body.force?.value ?? false, flush: flush, verify: server != nil))
     let lines = applied.change.diffText(skipping: server == nil ? { _ in false } : ServerTarget.isVolatile)
       .split(separator: "\n", omittingEmptySubsequences: true)
     let shown = lines.prefix(Self.diffLimit).joined(separator: "\n")
