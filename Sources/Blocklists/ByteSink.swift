@@ -137,7 +137,7 @@ public struct ByteSink: ~Copyable {
       return
     }
     let failure = values.withUnsafeBytes { emit($0) }
-    if failure != 0 { throw .unwritable(path: path, detail: String(cString: strerror(failure))) }
+    if failure != 0 { throw .writeFailed(path: path, code: failure) }
     startWritebackIfDue()
   }
 
@@ -161,7 +161,7 @@ public struct ByteSink: ~Copyable {
     let failure = pending.withUnsafeBytes { emit($0) }
     pending.removeAll(keepingCapacity: true)
     swap(&pending, &buffer)
-    if failure != 0 { throw .unwritable(path: path, detail: String(cString: strerror(failure))) }
+    if failure != 0 { throw .writeFailed(path: path, code: failure) }
     startWritebackIfDue()
   }
 
@@ -175,7 +175,7 @@ public struct ByteSink: ~Copyable {
     var failure = writeDirect(count: padded)
     if failure == 0, let writer { failure = writer.wait() }
     if failure == 0 && ftruncate(descriptor, off_t(emitted)) != 0 { failure = errno }
-    if failure != 0 { throw .unwritable(path: path, detail: String(cString: strerror(failure))) }
+    if failure != 0 { throw .writeFailed(path: path, code: failure) }
     endDirect()
   }
 

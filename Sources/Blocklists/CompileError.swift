@@ -12,6 +12,14 @@ public enum CompileError: Error, Sendable, Hashable {
   case unwritable(path: String, detail: String)
   /// The compile was cancelled.
   case cancelled
+  /// The output is a pipe whose reader went away (`sanehosts compile | head -1`): not a failure to
+  /// report, the command ends quietly.
+  case closedPipe(path: String)
+
+  /// The error for a write to `path` that failed with `code` (an errno).
+  public static func writeFailed(path: String, code: Int32) -> CompileError {
+    code == EPIPE ? .closedPipe(path: path) : .unwritable(path: path, detail: String(cString: strerror(code)))
+  }
 }
 
 extension CompileError: LocalizedError {
@@ -23,6 +31,7 @@ extension CompileError: LocalizedError {
     case .invalidRule(let file, let line, let text, let reason): "\(file):\(line): “\(text)” \(reason)."
     case .unwritable(let path, let detail): "Cannot write \(path): \(detail)."
     case .cancelled: "The compile was cancelled; nothing was written."
+    case .closedPipe(let path): "The reader of \(path) went away."
     }
   }
 
@@ -34,7 +43,7 @@ extension CompileError: LocalizedError {
     case .invalidRule:
       "Write one rule per line: example.com (and subdomains), =example.com (exact), *.example.com (subdomains only) or /regex/."
     case .unwritable: "Check the directory exists, its permissions and free space."
-    case .cancelled: nil
+    case .cancelled, .closedPipe: nil
     }
   }
 }

@@ -117,8 +117,9 @@ struct Fetch: AsyncParsableCommand {
     defer { try? FileManager.default.removeItem(at: file) }
     let input = try FileHandle(forReadingFrom: file)
     defer { try? input.close() }
+    // A reader that went away (`| head -2`) ends the copy quietly (Terminal.pipeClosed).
     while let chunk = try input.read(upToCount: 256 * 1024), !chunk.isEmpty {
-      try FileHandle.standardOutput.write(contentsOf: chunk)
+      guard Terminal.write(Array(chunk), to: 1) else { return }
     }
   }
 }

@@ -11,7 +11,7 @@ import Locking
   import Darwin
 #endif
 
-/// Turns Ctrl-C (SIGINT) and SIGTERM into a clean cancel instead of an abrupt exit.
+/// Turns Ctrl-C (SIGINT), SIGTERM and a closed output pipe into a clean cancel instead of an abrupt exit.
 enum Interrupts {
   /// Runs `operation`; on SIGINT or SIGTERM calls `onSignal` and cancels the operation, so work stops and cleans up.
   ///
@@ -136,6 +136,13 @@ final class SignalHub: Sendable {
     sigaddset(&mask, SIGINT)
     sigaddset(&mask, SIGTERM)
     pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+  }
+
+  /// Tells the listeners of a signal as if it had come (SIGPIPE when standard output's reader went
+  /// away): with none listening, the process exits with 128 + its number.
+  func raise(_ number: Int32) {
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWrite, &byte, 1)
   }
 
   /// Calls `handler` for each SIGINT or SIGTERM until `stopListening`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Blocklists
 import Foundation
 
 /// The `sanehosts` command: blocks ads, trackers and malware at the DNS level.
@@ -39,6 +40,9 @@ struct SaneHosts: AsyncParsableCommand {
   /// runtime starts. (An `async` main parks the main thread in `dispatch_main`, whose `pthread_exit`
   /// unwinds the stack through the executable's unwind tables: about 1 MB more resident at every start.)
   static func main() {
+    // A write to a pipe whose reader went away fails with EPIPE instead of killing the process, so the
+    // command can stop its work and clean up first (see Terminal.pipeClosed).
+    signal(SIGPIPE, SIG_IGN)
     let arguments = Array(CommandLine.arguments.dropFirst())
     if let (typed, suggestion, path) = misspelledSubcommand(arguments) {
       Terminal.writeError(
@@ -63,20 +67,32 @@ struct SaneHosts: AsyncParsableCommand {
       do {
         try command.run()
       } catch {
-        exit(withError: error)
+        finish(error)
       }
-      exit()
+      finish(nil)
     }
     Task.detached {
       var command = asyncCommand
       do {
         try await command.run()
       } catch {
-        exit(withError: error)
+        finish(error)
       }
-      exit()
+      finish(nil)
     }
     dispatchMain()
+  }
+
+  /// Exits as the command ended: quietly with 141 when its output's reader went away (as a process
+  /// ended by SIGPIPE: `cat`, `grep` and `git` say nothing then either), else with the error's status
+  /// and message, or 0.
+  static func finish(_ error: (any Error)?) -> Never {
+    if Terminal.pipeClosed { Foundation.exit(141) }
+    guard let error else { exit() }
+    if case .closedPipe = (error as? CLIError)?.underlying as? CompileError ?? error as? CompileError {
+      Foundation.exit(141)
+    }
+    exit(withError: error)
   }
 
   /// The first word that should name a subcommand but names none, with the closest one (at most two

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -36,11 +37,40 @@ enum Terminal {
 
   /// Writes text to standard error without buffering.
   static func writeError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    write(Array(text.utf8), to: 2)
   }
 
   /// Writes text to standard output.
   static func writeOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    write(Array(text.utf8), to: 1)
+  }
+
+  /// Whether a reader of standard output or error went away (`sanehosts update | head -1`): from then on
+  /// nothing more is written, the command is cancelled as by a signal (it cleans up: no partial file, no
+  /// staging folder, no lock left) and the process exits quietly with 141, as one ended by SIGPIPE.
+  static var pipeClosed: Bool { closed.withLock { $0 } }
+
+  private static let closed = Locked(false)
+
+  /// Writes all of `bytes` to `descriptor`; false once the reader is gone (see `pipeClosed`).
+  @discardableResult
+  static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    guard !pipeClosed else { return false }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      if written >= 0 {
+        offset += written
+      } else if errno == EINTR || errno == EAGAIN {
+        continue
+      } else if errno == EPIPE {
+        closed.withLock { $0 = true }
+        SignalHub.shared.raise(SIGPIPE)
+        return false
+      } else {
+        return false
+      }
+    }
+    return true
   }
 }

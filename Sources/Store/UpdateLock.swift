@@ -9,7 +9,8 @@ import Foundation
 /// An exclusive lock on the data directory for the length of an update, so two updates never interleave.
 ///
 /// An advisory `flock` on `update.lock`: the kernel releases it when the process exits, however it exits,
-/// so a crash never leaves a stale lock. The file holds the owner's process id for the error message.
+/// so a crash never leaves a stale lock. The file holds the owner's process id for the error message
+/// while the lock is held, and is emptied when it is released.
 public final class UpdateLock {
   private let descriptor: Int32
 
@@ -18,6 +19,8 @@ public final class UpdateLock {
   }
 
   deinit {
+    // Released: the file names no owner any more (a finished or cancelled update leaves no pid behind).
+    _ = ftruncate(descriptor, 0)
     flock(descriptor, LOCK_UN)
     close(descriptor)
   }
