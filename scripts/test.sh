@@ -2,7 +2,7 @@
 # Runs the whole SaneHosts test suite on a Debian 12 machine with the Swift toolchain.
 # First installs what the build and tests need from Debian (SQLite's headers for GRDB, the real DNS
 # servers the interop tests start: dnsmasq, unbound, BIND, PowerDNS Recursor, Knot Resolver, none of them
-# started as a service), node for the dashboard script's syntax check and, for the dashboard's browser test, Chromium, chromedriver and Selenium
+# started as a service), systemd-analyze (systemd: the schedule's calendar check), node for the dashboard script's syntax check and, for the dashboard's browser test, Chromium, chromedriver and Selenium
 # (scripts/install-browser-deps.sh). Then builds the release `sanehosts` (the binary users run: every
 # command-line test runs it, through SANEHOSTS_TEST_EXECUTABLE, so a fault of the optimized build fails
 # the tests) and every test target, runs the tests, and finally fuzzes each libFuzzer target for 15 s
@@ -19,7 +19,7 @@ fi
 
 ./scripts/apt-install.sh "test dependencies" \
   libsqlite3-dev zlib1g-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
-  util-linux groff-base nodejs libstdc++-12-dev
+  util-linux groff-base nodejs libstdc++-12-dev systemd
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
 ./scripts/install-browser-deps.sh

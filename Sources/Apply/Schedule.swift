@@ -23,7 +23,9 @@ public struct Schedule: Sendable, Hashable {
   public var scope: Scope
   /// The absolute path of the `sanehosts` executable.
   public var executable: String
-  /// Arguments passed to `apply` after `--quiet` (profile, hosts file, target, output).
+  /// The profile both commands update and apply (nil: the active one at run time).
+  public var profile: String?
+  /// Arguments passed to `apply` after `--quiet` and the profile (hosts file, target, output).
   public var applyArguments: [String]
   /// When it runs, in systemd's calendar syntax (`daily`, `Mon *-*-* 04:00`).
   public var onCalendar: String
@@ -34,10 +36,11 @@ public struct Schedule: Sendable, Hashable {
 
   /// Creates a schedule.
   public init(
-    scope: Scope, executable: String, applyArguments: [String] = [], onCalendar: String = "daily",
-    randomizedDelay: String = "1h", dataDirectory: String? = nil
+    scope: Scope, executable: String, profile: String? = nil, applyArguments: [String] = [],
+    onCalendar: String = "daily", randomizedDelay: String = "1h", dataDirectory: String? = nil
   ) {
     self.scope = scope
+    self.profile = profile
     self.executable = executable
     self.applyArguments = applyArguments
     self.onCalendar = onCalendar
@@ -47,9 +50,10 @@ public struct Schedule: Sendable, Hashable {
 
   /// The service unit's text.
   public func serviceUnit() -> String {
-    let dataOption = dataDirectory.map { ["--data-dir", $0] } ?? []
-    let update = [executable, "update", "--quiet"] + dataOption
-    let apply = [executable, "apply", "--quiet"] + dataOption + applyArguments
+    // The same profile for both: the update refreshes the copies the apply then writes.
+    let options = (dataDirectory.map { ["--data-dir", $0] } ?? []) + (profile.map { ["--profile", $0] } ?? [])
+    let update = [executable, "update", "--quiet"] + options
+    let apply = [executable, "apply", "--quiet"] + options + applyArguments
     // A user manager has no network-online.target of its own to wait for.
     let network =
       scope == .system ? "Wants=network-online.target\nAfter=network-online.target\n" : ""
@@ -108,6 +112,23 @@ public struct Schedule: Sendable, Hashable {
     for (name, value) in [("calendar", onCalendar), ("randomized delay", randomizedDelay)] {
       if value.trimmingCharacters(in: .whitespaces).isEmpty || value.unicodeScalars.contains(where: Self.isControl) {
         throw .invalidValue(name: name, value: value)
+      }
+    }
+  }
+
+  /// Asks systemd whether it takes the calendar and the delay (`systemd-analyze calendar` and
+  /// `timespan`), as the timer would read them; without systemd-analyze, nothing more is checked.
+  public func checkWithSystemd(runner: any ProcessRunning) async throws(ScheduleError) {
+    try validate()
+    for (name, verb, value) in [("calendar", "calendar", onCalendar), ("randomized delay", "timespan", randomizedDelay)] {
+      let output: ProcessOutput
+      do {
+        output = try await runner.run("systemd-analyze", [verb, value])
+      } catch {
+        return
+      }
+      guard output.status == 0 else {
+        throw .rejectedBySystemd(name: name, value: value, output: output.combined)
       }
     }
   }
@@ -226,6 +247,8 @@ public enum ScheduleError: Error, Sendable, Hashable {
   case unwritable(path: String, detail: String)
   /// A `systemctl` command failed.
   case systemctlFailed(command: String, output: String)
+  /// `systemd-analyze` does not take the calendar or the delay.
+  case rejectedBySystemd(name: String, value: String, output: String)
 }
 
 extension ScheduleError: LocalizedError {
@@ -240,6 +263,8 @@ extension ScheduleError: LocalizedError {
       "Cannot write \(path): \(detail)."
     case .systemctlFailed(let command, let output):
       "“\(command)” failed\(output.isEmpty ? "." : ": \(output)")"
+    case .rejectedBySystemd(let name, let value, let output):
+      "systemd does not take the \(name) “\(value)”\(output.isEmpty ? "." : ": \(output)")"
     }
   }
 
@@ -254,6 +279,10 @@ extension ScheduleError: LocalizedError {
       "Check the directory's permissions; the system scope needs root (sudo)."
     case .systemctlFailed:
       "Check that systemd is running for this scope (a --user manager needs a login session), then run the command yourself."
+    case .rejectedBySystemd(let name, _, _):
+      name == "calendar"
+        ? "Give a calendar systemd reads (daily, weekly, \"*-*-* 04:00\"; see man systemd.time and systemd-analyze calendar)."
+        : "Give a time span systemd reads (30min, 1h, 2h 30min; see man systemd.time)."
     }
   }
 }

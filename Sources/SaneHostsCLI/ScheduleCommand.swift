@@ -47,24 +47,63 @@ struct ScheduleCommand: AsyncParsableCommand {
         valueName: "path"))
     var dataDirectory: String?
 
+    func validate() throws {
+      if output != nil && (target ?? .hosts) == .hosts {
+        throw ValidationError("--output is the drop-in of a DNS server: add --target \(ApplyCommand.serverNames).")
+      }
+      if hostsFile != nil, let target, target != .hosts {
+        throw ValidationError("--hosts-file is for the hosts file; --target \(target.name) writes --output.")
+      }
+    }
+
+    /// A path as the unit will read it: absolute (a unit runs in /, not in this shell's folder).
+    static func absolute(_ path: String) -> String {
+      let expanded = (path as NSString).expandingTildeInPath
+      return URL(fileURLWithPath: expanded).standardizedFileURL.path
+    }
+
     func schedule() throws -> Schedule {
       var arguments: [String] = []
-      if let profile { arguments += ["--profile", profile] }
-      if let hostsFile { arguments += ["--hosts-file", hostsFile] }
+      if let hostsFile { arguments += ["--hosts-file", Self.absolute(hostsFile)] }
       if let target, target != .hosts {
         arguments += ["--target", target.name]
-        if let output { arguments += ["--output", output] }
+        if let output { arguments += ["--output", Self.absolute(output)] }
         if reload { arguments.append("--reload") }
       } else if reload {
         arguments.append("--flush")
       }
       return Schedule(
-        scope: scope.scope, executable: Self.executable(), applyArguments: arguments, onCalendar: onCalendar,
-        randomizedDelay: randomizedDelay,
+        scope: scope.scope, executable: Self.executable(), profile: profile, applyArguments: arguments,
+        onCalendar: onCalendar, randomizedDelay: randomizedDelay,
         // Always the store in use (--data-dir, else $SANEHOSTS_HOME, else the default): a unit does not
         // see the shell's environment, so without it the timer would update another store.
-        dataDirectory: dataDirectory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).path }
-          ?? DataDirectory.resolve().url.path)
+        dataDirectory: dataDirectory.map(Self.absolute) ?? DataDirectory.resolve().url.path)
+    }
+
+    /// The schedule, once everything it names is checked as the timer would meet it: the profile in the
+    /// store, the calendar and delay by systemd, the hosts file's or the drop-in's folder.
+    func checkedSchedule() async throws -> Schedule {
+      let schedule = try schedule()
+      do {
+        try await schedule.checkWithSystemd(runner: ProcessRunner())
+      } catch {
+        throw CLIError(error)
+      }
+      if let profile {
+        let data = DataDirectory.resolve(explicit: schedule.dataDirectory)
+        let store = try StoreOptions.open(data)
+        _ = try storeCall { () throws(StoreError) in try store.profile(profile) }
+      }
+      for path in [hostsFile, output].compactMap({ $0 }).map(Self.absolute) {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+          throw CommandFailure(
+            "The folder of \(path) does not exist: the timer's apply would fail.",
+            suggestion: "Create \(folder) (or give another path), then install the schedule again.")
+        }
+      }
+      return schedule
     }
 
     /// The absolute path of the running `sanehosts`.
@@ -79,8 +118,11 @@ struct ScheduleCommand: AsyncParsableCommand {
       commandName: "install",
       abstract: "Write the service and timer units, then enable and start the timer.",
       discussion: """
-        The service runs `sanehosts update --quiet`, then (only if the update succeeded) `sanehosts apply \
-        --quiet` with the options given here, at low CPU and I/O priority. The timer runs it daily by \
+        The service runs `sanehosts update --quiet` of the profile, then (only if the update succeeded) \
+        `sanehosts apply --quiet` of the same profile with the options given here, at low CPU and I/O \
+        priority. Before writing, the profile is looked up in the store, the calendar and delay are checked \
+        by systemd-analyze, and the folders of --hosts-file and --output must exist; relative paths are made \
+        absolute. The timer runs it daily by \
         default with up to an hour's random delay, and catches up after the machine was off (Persistent=true). \
         Writing to /etc/hosts needs the system scope (run as root).
         """)
@@ -104,7 +146,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-      let schedule = try options.schedule()
+      let schedule = try await options.checkedSchedule()
       if schedule.scope == .user && options.target == nil && (options.hostsFile ?? "/etc/hosts") == "/etc/hosts" {
         Terminal.writeError(
           "warning: a user timer cannot write /etc/hosts; use --system (as root), or --hosts-file, or --target.\n")
@@ -142,14 +184,13 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
   }
 
-  struct Show: ParsableCommand {
+  struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "show", abstract: "Print the units `install` would write, write nothing.")
+      commandName: "show", abstract: "Print the units `install` would write (checked as `install` checks them), write nothing.")
     @OptionGroup var options: ScheduleOptions
 
-    func run() throws {
-      let schedule = try options.schedule()
-      do { try schedule.validate() } catch { throw CLIError(error) }
+    func run() async throws {
+      let schedule = try await options.checkedSchedule()
       let directory = options.scope.unitDir ?? schedule.unitDirectory
       Terminal.writeOutput(
         "# \(directory)/\(Schedule.serviceName)\n\(schedule.serviceUnit())\n# \(directory)/\(Schedule.timerName)\n\(schedule.timerUnit())"

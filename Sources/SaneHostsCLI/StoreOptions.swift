@@ -16,7 +16,10 @@ struct StoreOptions: ParsableArguments {
   var directory: DataDirectory { DataDirectory.resolve(explicit: dataDirectory) }
 
   /// Opens the store, turning failures into a readable error.
-  func open() throws -> Store {
+  func open() throws -> Store { try Self.open(directory) }
+
+  /// Opens the store in `directory`, turning failures into a readable error.
+  static func open(_ directory: DataDirectory) throws -> Store {
     do {
       return try Store.open(directory)
     } catch {

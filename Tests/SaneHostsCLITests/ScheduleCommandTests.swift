@@ -51,4 +51,51 @@ struct ScheduleCommandTests {
     let both = try await cli.run("schedule", "show", "--user", "--system")
     #expect(both.status != 0)
   }
+
+  @Test(
+    "Regression: the timer updates the profile it applies (it ran `update` of the active profile, then applied family's old copies)"
+  )
+  func sameProfile() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    try await cli.ok("profile", "create", "family")
+    let units = cli.directory.file("units").path
+    try await cli.ok(
+      "schedule", "install", "--user", "--unit-dir", units, "--no-enable", "--profile", "family", "--hosts-file",
+      cli.directory.file("hosts").path, "--allow-build-binary")
+    let service = try String(contentsOfFile: "\(units)/\(Schedule.serviceName)", encoding: .utf8)
+    let data = cli.dataDirectory.path
+    #expect(service.contains(" update --quiet --data-dir \(data) --profile family\n"), "\(service)")
+    #expect(service.contains(" apply --quiet --data-dir \(data) --profile family --hosts-file "), "\(service)")
+  }
+
+  @Test(
+    "Regression: install checks the profile, the calendar (systemd-analyze), the delay and the paths before writing (a bogus calendar and an unknown profile were written, exit 0)"
+  )
+  func checkedBeforeWriting() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    try await cli.ok("status")
+    let units = cli.directory.file("units").path
+    let base = ["schedule", "install", "--user", "--unit-dir", units, "--no-enable", "--allow-build-binary"]
+    let hosts = ["--hosts-file", cli.directory.file("hosts").path]
+    var cases: [([String], String)] = [
+      (["--profile", "nope"] + hosts, "nope"),
+      (["--hosts-file", "/nonexistent-dir/hosts"], "The folder of /nonexistent-dir/hosts does not exist"),
+      (["--target", "unbound", "--output", "/nonexistent-dir/u.conf"], "The folder of /nonexistent-dir/u.conf"),
+      (["--output", cli.directory.file("u.conf").path], "--output is the drop-in of a DNS server"),
+    ]
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
+      cases.append((["--on-calendar", "bogus calendar"] + hosts, "systemd does not take the calendar “bogus calendar”"))
+      cases.append((["--randomized-delay", "soon"] + hosts, "systemd does not take the randomized delay “soon”"))
+    }
+    for (arguments, message) in cases {
+      for command in [base, ["schedule", "show", "--user"]] {
+        let refused = try await cli.runner.run(command + arguments)
+        #expect(refused.status != 0, "\(arguments)")
+        #expect(refused.standardError.contains(message), "\(arguments): \(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: "\(units)/\(Schedule.serviceName)"), "\(arguments)")
+      }
+    }
+  }
 }
