@@ -237,13 +237,10 @@ public struct Applier: Sendable {
     // A reload that cannot work (a process that is not the server) is refused before anything is
     // written, on a dry run too.
     try options.reload?.precheck()
-    if !options.dryRun {
-      if options.server != nil { try Self.createParent(of: file.path) }
-      try file.checkWritable()
-    }
+    let folder = try Self.checkDestination(file, dropIn: options.server != nil, dryRun: options.dryRun)
     // The names are loaded only when something is rendered (or their count is not known).
     let plan = try BlockSet.plan(profile: options.profile, in: store)
-    let warnings = plan.missing.map { ApplyWarning.notDownloaded(source: $0) }
+    let warnings = plan.missing.map { ApplyWarning.notDownloaded(source: $0) } + (folder.map { [$0] } ?? [])
     if let server = options.server {
       return try await applyToServer(server, plan: plan, options: options, warnings: warnings)
     }
@@ -273,6 +270,7 @@ public struct Applier: Sendable {
       lastName = HostsSection.lastName(in: body)
     }
     let names = try await count(&list, plan: plan)
+    if options.dryRun { try file.checkCommit(change, force: options.force) }
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     if let list { warnings += Self.subdomainWarnings(list, format: .hosts, server: "a hosts file") }
     if names > HostsSection.adviceThreshold {
@@ -340,6 +338,7 @@ public struct Applier: Sendable {
     let change = prepared.change
     var (list, check, digests) = (prepared.list, prepared.check, prepared.digests)
     let names = try await count(&list, plan: plan)
+    if options.dryRun { try file.checkCommit(change, force: options.force) }
     if let drift = change.drift { warnings.append(.drift(drift, path: file.path)) }
     warnings += server.leaks.map { ApplyWarning.cannotBlock(server: server.server, what: $0) }
     if let list { warnings += Self.subdomainWarnings(list, format: server.format, server: server.server) }
@@ -493,6 +492,23 @@ public struct Applier: Sendable {
     let failure = bytes.withUnsafeBytes { StagedFile.writeAll($0, to: descriptor) }
     guard failure == 0 else { throw ApplyError.writeFailed(path: path, detail: String(cString: strerror(failure))) }
     return await server.check(path, runner: runner)
+  }
+
+  /// The checks before anything is written, the same on a dry run (which refuses where the real run
+  /// would): the file's folder exists and this user may replace the file. A drop-in's missing folder is
+  /// created (a dry run says it would be): the note says so.
+  public static func checkDestination(_ file: ManagedFile, dropIn: Bool, dryRun: Bool) throws -> ApplyWarning? {
+    var note: ApplyWarning?
+    if dropIn {
+      let parent = (Ledger.key(file.path) as NSString).deletingLastPathComponent
+      if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
+        if dryRun { return .createdFolder(path: parent, dryRun: true) }
+        try createParent(of: file.path)
+        note = .createdFolder(path: parent, dryRun: false)
+      }
+    }
+    try file.checkWritable()
+    return note
   }
 
   /// Creates the drop-in's directory (0755) when it is missing, as a package would.

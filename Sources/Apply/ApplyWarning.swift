@@ -21,6 +21,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
   case cannotBlock(server: String, what: String)
   /// SaneHosts' earlier dnsmasq drop-in is still in place beside the new one.
   case formerDropIn(path: String)
+  /// The drop-in's folder did not exist: it was created (or, on a dry run, would be).
+  case createdFolder(path: String, dryRun: Bool)
 
   /// The command line's wording, one sentence.
   public var description: String {
@@ -41,6 +43,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
       "\(path) was written, but reloading \(server) failed."
     case .cannotBlock(let server, let what):
       "note: \(server) cannot block this: \(what)"
+    case .createdFolder(let path, let dryRun):
+      dryRun ? "note: the folder \(path) does not exist; apply would create it (0755)." : "note: created the folder \(path) (0755)."
     case .formerDropIn(let path):
       "SaneHosts' earlier dnsmasq drop-in \(path) (address= lines, which let HTTPS records through) is still loaded as configuration: remove it with `sanehosts disable --target dnsmasq --output \(path)`, then restart dnsmasq."
     }

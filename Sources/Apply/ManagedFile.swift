@@ -435,6 +435,14 @@ public struct ManagedFile: Sendable {
     return bytes
   }
 
+  /// Refuses what `commit` would refuse before writing, without writing (a dry run refuses where the
+  /// real run would): SaneHosts' part edited by someone else, unless `force`.
+  public func checkCommit(_ change: Change, force: Bool) throws(ApplyError) {
+    if case .insideSection(let since) = change.drift, !force, !change.isNoOp {
+      throw .sectionEdited(path: path, since: since)
+    }
+  }
+
   /// Checks, before any work, that this user can replace the file: a clear error instead of a late failure.
   public func checkWritable() throws(ApplyError) {
     let directory = (Ledger.key(path) as NSString).deletingLastPathComponent
@@ -460,9 +468,7 @@ public struct ManagedFile: Sendable {
     _ change: Change, profile: String?, names: Int, target: String, force: Bool = false, content: String? = nil,
     digests known: Digests? = nil
   ) throws(ApplyError) -> Outcome {
-    if case .insideSection(let since) = change.drift, !force {
-      throw .sectionEdited(path: path, since: since)
-    }
+    try checkCommit(change, force: force)
     if change.isNoOp {
       // The ledger already says exactly this (and no drift means the file hashes as recorded): leave it,
       // rather than hash the whole file twice more to write the same entry.

@@ -172,9 +172,9 @@ struct ApplyCommand: AsyncParsableCommand {
     do {
       let file = files.file(for: target, output: output, data: store.directory)
       // Before the store is opened: a user who may not write the file gets "use sudo or --hosts-file",
-      // not an error about root's data directory. (Applier checks again, for callers without this step.)
-      if !dryRun {
-        if target != .hosts { try Applier.createParent(of: file.path) }
+      // not an error about root's data directory; a dry run refuses as the real run would. (Applier
+      // checks again, for callers without this step, and notes a drop-in folder it created.)
+      if target == .hosts || FileManager.default.fileExists(atPath: (Ledger.key(file.path) as NSString).deletingLastPathComponent) {
         try file.checkWritable()
       }
       let store = try store.open()

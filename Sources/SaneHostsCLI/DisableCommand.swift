@@ -39,8 +39,11 @@ struct DisableCommand: AsyncParsableCommand {
     let server = target.server
     let file = files.file(for: target, output: output, data: store.directory)
     do {
-      if !dryRun { try file.checkWritable() }
+      // A dry run refuses where the real run would (same message, same exit), and the warning that
+      // the edits are replaced is said only when they will be.
+      try file.checkWritable()
       let change = try file.prepareRemoval()
+      try file.checkCommit(change, force: force)
       if let note = change.drift?.note(path: file.path), !change.isNoOp {
         Terminal.writeError(note + "\n")
       }

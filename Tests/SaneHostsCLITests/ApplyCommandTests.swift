@@ -107,6 +107,53 @@ struct ApplyCommandTests {
     #expect(try fixture.hostsText().contains("0.0.0.0 ads.website"))
   }
 
+  @Test(
+    "Regression: dry runs refuse where the real run does, with the same message and exit (they said the edits would be replaced, exit 0; disable printed that warning, then refused)"
+  )
+  func dryRunsRefuseAsTheRealRun() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    let edited = try fixture.hostsText().replacingOccurrences(of: "0.0.0.0 ads.website", with: "192.168.1.9 ads.website")
+    try Data(edited.utf8).write(to: fixture.hosts)
+    try await fixture.cli.ok("deny", "add", "new.website")
+    for command in [["apply"], ["disable"]] {
+      let real = try await fixture.cli.runner.run(command + ["--hosts-file", fixture.hosts.path])
+      let dry = try await fixture.cli.runner.run(command + ["--hosts-file", fixture.hosts.path, "--dry-run"])
+      #expect(real.status == 1, "\(command): \(real.standardError)")
+      #expect(dry.status == real.status, "\(command): \(dry.standardError)")
+      #expect(dry.standardError == real.standardError, "\(command)")
+      #expect(dry.standardError.contains("was edited by someone else"), "\(command): \(dry.standardError)")
+      #expect(!real.standardError.contains("are replaced"), "\(command): \(real.standardError)")
+      #expect(try fixture.hostsText() == edited)
+    }
+    // With --force the warning says the edits are replaced, and they are.
+    let forced = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path, "--dry-run", "--force")
+    #expect(forced.status == 0)
+    #expect(forced.standardError.contains("those edits are replaced"), "\(forced.standardError)")
+    // A folder that does not exist: refused by both.
+    for dryRun in [[], ["--dry-run"]] {
+      let missing = try await fixture.cli.runner.run(["apply", "--hosts-file", "/nonexistent-dir/hosts"] + dryRun)
+      #expect(missing.status == 1, "\(dryRun): \(missing.standardError)")
+      #expect(missing.standardError.contains("the folder /nonexistent-dir does not exist"), "\(missing.standardError)")
+      #expect(!missing.standardError.contains("Would apply"))
+    }
+  }
+
+  @Test("A drop-in's missing folder is created and said so; a dry run says it would be, and creates nothing")
+  func dropInFolderSaid() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    let output = fixture.cli.directory.file("new/folder/sanehosts.servers")
+    let dry = try await fixture.cli.run("apply", "--target", "dnsmasq", "--output", output.path, "--dry-run")
+    #expect(dry.status == 0, "\(dry.standardError)")
+    #expect(dry.standardError.contains("apply would create it"), "\(dry.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: output.deletingLastPathComponent().path))
+    let real = try await fixture.cli.run("apply", "--target", "dnsmasq", "--output", output.path)
+    #expect(real.status == 0, "\(real.standardError)")
+    #expect(real.standardError.contains("note: created the folder \(output.deletingLastPathComponent().path)"), "\(real.standardError)")
+  }
+
   @Test("Above the size threshold apply advises a DNS server target")
   func sizeAdvice() async throws {
     let fixture = try await ApplyFixture.make(names: (0..<(HostsSection.adviceThreshold + 1)).map { "n\($0).website" })
