@@ -122,6 +122,13 @@ extension Renderer {
     }
   }
 
+  /// Whether an exception's line is the one that lets names through (not a block written beside it):
+  /// `server=/…/#`, a transparent local zone, `CNAME rpz-passthru.`, `@@…`.
+  public static func letsThrough(_ line: String) -> Bool {
+    line.hasSuffix("/#") || line.hasSuffix(" transparent") || line.hasSuffix(" CNAME rpz-passthru.")
+      || line.hasPrefix("@@")
+  }
+
   /// One exception's lines; `ownEntry` when the name is itself written and blocked (a `.below` exception).
   public func lines(for exception: Exceptions.Exception, ownEntry: Bool) -> String {
     let name = exception.name

@@ -511,11 +511,12 @@ extension Explainer {
     return output
   }
 
-  /// Why an exception lets a name through: the rule and the line the format gets for it.
+  /// Why an exception lets a name through: the rule and the line of the compiled file that lets it
+  /// through, as the file holds it (`*.name CNAME rpz-passthru.`, not the name's own `name CNAME .`
+  /// block written beside it).
   static func exceptionReason(_ exception: Exceptions.Exception, format: OutputFormat) -> String {
-    let line =
-      Renderer(format: format).lines(for: exception, ownEntry: false)
-      .split(separator: "\n").first.map(String.init) ?? ""
+    let lines = Renderer(format: format).lines(for: exception, ownEntry: false).split(separator: "\n").map(String.init)
+    let line = lines.first(where: Renderer.letsThrough) ?? lines.first ?? ""
     return "your rule \(exception.rule): \(line)"
   }
 }

@@ -201,6 +201,35 @@ struct ExplanationTests {
     #expect(covered.outputs.first { $0.format == "rpz" }?.written == .notWritten)
   }
 
+  @Test(
+    "Regression: an exception is quoted as the compiled file holds it (why quoted `doubleclick.net CNAME .` for a name the file lets through with `*.doubleclick.net CNAME rpz-passthru.`)"
+  )
+  func exceptionQuotedAsWritten() async throws {
+    let harness = try UpdatedStore()
+    defer { harness.remove() }
+    try harness.add("0.0.0.0 doubleclick.net\n0.0.0.0 ads.website\n", key: "list")
+    try harness.store.addRule("*.doubleclick.net", action: .allow)
+    try harness.store.addRule("=keep.ads.website", action: .allow)
+    try await harness.update()
+    let list = try await BlockSet.plan(profile: nil, in: harness.store).load(from: harness.store).list
+    let answer = try await Explainer(store: harness.store).explain(["ad.doubleclick.net", "keep.ads.website"])
+    var checked = 0
+    for explanation in answer.names {
+      for output in explanation.outputs where output.written == .excepted {
+        let format = try #require(OutputFormat(rawValue: output.format))
+        var sink = ByteSink()
+        _ = try Renderer(format: format).render(list, to: &sink)
+        let lines = Set(String(decoding: sink.memory, as: UTF8.self).split(separator: "\n").map(String.init))
+        let reason = try #require(output.reason)
+        let quoted = String(reason[reason.range(of: ": ")!.upperBound...])
+        #expect(lines.contains(quoted), "\(explanation.name) in \(output.format): “\(quoted)” is not a line of the file")
+        #expect(Renderer.letsThrough(quoted), "\(quoted)")
+        checked += 1
+      }
+    }
+    #expect(checked >= 4)
+  }
+
   @Test("A source whose saved copy cannot be read is named, not silently skipped")
   func unreadableCopy() async throws {
     let harness = try UpdatedStore()
