@@ -19,9 +19,11 @@ extension LoadingProgress {
     }
 
     /// "retrying in 2.5 s (attempt 3 of 3)", or "retrying in 250 ms …" under a second; without a delay,
-    /// "Retrying… (attempt 2 of 3)".
+    /// "Retrying… (attempt 2 of 3)"; at once (another place, a mirror, is tried next: the reason says
+    /// which), "attempt 2 of 3", never "retrying in 0 ms".
     public var text: String {
       guard let delay else { return "Retrying\u{2026} (attempt \(attempt) of \(maximumAttempts))" }
+      if delay <= .zero { return "attempt \(attempt) of \(maximumAttempts)" }
       let seconds = delay.secondsValue
       let wait =
         seconds < 1

@@ -95,25 +95,32 @@ struct SourceFetcher: Sendable {
     guard !mirrors.isEmpty, case .failed(let first) = work.outcome, Self.mirrorFixes.contains(first.kind) else {
       return work
     }
-    var failures = [first.text(withoutKey: source.key)]
+    // Each place that failed, by its own message (which names its URL); the suggestion is said once.
+    var failures = [first]
     for (index, mirror) in mirrors.enumerated() {
       try Task.checkCancellation()
+      let host = mirror.host() ?? mirror.absoluteString
       events(
         .source(
           key: source.key,
           .retrying(
             attempt: index + 2, of: mirrors.count + 1, after: .zero,
-            reason: "\(failures.last ?? "failed"); trying the mirror \(mirror.host() ?? mirror.absoluteString)")))
-      let next = try await fetch(
-        source, from: mirror, mirror: mirror.absoluteString, announcesFailure: index == mirrors.count - 1)
+            reason: "\(failures.last!.message.removingKey(source.key)); trying the mirror \(host)")))
+      let next = try await fetch(source, from: mirror, mirror: mirror.absoluteString, announcesFailure: false)
       guard case .failed(let failure) = next.outcome, Self.mirrorFixes.contains(failure.kind) else { return next }
-      failures.append("mirror \(mirror.absoluteString): \(failure.text(withoutKey: source.key))")
+      failures.append(failure)
       work = next
     }
-    // Every place failed: the last attempt announced its failure; the stored message names them all.
-    let message = failures.joined(separator: "; ")
-    work.update.change = .failed(message: message)
-    work.result.message = "\(source.key): \(message)"
+    // Every place failed: one failure naming each (the source's own URL, then each mirror), announced once.
+    let places = failures.enumerated().map { "(\($0.offset + 1)) \($0.element.message.removingKey(source.key))" }
+    let failure = SourceFailure(
+      kind: failures.last!.kind,
+      message: "\(source.key): its URL and every mirror failed: \(places.joined(separator: " "))",
+      suggestion: failures.last!.suggestion)
+    work.outcome = .failed(failure)
+    work.update.change = .failed(message: failure.text(withoutKey: source.key))
+    work.result.message = failure.message
+    events(.source(key: source.key, .done(.failed(failure))))
     return work
   }
 
@@ -407,5 +414,12 @@ struct Attempt {
     // Stored without a leading "KEY: ": every place that shows it (status, sync) names the source itself.
     return finish(
       .failed(failure), change: .failed(message: failure.text(withoutKey: source.key)), announce: announcesFailure)
+  }
+}
+
+extension String {
+  /// The text without a leading "KEY: " (a failure's message names its source; a list of places does not).
+  func removingKey(_ key: String) -> String {
+    hasPrefix("\(key): ") ? String(dropFirst(key.count + 2)) : self
   }
 }

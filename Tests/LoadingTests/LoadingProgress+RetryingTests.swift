@@ -27,6 +27,8 @@ struct LoadingProgressRetryDelayTests {
       (Duration.seconds(2), "retrying in 2 s (attempt 2 of 3): timeout"),
       (.milliseconds(2_500), "retrying in 2.5 s (attempt 2 of 3): timeout"),
       (.milliseconds(250), "retrying in 250 ms (attempt 2 of 3): timeout"),
+      // Regression: a mirror tried at once read "retrying in 0 ms".
+      (.zero, "attempt 2 of 3: timeout"),
     ])
   func text(delay: Duration, expected: String) {
     let progress = LoadingProgress.retrying(attempt: 2, of: 3, after: delay, reason: "timeout")

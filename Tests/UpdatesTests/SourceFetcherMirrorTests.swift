@@ -54,6 +54,15 @@ struct SourceFetcherMirrorTests {
         source.message?.contains("500") == true && source.message?.contains("mirror") == true, "\(source.message ?? "")"
       )
       #expect(source.message?.contains("404") == true)
+      // Regression: the run's outcome (what `update` prints last) named only the last mirror.
+      let failure = try #require(
+        summary.outcomes.compactMap { outcome -> SourceFailure? in
+          if case .failed(let failure) = outcome.1 { return failure }
+          return nil
+        }.first)
+      #expect(failure.message.contains(server.url("/list").absoluteString), "\(failure.message)")
+      #expect(failure.message.contains(server.url("/mirror").absoluteString), "\(failure.message)")
+      #expect(failure.message.hasPrefix("gone: its URL and every mirror failed: (1) "), "\(failure.message)")
       #expect(summary.compiled?.names == 50, "the previous copy is used")
       #expect(source.servedFrom == nil)
     }
