@@ -79,8 +79,11 @@ extension HitsCommand {
 
   static func skipped(_ report: HitReport) -> String {
     let findings = report.findings
-    guard findings.skippedLines > 0 else { return "" }
-    var out = "\nSkipped \(findings.skippedLines.grouped) lines that could not be read:\n"
+    var out = ""
+    for damaged in findings.damagedFiles { out += "\nwarning: \(damaged.description).\n" }
+    guard findings.skippedLines > 0 else { return out }
+    let lines = findings.skippedLines == 1 ? "line" : "lines"
+    out += "\nSkipped \(findings.skippedLines.grouped) \(lines) that could not be read:\n"
     for (reason, count) in findings.skipped.sorted(by: { $0.key < $1.key }) {
       out += "  \(reason): \(count.grouped)"
       if let sample = findings.samples[reason]?.first { out += " (e.g. \(sample.file):\(sample.line): \(sample.text))" }

@@ -51,7 +51,8 @@ public struct BindLog: QueryLogParser {
         findings.skip("truncated query line", file: file, line: number, text: line)
         return
       }
-      emit(.query(time: time, name: scan.name(tokens[3]), type: scan.text(tokens[5]), client: address))
+      guard let name = scan.validName(tokens[3], file: file, line: number, findings: &findings) else { return }
+      emit(.query(time: time, name: name, type: scan.text(tokens[5]), client: address))
     } else if scan.equals(tokens[2], "rpz") {
       guard tokens.count >= 6, scan.equals(tokens[5], "rewrite"), asked.count > 3 else {
         findings.skip("truncated rpz line", file: file, line: number, text: line)
@@ -62,7 +63,8 @@ public struct BindLog: QueryLogParser {
         return
       }
       // `(cname.website):` → cname.website
-      let name = scan.name(asked.lowerBound + 1..<asked.upperBound - 2)
+      let range = asked.lowerBound + 1..<asked.upperBound - 2
+      guard let name = scan.validName(range, file: file, line: number, findings: &findings) else { return }
       emit(.blocked(time: time, name: name, client: address))
     } else {
       findings.otherLines += 1

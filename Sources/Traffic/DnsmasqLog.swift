@@ -63,14 +63,16 @@ public struct DnsmasqLog: QueryLogParser {
       }
       let type = scan.text(kind.lowerBound + 6..<kind.upperBound - 1)
       let from = keepsClients ? client ?? scan.text(tokens[3]) : nil
-      emit(.query(time: time, name: scan.name(tokens[1]), type: type, client: from))
+      guard let name = scan.validName(tokens[1], file: file, line: number, findings: &findings) else { return }
+      emit(.query(time: time, name: name, type: type, client: from))
     } else if scan.equals(kind, "config") || scan.bytes[kind.lowerBound] == 0x2F {
       guard tokens.count >= 4, scan.equals(tokens[2], "is") else {
         findings.skip("truncated answer line", file: file, line: number, text: line)
         return
       }
       if Self.blockingAnswers.contains(scan.text(tokens[3])) {
-        emit(.blocked(time: time, name: scan.name(tokens[1]), client: client))
+        guard let name = scan.validName(tokens[1], file: file, line: number, findings: &findings) else { return }
+        emit(.blocked(time: time, name: name, client: client))
       } else {
         findings.otherLines += 1
       }

@@ -37,6 +37,44 @@ struct LineScanner {
     return String(decoding: lowered, as: UTF8.self)
   }
 
+  /// The queried name at `range` (as `name`), or nil when it is no host name a query can ask: the
+  /// line is then counted in `findings` under the reason, never as a query.
+  func validName(_ range: Range<Int>, file: String, line: Int, findings: inout LogFindings) -> String? {
+    if let problem = Self.nameProblem(UnsafeBufferPointer(rebasing: bytes[range])) {
+      findings.skip("invalid name: \(problem)", file: file, line: line, text: bytes)
+      return nil
+    }
+    return name(range)
+  }
+
+  /// Why a name as a log writes it is no host name (RFC 1035: at most 253 bytes, labels of 1 to 63; the
+  /// bytes of host names, letters, digits and hyphens, IDNs in their xn-- form, and the underscore of
+  /// service names such as `_dmarc`), or nil when it is one. The root (`.`) is a name.
+  static func nameProblem(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+    var count = name.count
+    if count > 1, name[count - 1] == 0x2E { count -= 1 }
+    if count == 1 && name[0] == 0x2E { return nil }
+    guard count > 0 else { return "an empty name" }
+    if count > 253 { return "longer than 253 bytes" }
+    var label = 0
+    for index in 0..<count {
+      let byte = name[index]
+      if byte == 0x2E {
+        if label == 0 { return "an empty label" }
+        label = 0
+        continue
+      }
+      label += 1
+      if label > 63 { return "a label longer than 63 bytes" }
+      let isLetter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+      let isDigit = byte >= 0x30 && byte <= 0x39
+      if !(isLetter || isDigit || byte == 0x2D || byte == 0x5F) {
+        return "a byte outside letters, digits, hyphen and underscore"
+      }
+    }
+    return label == 0 ? "an empty label" : nil
+  }
+
   func equals(_ range: Range<Int>, _ word: StaticString) -> Bool {
     guard range.count == word.utf8CodeUnitCount else { return false }
     let start = word.utf8Start

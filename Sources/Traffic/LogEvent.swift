@@ -28,8 +28,29 @@ public struct LogFindings: Sendable, Hashable, Codable {
     public var text: String
   }
 
+  /// A file that could not be read to its end (a truncated or corrupt gzip): its queries past that point
+  /// are not counted, and the report says so.
+  public struct DamagedFile: Sendable, Hashable, Codable {
+    /// The file.
+    public var file: String
+    /// What is wrong with it.
+    public var reason: String
+    /// The lines read (and counted) before the damage.
+    public var linesRead: Int
+    /// The bytes of text read before the damage.
+    public var bytesRead: Int
+
+    /// One sentence: the file, the damage and how far it was read.
+    public var description: String {
+      "\(file): \(reason); read \(linesRead) line\(linesRead == 1 ? "" : "s") (\(bytesRead) bytes) before it, the queries after are not counted"
+    }
+  }
+
   /// No line read yet.
   public init() {}
+
+  /// Files that could not be read to their end.
+  public var damagedFiles: [DamagedFile] = []
 
   /// Lines read.
   public var lines = 0
@@ -49,13 +70,20 @@ public struct LogFindings: Sendable, Hashable, Codable {
     guard samples[reason, default: []].count < 5 else { return }
     var shown = ""
     for byte in text.prefix(120) {
-      shown += byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+      shown += byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : Self.escape(byte)
     }
     samples[reason, default: []].append(Sample(file: file, line: line, text: shown))
   }
 
+  /// A byte outside printable ASCII as `\x00` (always two hex digits).
+  static func escape(_ byte: UInt8) -> String {
+    let hex = String(byte, radix: 16)
+    return "\\x" + (hex.count == 1 ? "0" + hex : hex)
+  }
+
   /// Adds what another file's reading found.
   public mutating func add(_ other: LogFindings) {
+    damagedFiles += other.damagedFiles
     lines += other.lines
     otherLines += other.otherLines
     skipped.merge(other.skipped, uniquingKeysWith: +)

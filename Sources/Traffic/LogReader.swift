@@ -16,15 +16,25 @@ public struct LogReader: ~Copyable {
   private var start = 0
   private var end = 0
   private var ended = false
+  /// Bytes of text read so far.
+  private var bytesRead = 0
   /// Lines handed out so far.
   public private(set) var lineNumber = 0
 
-  /// Opens `path` for reading.
+  /// Opens `path` for reading. A file named `….gz` must be gzip data: one that is not (random bytes, a
+  /// plain log renamed) is refused rather than read as text.
   public init(path: String) throws(TrafficError) {
     guard let file = gzopen(path, "rb") else {
       throw .unreadable(path: path, reason: String(cString: strerror(errno)))
     }
     gzbuffer(file, 256 * 1024)
+    if path.hasSuffix(".gz") {
+      // Right after gzopen, gzdirect reads the start of the file to tell.
+      if gzdirect(file) == 1 {
+        gzclose(file)
+        throw .unreadable(path: path, reason: "it is named .gz but is not gzip data")
+      }
+    }
     self.file = file
     self.path = path
     buffer = [UInt8](repeating: 0, count: 256 * 1024)
@@ -85,12 +95,23 @@ public struct LogReader: ~Copyable {
       let read = buffer.withUnsafeMutableBufferPointer { raw in
         gzread(file, raw.baseAddress! + end, UInt32(raw.count - end))
       }
-      if read < 0 {
+      if read < 0 || read == 0 {
+        // zlib ends a truncated stream as a short read with Z_BUF_ERROR, and damaged data with
+        // Z_DATA_ERROR: what was read counts, the rest is reported, never silently left out.
         var code: Int32 = 0
         let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
-        throw TrafficError.unreadable(path: path, reason: message)
+        if read < 0 || code == Z_BUF_ERROR || code == Z_DATA_ERROR {
+          let reason =
+            code == Z_BUF_ERROR ? "the gzip data ends early (a truncated file)" : "damaged gzip data (\(message))"
+          findings.damagedFiles.append(
+            LogFindings.DamagedFile(file: path, reason: reason, linesRead: lineNumber, bytesRead: bytesRead))
+          // The partial line before the damage is not a line: dropped with the rest.
+          end = start
+        }
+        ended = true
+        continue
       }
-      if read == 0 { ended = true }
+      bytesRead += Int(read)
       end += Int(read)
     }
   }

@@ -65,26 +65,22 @@ public struct UnboundLog: QueryLogParser {
     switch tokens.count {
     case 4 where scan.equals(tokens[3], "IN") || scan.equals(tokens[3], "CH"):
       sawQueries = true
-      emit(
-        .query(
-          time: time, name: scan.name(tokens[1]), type: scan.text(tokens[2]),
-          client: keepsClients ? scan.text(tokens[0]) : nil))
+      guard let name = scan.validName(tokens[1], file: file, line: number, findings: &findings) else { return }
+      emit(.query(time: time, name: name, type: scan.text(tokens[2]), client: keepsClients ? scan.text(tokens[0]) : nil))
     case 6 where scan.contains(tokens[2], 0x40):
       sawLocalActions = true
       let address = tokens[2]
       let at = scan.bytes[address].lastIndex(of: 0x40) ?? address.upperBound
       if Self.blockingZoneTypes.contains(scan.text(tokens[1])) {
-        emit(
-          .blocked(
-            time: time, name: scan.name(tokens[3]), client: keepsClients ? scan.text(address.lowerBound..<at) : nil))
+        guard let name = scan.validName(tokens[3], file: file, line: number, findings: &findings) else { return }
+        emit(.blocked(time: time, name: name, client: keepsClients ? scan.text(address.lowerBound..<at) : nil))
       }
     case 8 where scan.equals(tokens[3], "IN") || scan.equals(tokens[3], "CH"):
       // A reply: the query itself when queries are not logged.
       if !sawQueries {
+        guard let name = scan.validName(tokens[1], file: file, line: number, findings: &findings) else { return }
         emit(
-          .query(
-            time: time, name: scan.name(tokens[1]), type: scan.text(tokens[2]),
-            client: keepsClients ? scan.text(tokens[0]) : nil))
+          .query(time: time, name: name, type: scan.text(tokens[2]), client: keepsClients ? scan.text(tokens[0]) : nil))
       }
     case 1...3, 5, 7:
       // A client's address and a name, cut short (a `where` here would bind to 7 alone).

@@ -105,7 +105,7 @@ struct SourceFetcher: Sendable {
           key: source.key,
           .retrying(
             attempt: index + 2, of: mirrors.count + 1, after: .zero,
-            reason: "\(failures.last!.message.removingKey(source.key)); trying the mirror \(host)")))
+            reason: "\(failures.last!.message.removingKey(source.key).trimmingSuffix(".")); trying the mirror \(host)")))
       let next = try await fetch(source, from: mirror, mirror: mirror.absoluteString, announcesFailure: false)
       guard case .failed(let failure) = next.outcome, Self.mirrorFixes.contains(failure.kind) else { return next }
       failures.append(failure)
@@ -418,6 +418,9 @@ struct Attempt {
 }
 
 extension String {
+  /// The text without one trailing `suffix`.
+  func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+
   /// The text without a leading "KEY: " (a failure's message names its source; a list of places does not).
   func removingKey(_ key: String) -> String {
     hasPrefix("\(key): ") ? String(dropFirst(key.count + 2)) : self

@@ -15,7 +15,7 @@ struct LogEventTests {
     }
     #expect(first.skipped == ["truncated": 7])
     #expect(first.samples["truncated"]?.count == 5)
-    #expect(first.samples["truncated"]?.first?.text == "bad\\x1line 1")
+    #expect(first.samples["truncated"]?.first?.text == "bad\\x01line 1")
     var second = LogFindings()
     second.lines = 3
     Array(repeating: UInt8(ascii: "x"), count: 500).withUnsafeBufferPointer {
