@@ -1,30 +1,35 @@
 import Blocklists
 import Foundation
 
-/// Which lists of a profile block a queried name, as the profile's compiled block set answers it: the
-/// name itself, or (for a server whose rules cover subdomains) a parent of it, unless an allow rule takes
-/// the name out; a subdomains-only deny rule (`*.name`) blocks too.
+/// Which lists of a profile block a queried name, as a server given the profile's drop-in answers it:
+/// the name itself, or (in a format whose entries cover subdomains) a parent of it, with the format's
+/// own exceptions and subdomains-only blocks, decided by the renderer's engine (`Exceptions`, the same
+/// verdict `why` explains and the drop-in writer writes), so the writer and the counter cannot drift:
+/// unbound's exact allow is a transparent zone that opens the name's subdomains too, a subdomains-only
+/// deny the format cannot say blocks nothing there.
 ///
 /// Each name is looked up in the set's table by its bytes, then each parent as a suffix of the same
-/// bytes: no string is made for a parent (but to match a `*.name` deny rule, when the profile has one), and
-/// the allow rules are only tried when a parent is listed.
+/// bytes: no string is made for a parent, and the engine's verdict is only asked when a profile has
+/// allow rules or subdomains-only blocks and something is listed.
 public struct Attribution: Sendable {
   /// The lists, in the profile's order, then "deny rules" (the profile's own deny rules).
   public let lists: [String]
   /// The names each list holds in the compiled set (allowed names left out).
   public let sizes: [Int]
+  /// The format the server was given (`OutputFormat.hosts` for a hosts file or a Pi-hole's gravity).
+  public let format: OutputFormat
   private let compiled: CompiledList
-  private let coversSubdomains: Bool
-  /// The patterns of `*.name` deny rules.
-  private let subdomainDenials: Set<String>
+  /// The format's exceptions and subdomains-only blocks (empty when it needs none).
+  private let exceptions: Exceptions
+  private let publicSuffixes: PublicSuffixList
 
-  /// Attribution over `compiled`; `coversSubdomains` when the server's rules block a name's subdomains
-  /// (dnsmasq's `address=/name/`, unbound's zones, RPZ's `*.name`), not for hosts files.
-  public init(compiled: CompiledList, coversSubdomains: Bool) {
+  /// Attribution over `compiled` as a server given it in `format` answers.
+  public init(compiled: CompiledList, format: OutputFormat, publicSuffixes: PublicSuffixList = .bundled) {
     self.compiled = compiled
-    self.coversSubdomains = coversSubdomains
+    self.format = format
+    self.publicSuffixes = publicSuffixes
+    exceptions = compiled.exceptions(for: format, publicSuffixes: publicSuffixes)
     lists = compiled.sources.map(\.name) + ["deny rules"]
-    subdomainDenials = Set(compiled.rules.subdomainDenials.map(\.pattern))
     var sizes = [Int](repeating: 0, count: lists.count)
     let names = compiled.names
     for entry in 0..<names.entryCount where !names.isRemoved(entry) {
@@ -36,42 +41,61 @@ public struct Attribution: Sendable {
   /// The index of "deny rules" in `lists`.
   public var denyRules: Int { lists.count - 1 }
 
-  /// The lists that block `name` (indexes into `lists`, ascending), empty when the profile does not.
+  /// The lists that block `name` (indexes into `lists`, ascending), empty when the server does not.
   public func lists(for query: String) -> [Int32] {
     guard case .success(let name) = NameRules.normalize(query) else { return [] }
     var bytes = Array(name.utf8)
     let names = compiled.names
     let last = Int32(lists.count - 1)
-    var found: [Int32] = []
-    var parentListed = false
-    var deniedBelow = false
+    let covers = format.coversSubdomains
+    // The sources of the name's entry, and of each listed parent's (nearest first).
+    var own: [Int32] = []
+    var parents: [(suffix: Int, sources: [Int32])] = []
     bytes.withUnsafeMutableBufferPointer { mutable in
       let buffer = UnsafeBufferPointer(mutable)
-      func add(_ suffix: UnsafeBufferPointer<UInt8>) -> Bool {
+      func sources(_ suffix: UnsafeBufferPointer<UInt8>) -> [Int32]? {
         guard let entry = names.entry(of: suffix, hash: NameHash.hash(suffix)), !names.isRemoved(entry) else {
-          return false
+          return nil
         }
+        var found: [Int32] = []
         names.forEachSource(of: entry) { found.append(min(Int32($0), last)) }
-        return true
+        return found
       }
-      _ = add(buffer)
+      own = sources(buffer) ?? []
+      guard covers else { return }
       for index in buffer.indices where buffer[index] == UInt8(ascii: ".") {
-        let suffix = UnsafeBufferPointer(rebasing: buffer[(index + 1)...])
-        if coversSubdomains, add(suffix) { parentListed = true }
-        if !subdomainDenials.isEmpty,
-          subdomainDenials.contains(String(decoding: suffix, as: UTF8.self))
-        {
-          deniedBelow = true
+        if let found = sources(UnsafeBufferPointer(rebasing: buffer[(index + 1)...])) {
+          parents.append((index + 1, found))
         }
       }
     }
-    let allowed = { compiled.rules.allow.contains { RuleSet.matches($0, name) } }
-    if parentListed, allowed() {
-      // An allow rule's exception lets the name through; only its own entry would block it, and an
-      // allow rule matching it removed that.
-      found.removeAll()
+    guard covers else { return own.isEmpty || publicSuffixes.isPublicSuffix(name) ? [] : Self.sorted(own) }
+    if exceptions.isEmpty && exceptions.below.isEmpty {
+      // No exception and no subdomains-only block: the name's entry and every listed parent's block it,
+      // but a public suffix is never written in a covering format.
+      guard !own.isEmpty || !parents.isEmpty else { return [] }
+      var found = publicSuffixes.isPublicSuffix(name) ? [] : own
+      for parent in parents where !publicSuffixes.isPublicSuffix(String(name.utf8.dropFirst(parent.suffix))!) {
+        found += parent.sources
+      }
+      return Self.sorted(found)
     }
-    if found.isEmpty, deniedBelow, !allowed() { found.append(last) }
-    return Array(Set(found)).sorted()
+    // The renderer's verdict for this format: its exceptions and subdomains-only blocks decide.
+    let written = { (candidate: String) in self.compiled.isWritten(candidate, format: self.format, publicSuffixes: self.publicSuffixes) }
+    switch exceptions.verdict(name, isWritten: written) {
+    case .listed:
+      return Self.sorted(own)
+    case .covered(let parent):
+      if let listed = parents.first(where: { String(name.utf8.dropFirst($0.suffix))! == parent }) {
+        return Self.sorted(listed.sources)
+      }
+      // A subdomains-only block (`*.parent`) of a deny rule, or the re-block under an exact exception:
+      // the nearest listed parent's lists, else the deny rules.
+      return parents.first.map { Self.sorted($0.sources) } ?? [last]
+    case .excepted, .notCovered:
+      return []
+    }
   }
+
+  private static func sorted(_ found: [Int32]) -> [Int32] { Array(Set(found)).sorted() }
 }

@@ -85,7 +85,7 @@ public struct NetworkHits: Sendable {
     HitCounter, profile: String
   ) {
     let blockSet = try await BlockSet.compile(profile: profile, in: store)
-    let attribution = Attribution(compiled: blockSet.list, coversSubdomains: target.capabilities.subdomains)
+    let attribution = Attribution(compiled: blockSet.list, format: target.server?.format ?? .hosts)
     return (HitCounter(attribution: attribution, since: since, byClient: byClient), blockSet.profile.name)
   }
 

@@ -10,7 +10,7 @@ struct FeedItemTests {
   func items() async throws {
     let list = try await HitCounterTests.compiled()
     var counter = HitCounter(
-      attribution: Attribution(compiled: list, coversSubdomains: true), since: nil, byClient: false)
+      attribution: Attribution(compiled: list, format: .dnsmasq), since: nil, byClient: false)
     let time = Date(timeIntervalSince1970: 1_795_757_000)
     #expect(
       counter.feed(.query(time: time, name: "x.tracker.website", type: "AAAA", client: "10.0.0.2"))

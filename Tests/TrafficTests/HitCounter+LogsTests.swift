@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 import TestSupport
 import Testing
@@ -13,7 +14,7 @@ struct HitCounterLogsTests {
     defer { directory.remove() }
     let list = try await HitCounterTests.compiled()
     var counter = HitCounter(
-      attribution: Attribution(compiled: list, coversSubdomains: true), since: nil, byClient: false)
+      attribution: Attribution(compiled: list, format: .dnsmasq), since: nil, byClient: false)
     let line = { (name: String) in "Nov 27 05:30:40 dnsmasq[1]: query[A] \(name) from 10.0.0.2\n" }
     try Data((line("ads.website") + line("ads.website")).utf8).write(to: directory.file("dnsmasq.log.2"))
     let gzip = try RequiredTool.path("gzip", package: "gzip")
