@@ -282,6 +282,7 @@ public struct Applier: Sendable {
     if !options.dryRun {
       outcome = try file.commit(
         change, profile: plan.profile.name, names: names, target: "hosts", force: options.force, content: content)
+      try? file.ledger.recordRules(plan.appliedRules, for: file.path)
       if outcome.inPlace {
         warnings.append(.rewrittenInPlace(path: file.path, backup: outcome.backup?.id))
       }
@@ -440,6 +441,8 @@ public struct Applier: Sendable {
         change, profile: plan.profile.name, names: names, target: server.rawValue, force: options.force,
         content: content, digests: digests)
     }
+    // The rules the file holds (an unchanged file holds the same profile's content: the same rules).
+    try? file.ledger.recordRules(plan.appliedRules, for: file.path)
     guard let method = options.reload else { return (outcome, nil, nil) }
     var reloaded: String?
     var reloadFailure: (any Error)?

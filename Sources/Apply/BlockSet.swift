@@ -35,7 +35,7 @@ public struct BlockSet: Sendable {
     public var names: Int?
     fileprivate let snapshot: ProfileSnapshot
     /// The rules, parsed once.
-    fileprivate let rules: RuleSet
+    public let rules: RuleSet
 
     fileprivate init(snapshot: ProfileSnapshot) {
       self.snapshot = snapshot
@@ -50,6 +50,24 @@ public struct BlockSet: Sendable {
     /// block set file merged with the current rules (a rule added since the last `update` takes effect
     /// at once, without parsing any copy again).
     public func load(from store: Store) async throws -> BlockSet {
+      try await load(from: store, rules: nil)
+    }
+
+    /// The profile's rules as a ledger records them.
+    public var appliedRules: Ledger.Rules {
+      Ledger.Rules(allow: rules.allow.map(\.text), deny: rules.deny.map(\.text))
+    }
+
+    /// The names compiled with `other` rules instead of the profile's own (what a file written with
+    /// those rules holds, over today's copies); nil, or the same rules: the profile's.
+    public func load(from store: Store, rules other: Ledger.Rules?) async throws -> BlockSet {
+      if let other, other != appliedRules {
+        var set = RuleSet()
+        set.allow = other.allow.compactMap { try? RuleSet.rule($0, origin: "as applied") }
+        set.deny = other.deny.compactMap { try? RuleSet.rule($0, origin: "as applied", deny: true) }
+        let merging = try await store.merging(copiesOf: snapshot.sources.filter(\.enabled).map(\.source))
+        return BlockSet(profile: profile, list: merging.finish(rules: set), missing: missing, fingerprint: fingerprint)
+      }
       if let compiled = snapshot.compiled, compiled.fingerprint == fingerprint,
         let list = CompiledList.readArchive(
           at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)

@@ -39,6 +39,12 @@ public struct Ledger: Sendable {
     public var loadedSHA256: String?
     /// When the server last confirmed loading the file.
     public var loadedDate: Date?
+    /// The profile's allow and deny rules as the file holds them: what the server runs, which `hits`
+    /// counts against (a rule added since is not in it until the next apply).
+    public var rules: Rules?
+    /// The states written, oldest first (at most `historyLimit`): when each was written and, where it was
+    /// confirmed, loaded, and the rules it held; `hits` counts each query against the one running then.
+    public var history: [State]?
 
     /// Whether the file as written is the state the server last confirmed loading.
     public var isLoaded: Bool { loadedSHA256 == sha256 }
@@ -53,6 +59,38 @@ public struct Ledger: Sendable {
       self.target = target
     }
   }
+
+  /// Allow and deny rules, as written (`=a.example`, `*.b.example`, `/re/`).
+  public struct Rules: Sendable, Hashable, Codable {
+    /// The allow rules.
+    public var allow: [String]
+    /// The deny rules.
+    public var deny: [String]
+
+    /// Rules as written.
+    public init(allow: [String], deny: [String]) {
+      self.allow = allow
+      self.deny = deny
+    }
+  }
+
+  /// One state of a file as written.
+  public struct State: Sendable, Hashable, Codable {
+    /// The SHA-256 of the file as written.
+    public var sha256: String
+    /// When it was written.
+    public var date: Date
+    /// When its server confirmed loading it (nil: never, or not a drop-in).
+    public var loadedDate: Date?
+    /// The rules it held.
+    public var rules: Rules?
+
+    /// From when the server ran it: when it confirmed loading it, else when it was written.
+    public var runningSince: Date { loadedDate ?? date }
+  }
+
+  /// States kept per file.
+  public static let historyLimit = 20
 
   /// The JSON file.
   public let url: URL
@@ -122,6 +160,24 @@ public struct Ledger: Sendable {
     entry.loadedSHA256 = digest
     entry.loadedDate = date
     entry.reloaded = true
+    if let last = entry.history?.indices.last, entry.history?[last].sha256 == digest, entry.history?[last].loadedDate == nil {
+      entry.history?[last].loadedDate = date
+    }
+    try record(entry, for: path)
+  }
+
+  /// Records the rules the file as written holds, and the state in the file's history (once per state).
+  public func recordRules(_ rules: Rules, for path: String) throws(StagedFile.Failure) {
+    guard var entry = entry(for: path) else { return }
+    entry.rules = rules
+    var history = entry.history ?? []
+    if history.last?.sha256 != entry.sha256 {
+      history.append(State(sha256: entry.sha256, date: entry.date, loadedDate: nil, rules: rules))
+    } else {
+      history[history.count - 1].rules = rules
+    }
+    entry.history = Array(history.suffix(Self.historyLimit))
+    guard entry != self.entry(for: path) else { return }
     try record(entry, for: path)
   }
 

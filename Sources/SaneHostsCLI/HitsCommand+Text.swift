@@ -68,10 +68,17 @@ extension HitsCommand {
           report.answeredNames.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
       }
     } else {
-      out += "The logs do not say which queries the server blocked (unbound: add log-local-actions: yes).\n"
+      out += "The logs cannot tell which queries the server blocked: \(report.blindReason ?? "they hold no block line").\n"
+    }
+    if !report.notApplied.isEmpty {
+      let queries = report.notAppliedQueries
+      out += "Allowed in the profile, not applied yet: \(queries.grouped) \(queries == 1 ? "query" : "queries")"
+      out += " the server still blocks\(report.applyCommand.map { " (run `\($0)`)" } ?? ""):\n"
+      out += Text.table(report.notApplied.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
     }
     if report.blockedElsewhere > 0 {
-      out += "Blocked by the server but not by the profile: \(report.blockedElsewhere.grouped) queries "
+      let queries = report.blockedElsewhere == 1 ? "query" : "queries"
+      out += "Blocked by the server but not by the profile: \(report.blockedElsewhere.grouped) \(queries) "
       out += "(its other rules, or a CNAME's blocked target).\n"
     }
     return out
@@ -102,6 +109,7 @@ extension HitsCommand {
     line +=
       item.lists.isEmpty
       ? "  blocked by the server, in no list of the profile" : "  " + item.lists.joined(separator: ", ")
+    if item.notApplied { line += "  (allowed in the profile, not applied yet)" }
     if let client = item.client { line += "  (" + client + ")" }
     return line + "\n"
   }

@@ -11,7 +11,11 @@ public struct BindLog: QueryLogParser {
 
   public var keepsClients = true
 
-  public var tellsBlocks: Bool { true }
+  /// Whether an RPZ line was read: BIND logs its rewrites only in the `rpz` category, so a log without
+  /// any cannot tell a block from an answer (a query log alone).
+  public var tellsBlocks: Bool { sawRPZ }
+
+  private var sawRPZ = false
 
   public mutating func parse(
     _ line: UnsafeBufferPointer<UInt8>, number: Int, file: String, clock: inout LogClock, findings: inout LogFindings,
@@ -54,6 +58,7 @@ public struct BindLog: QueryLogParser {
       guard let name = scan.validName(tokens[3], file: file, line: number, findings: &findings) else { return }
       emit(.query(time: time, name: name, type: scan.text(tokens[5]), client: address))
     } else if scan.equals(tokens[2], "rpz") {
+      sawRPZ = true
       guard tokens.count >= 6, scan.equals(tokens[5], "rewrite"), asked.count > 3 else {
         findings.skip("truncated rpz line", file: file, line: number, text: line)
         return

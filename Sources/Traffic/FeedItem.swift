@@ -13,6 +13,9 @@ public struct FeedItem: Sendable, Codable, Hashable {
   public var lists: [String]
   /// The client, with `--by-client` only.
   public var client: String?
+  /// Whether the profile lets the name through now, while what the server runs blocks it (an allow rule
+  /// added since the last apply): no Allow button, the apply is what is missing.
+  public var notApplied = false
 
   /// An item of the feed.
   public init(time: Date?, name: String, type: String?, lists: [String], client: String? = nil) {
@@ -32,9 +35,11 @@ extension HitCounter {
     case .query(let time, let name, let type, let client):
       let lists = count(event)
       guard !lists.isEmpty else { return nil }
-      return FeedItem(
+      var item = FeedItem(
         time: time, name: name, type: type, lists: lists.map { attribution.lists[Int($0)] },
         client: byClient ? client : nil)
+      item.notApplied = current.map { $0.lists(for: name).isEmpty } ?? false
+      return item
     case .blocked(let time, let name, let client):
       guard count(event).isEmpty else { return nil }
       return FeedItem(time: time, name: name, type: nil, lists: [], client: byClient ? client : nil)

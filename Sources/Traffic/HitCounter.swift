@@ -13,9 +13,15 @@ public struct HitCounter: Sendable {
     var serverBlocked = 0
     /// Index into `answers`.
     var answer: Int32
+    /// Whether the profile lets the name through now while the state the server runs blocks it (a rule
+    /// added since the last apply).
+    var notApplied = false
   }
 
-  let attribution: Attribution
+  /// The states the server ran, oldest first: from when (nil: from the start) and how each blocks.
+  let timeline: [(from: Date?, attribution: Attribution)]
+  /// The profile as it is now, when its rules differ from the state the server runs last.
+  let current: Attribution?
   let since: Date?
   /// Whether clients are counted.
   public let byClient: Bool
@@ -31,10 +37,25 @@ public struct HitCounter: Sendable {
   /// Whether every log read says which queries its server blocked.
   public var serverTellsBlocks = true
 
+  /// The state the server runs last (the one a query without a time is counted against).
+  var attribution: Attribution { timeline[timeline.count - 1].attribution }
+
   /// A counter over `attribution`'s profile, leaving out what happened before `since`; per client only
   /// when `byClient` (addresses are otherwise never kept).
   public init(attribution: Attribution, since: Date?, byClient: Bool) {
-    self.attribution = attribution
+    self.init(timeline: [(nil, attribution)], current: nil, since: since, byClient: byClient)
+  }
+
+  /// A counter that counts each query against the state the server ran at its time (`timeline`, oldest
+  /// first, each from when it ran); `current` is the profile as it is now, when its rules differ from the
+  /// last state's: names it lets through that the server still blocks are told apart ("allowed in the
+  /// profile, not applied yet").
+  public init(
+    timeline: [(from: Date?, attribution: Attribution)], current: Attribution?, since: Date?, byClient: Bool
+  ) {
+    precondition(!timeline.isEmpty, "a counter needs a state to count against")
+    self.timeline = timeline
+    self.current = current
     self.since = since
     self.byClient = byClient
   }
@@ -49,7 +70,7 @@ public struct HitCounter: Sendable {
         if first == nil || time < first! { first = time }
         if last == nil || time > last! { last = time }
       }
-      let entry = record(of: name)
+      let entry = record(of: name, state: state(at: time))
       records[entry].queries += 1
       let lists = answers[Int(records[entry].answer)]
       if byClient, let client {
@@ -57,29 +78,45 @@ public struct HitCounter: Sendable {
         if !lists.isEmpty { clients[client, default: (0, 0)].blocked += 1 }
       }
       return lists
-    case .blocked(_, let name, _):
-      let entry = record(of: name)
+    case .blocked(let time, let name, _):
+      let entry = record(of: name, state: state(at: time))
       records[entry].serverBlocked += 1
       return answers[Int(records[entry].answer)]
     }
   }
 
+  /// The state the server ran at `time`: the last that started before it (the last one without a time).
+  func state(at time: Date?) -> Int {
+    guard timeline.count > 1, let time else { return timeline.count - 1 }
+    var found = 0
+    for (index, state) in timeline.enumerated() where (state.from ?? .distantPast) <= time { found = index }
+    return found
+  }
+
+  /// Whether the name of a record is let through by the profile now but blocked by what the server runs.
+  func isNotApplied(_ entry: Int) -> Bool { records[entry].notApplied }
+
   /// The name of a record.
-  func nameOf(_ entry: Int) -> String { index.name(entry) }
+  func nameOf(_ entry: Int) -> String {
+    let key = index.name(entry)
+    guard timeline.count > 1, let separator = key.firstIndex(of: "\u{0}") else { return key }
+    return String(key[..<separator])
+  }
 
   /// The names of the lists that block a record's name.
   func listNames(_ entry: Int) -> [String] {
     answers[Int(records[entry].answer)].map { attribution.lists[Int($0)] }
   }
 
-  /// The record of `name`, made (with the lists that block it) when it is new.
-  private mutating func record(of name: String) -> Int {
-    var utf8 = name
-    return utf8.withUTF8 { bytes in
+  /// The record of `name` under the state `state`, made (with the lists that block it) when it is new.
+  private mutating func record(of name: String, state: Int) -> Int {
+    // One record per name and state: a NUL and the state's number after the name when there are several.
+    var key = timeline.count > 1 ? name + "\u{0}" + String(state) : name
+    return key.withUTF8 { bytes in
       let hash = NameHash.hash(bytes)
       if let entry = index.entry(of: bytes, hash: hash) { return entry }
       index.insert(bytes, hash: hash, source: 0)
-      let lists = attribution.lists(for: name)
+      let lists = timeline[state].attribution.lists(for: name)
       let answer: Int32
       if let known = answerIndex[lists] {
         answer = known
@@ -88,7 +125,13 @@ public struct HitCounter: Sendable {
         answers.append(lists)
         answerIndex[lists] = answer
       }
-      records.append(Record(answer: answer))
+      var record = Record(answer: answer)
+      if let current, !lists.isEmpty, current.lists(for: name).isEmpty,
+        state == timeline.count - 1 || !attribution.lists(for: name).isEmpty
+      {
+        record.notApplied = true
+      }
+      records.append(record)
       return records.count - 1
     }
   }

@@ -56,6 +56,16 @@ public struct HitReport: Sendable, Codable, Hashable {
     public var blocked: Int
   }
 
+  /// Names the profile lets through now (a rule added since the last apply) that the state the server
+  /// runs still blocks, with their queries: "allowed in the profile, not applied yet".
+  public var notApplied: [NameHits] = []
+  /// Their queries in all.
+  public var notAppliedQueries = 0
+  /// The command that applies the profile to the server (set when the ledger knows the file).
+  public var applyCommand: String?
+  /// What the server's logs need to tell its blocks, when they do not (`serverTellsBlocks` false).
+  public var blindReason: String?
+
   /// The profile whose block set decides.
   public var profile: String
   /// The server whose rules the profile was applied as (what "blocks" means: with or without subdomains).

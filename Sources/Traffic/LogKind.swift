@@ -9,6 +9,15 @@ public enum LogKind: String, CaseIterable, Sendable, Codable {
   /// BIND 9 with `querylog yes` and its `queries` and `rpz` categories logged to files.
   case bind
 
+  /// Why the server's log cannot tell a block from an answer, and what to log so it does.
+  public var blindReason: String {
+    switch self {
+    case .dnsmasq: "dnsmasq logs its answers only with log-queries"
+    case .unbound: "unbound logs its local answers only with log-local-actions: yes"
+    case .bind: "BIND logs its RPZ rewrites only in the rpz category (category rpz { … };), and these logs have none"
+    }
+  }
+
   /// What the server must log for `hits` to tell queries and blocks apart.
   public var setup: String {
     switch self {

@@ -59,34 +59,80 @@ public struct NetworkHits: Sendable {
   }
 
   /// The profile and target `ledger` says were applied to a server of `kind` (`apply --target`), when
-  /// every such file holds the same one; nil when none was or they differ.
-  static func applied(to kind: LogKind, ledger: Ledger) -> (profile: String, target: Target)? {
-    let files = ledger.entries().values.filter { targets(of: kind).contains($0.target) && $0.profile != nil }
-    guard let first = files.first, let profile = first.profile, let target = Target(name: first.target),
-      files.allSatisfy({ $0.profile == profile && $0.target == first.target })
+  /// every such file holds the same one, with the file last written; nil when none was or they differ.
+  static func applied(to kind: LogKind, ledger: Ledger) -> (
+    profile: String, target: Target, path: String, entry: Ledger.Entry
+  )? {
+    let files = ledger.entries().filter { targets(of: kind).contains($0.value.target) && $0.value.profile != nil }
+    guard let (path, last) = files.max(by: { $0.value.date < $1.value.date }), let profile = last.profile,
+      let target = Target(name: last.target),
+      files.values.allSatisfy({ $0.profile == profile && $0.target == last.target })
     else { return nil }
-    return (profile, target)
+    return (profile, target, path, last)
   }
 
   /// `request` with the profile and target the ledger says were applied to its first log's server, where
-  /// the request names neither.
-  func resolved(_ request: Request) -> Request {
+  /// the request names neither; and that file's record, when it is the one counted against.
+  func resolved(_ request: Request) -> (Request, applied: (path: String, entry: Ledger.Entry)?) {
     var request = request
     guard let kind = request.logs.first?.kind,
-      let (profile, target) = Self.applied(to: kind, ledger: Ledger(url: store.directory.ledger))
-    else { return request }
+      let (profile, target, path, entry) = Self.applied(to: kind, ledger: Ledger(url: store.directory.ledger))
+    else { return (request, nil) }
     if request.profile == nil { request.profile = profile }
     if request.target == nil { request.target = target }
-    return request
+    let same = request.target == target && request.profile?.lowercased() == profile.lowercased()
+    return (request, same ? (path, entry) : nil)
   }
 
-  /// A counter over the profile's compiled block set, as `target` applies it.
-  func counter(profile: String?, target: Target, since: Date?, byClient: Bool) async throws -> (
-    HitCounter, profile: String
-  ) {
-    let blockSet = try await BlockSet.compile(profile: profile, in: store)
-    let attribution = Attribution(compiled: blockSet.list, format: target.server?.format ?? .hosts)
-    return (HitCounter(attribution: attribution, since: since, byClient: byClient), blockSet.profile.name)
+  /// The states a server ran, from the ledger's record of its file: each state's rules from when it ran
+  /// (for a drop-in, from when its server confirmed loading it; a state never confirmed is not counted as
+  /// running once any was), the first from the start; consecutive states with the same rules are one.
+  /// At most the last `limit` (each is compiled).
+  static func timeline(of entry: Ledger.Entry, target: Target, limit: Int = 4) -> [(from: Date?, rules: Ledger.Rules)] {
+    let history = entry.history ?? []
+    let confirmed = history.contains { $0.loadedDate != nil }
+    var timeline: [(from: Date?, rules: Ledger.Rules)] = []
+    for state in history {
+      guard let rules = state.rules else { continue }
+      let from: Date? = state.loadedDate ?? (target == .hosts || !confirmed ? state.date : nil)
+      guard let from else { continue }
+      if timeline.last?.rules == rules { continue }
+      timeline.append((from, rules))
+    }
+    timeline = Array(timeline.suffix(limit))
+    if !timeline.isEmpty { timeline[0].from = nil }
+    return timeline
+  }
+
+  /// A counter over the profile's copies as `target` applies them: each query against the rules the
+  /// server ran at its time (the ledger's record of the file applied to it), else the profile's rules of
+  /// now; with the profile of now beside it when its rules differ from what the server runs last.
+  func counter(
+    profile: String?, target: Target, applied: (path: String, entry: Ledger.Entry)?, since: Date?, byClient: Bool
+  ) async throws -> (HitCounter, profile: String, applyCommand: String?) {
+    let plan = try BlockSet.plan(profile: profile, in: store)
+    let format = target.server?.format ?? .hosts
+    let timeline = applied.map { Self.timeline(of: $0.entry, target: target) } ?? []
+    guard let applied, let latest = timeline.last else {
+      let blockSet = try await plan.load(from: store)
+      let attribution = Attribution(compiled: blockSet.list, format: format)
+      return (HitCounter(attribution: attribution, since: since, byClient: byClient), plan.profile.name, nil)
+    }
+    var states: [(from: Date?, attribution: Attribution)] = []
+    for state in timeline {
+      let list = try await plan.load(from: store, rules: state.rules).list
+      states.append((state.from, Attribution(compiled: list, format: format)))
+    }
+    var current: Attribution?
+    if latest.rules != plan.appliedRules {
+      current = Attribution(compiled: try await plan.load(from: store).list, format: format)
+    }
+    let counter = HitCounter(timeline: states, current: current, since: since, byClient: byClient)
+    let command =
+      target == .hosts
+      ? "sanehosts apply --hosts-file \(applied.path)"
+      : "sanehosts apply --target \(target.name) --output \(applied.path) --reload"
+    return (counter, plan.profile.name, command)
   }
 
   /// Reads every log of `request` (and the query log of `pihole`, when given) and reports per list.
@@ -95,10 +141,10 @@ public struct NetworkHits: Sendable {
   /// server (the ledger), else the active profile and the server's own target.
   public func report(_ request: Request, pihole: PiholeClient? = nil, now: Date = Date()) async throws -> HitReport {
     guard !request.logs.isEmpty || pihole != nil else { throw TrafficError.noLogs }
-    let request = resolved(request)
+    let (request, applied) = resolved(request)
     let target = pihole != nil && request.target == nil ? .hosts : request.effectiveTarget
-    var (counter, profile) = try await counter(
-      profile: request.profile, target: target, since: request.since, byClient: request.byClient)
+    var (counter, profile, command) = try await counter(
+      profile: request.profile, target: target, applied: applied, since: request.since, byClient: request.byClient)
     var sources: [String] = []
     for log in request.logs { sources += try counter.read(log, now: now) }
     if let pihole {
@@ -106,9 +152,12 @@ public struct NetworkHits: Sendable {
       let host = await pihole.host
       sources.append("pihole:\(host)")
     }
-    return counter.report(
+    var report = counter.report(
       profile: profile, server: pihole != nil && request.logs.isEmpty ? "pihole" : target.name, sources: sources,
       top: request.top)
+    report.applyCommand = command
+    if !report.serverTellsBlocks { report.blindReason = request.logs.first?.kind.blindReason }
+    return report
   }
 
   /// Counts a Pi-hole's query log since `since` (its whole in-memory log, 24 h by default, without):
@@ -139,9 +188,10 @@ public struct NetworkHits: Sendable {
     started: () -> Void = {}, emit: (FeedItem) -> Void
   ) async throws {
     guard !request.logs.isEmpty else { throw TrafficError.noLogs }
-    let request = resolved(request)
-    var (counter, _) = try await counter(
-      profile: request.profile, target: request.effectiveTarget, since: nil, byClient: request.byClient)
+    let (request, applied) = resolved(request)
+    var (counter, _, _) = try await counter(
+      profile: request.profile, target: request.effectiveTarget, applied: applied, since: nil,
+      byClient: request.byClient)
     var logs: [(follower: LogFollower, parser: any QueryLogParser, clock: LogClock)] = []
     for log in request.logs {
       var parser = log.kind.parser()

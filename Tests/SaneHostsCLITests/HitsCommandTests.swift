@@ -269,4 +269,90 @@ struct HitsCommandTests {
       }
     }
   }
+
+  /// The mix and two more: a subdomain of the exactly allowed ok.ads, and one of clean under the
+  /// subdomains-only deny `*.clean.shop.blog`.
+  static let limitsMix = mix + [("sub.ok.ads.shop.blog", .a, 1), ("a.clean.shop.blog", .a, 1)]
+
+  /// The fixture with the subdomains-only deny, applied to `target`'s real server (unbound or named) that
+  /// logs its queries and blocks; `body` gets the store and the log once the mix was sent.
+  static func withLimits(_ target: String, _ body: (StoreCLI, URL) async throws -> Void) async throws {
+    let cli = try await Self.fixture()
+    defer { cli.remove() }
+    try await cli.ok("deny", "add", "*.clean.shop.blog")
+    let log = cli.directory.file("\(target)-queries.log")
+    try await DNSServerProcess.withAuthoritative(zoneText: Self.zone, directory: cli.directory.url) { upstream in
+      if target == "unbound" {
+        let dropIn = cli.directory.file("sanehosts-unbound.conf")
+        try await cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
+        let lines = [
+          #"module-config: "iterator""#, #"include: "\#(dropIn.path)""#, #"logfile: "\#(log.path)""#,
+          "log-queries: yes", "log-local-actions: yes", "stub-zone:", #"name: "shop.blog""#,
+          "stub-addr: 127.0.0.1@\(upstream.port)",
+        ]
+        try await DNSServerProcess.withUnbound(serverLines: lines, directory: cli.directory.url) { server in
+          try await Self.send(Self.limitsMix, port: server.port)
+          await server.stop()
+        }
+      } else {
+        let zone = cli.directory.file("db.sanehosts.rpz")
+        try await cli.ok("apply", "--target", "bind", "--output", zone.path)
+        try await DNSServerProcess.withNamed(
+          zone: zone, forwarder: upstream.port, directory: cli.directory.url, queryLog: log
+        ) { server in
+          try await Self.send(Self.limitsMix, port: server.port)
+          await server.stop()
+        }
+      }
+      try await body(cli, log)
+    }
+  }
+
+  @Test(
+    "Regression: hits counts as the server runs the profile: on unbound an exact allow's subdomain resolves and a subdomains-only deny is left out (it counted both blocked and raised a false “answered although blocked”); RPZ blocks both",
+    arguments: ["unbound", "bind"])
+  func targetLimits(_ target: String) async throws {
+    try await Self.withLimits(target) { cli, log in
+      let report = try await Self.hits(cli, "--log", "\(target):\(log.path)")
+      #expect(report["queries"] as? Int == 17, "\(report)")
+      // unbound: the 9 of the mix; named: those and both names its zone blocks (a re-block under the
+      // exact allow, the subdomains-only deny).
+      #expect(report["blocked"] as? Int == (target == "unbound" ? 9 : 11), "\(report)")
+      #expect(report["answeredButBlocked"] as? Int == 0, "\(report)")
+      // A rule added since the apply: the server still blocks tracker; counted as blocked, named as not
+      // applied yet, never as "blocked by the server but not by the profile".
+      try await cli.ok("allow", "add", "tracker.shop.blog")
+      let pending = try await Self.hits(cli, "--log", "\(target):\(log.path)")
+      #expect(pending["blocked"] as? Int == report["blocked"] as? Int, "\(pending)")
+      #expect(pending["blockedElsewhere"] as? Int == report["blockedElsewhere"] as? Int, "\(pending)")
+      #expect(pending["notAppliedQueries"] as? Int == 2, "\(pending)")
+      let names = (pending["notApplied"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+      #expect(names == ["tracker.shop.blog"], "\(pending)")
+      let text = try await cli.runner.run(["hits", "--log", "\(target):\(log.path)"])
+      #expect(text.standardOutput.contains("Allowed in the profile, not applied yet: 2 queries"), "\(text.standardOutput)")
+      #expect(text.standardOutput.contains("sanehosts apply --target \(target) --output "), "\(text.standardOutput)")
+      // Applied: the server's state has the rule; nothing is pending.
+      try await cli.ok(
+        "apply", "--target", target, "--output",
+        cli.directory.file(target == "unbound" ? "sanehosts-unbound.conf" : "db.sanehosts.rpz").path)
+      let applied = try await Self.hits(cli, "--log", "\(target):\(log.path)")
+      #expect(applied["notAppliedQueries"] as? Int == 0, "\(applied)")
+    }
+  }
+
+  @Test("Regression: BIND's query log without the rpz category cannot tell blocks from answers, and says so (it raised 33 false “answered although blocked”)")
+  func bindWithoutRPZCategory() async throws {
+    try await Self.withLimits("bind") { cli, log in
+      let text = try String(contentsOf: log, encoding: .utf8)
+      let queriesOnly = text.split(separator: "\n").filter { !$0.contains(": rpz ") }.joined(separator: "\n")
+      let plain = cli.directory.file("named-queries-only.log")
+      try Data(queriesOnly.utf8).write(to: plain)
+      let report = try await Self.hits(cli, "--log", "bind:\(plain.path)")
+      #expect(report["queries"] as? Int == 17 && report["answeredButBlocked"] == nil, "\(report)")
+      #expect(report["serverTellsBlocks"] as? Bool == false, "\(report)")
+      let said = try await cli.runner.run(["hits", "--log", "bind:\(plain.path)"])
+      #expect(said.standardOutput.contains("only in the rpz category"), "\(said.standardOutput)")
+      #expect(!said.standardOutput.contains("Answered although"), "\(said.standardOutput)")
+    }
+  }
 }

@@ -49,16 +49,27 @@ enum TrafficPage {
       html.text(report.deadWeight.map { "\($0.list) (\($0.size.grouped) names)" }.joined(separator: ", ")).raw("</p>")
     }
     html.raw("</section>")
-    names("Most asked blocked names", id: "top-names", report.top, into: html, csrf: csrf)
+    // A name the profile lets through already (an allow rule not applied yet) gets no Allow button.
+    let pending = Set(report.notApplied.map(\.name))
+    names("Most asked blocked names", id: "top-names", report.top, pending: pending, into: html, csrf: csrf)
     if let answered = report.answeredButBlocked, answered > 0 {
       names(
-        "Answered although the profile blocks them (\(answered.grouped) queries): is the server running what was applied?",
-        id: "answered-names", report.answeredNames, into: html, csrf: csrf)
+        "Answered although the profile blocks them (\(answered.grouped) \(answered == 1 ? "query" : "queries")): is the server running what was applied?",
+        id: "answered-names", report.answeredNames, pending: pending, into: html, csrf: csrf)
+    } else if report.answeredButBlocked == nil, report.blocked > 0 {
+      html.raw("<p class=\"muted\" id=\"blind\">").text(
+        "The logs cannot tell which queries the server blocked: \(report.blindReason ?? "they hold no block line").")
+      html.raw("</p>")
+    }
+    if !report.notApplied.isEmpty {
+      html.raw("<p class=\"message\" id=\"not-applied\">").text(
+        "Allowed in the profile, not applied yet: \(report.notApplied.map(\.name).joined(separator: ", ")). Apply the profile (Apply page) to let them through.")
+      html.raw("</p>")
     }
   }
 
   private static func names(
-    _ title: String, id: String, _ names: [HitReport.NameHits], into html: HTML, csrf: String
+    _ title: String, id: String, _ names: [HitReport.NameHits], pending: Set<String>, into html: HTML, csrf: String
   ) {
     guard !names.isEmpty else { return }
     html.raw("<section aria-labelledby=\"\(id)-title\"><h2 id=\"\(id)-title\">").text(title).raw("</h2>")
@@ -66,7 +77,11 @@ enum TrafficPage {
     for name in names {
       html.raw("<li><code>").text(name.name).raw("</code> <span class=\"muted\">")
       html.text("\(name.queries.grouped) × · \(name.lists.joined(separator: ", "))").raw("</span> ")
-      allowForm(name.name, into: html, csrf: csrf)
+      if pending.contains(name.name) {
+        html.raw("<span class=\"muted\">allowed, not applied yet</span>")
+      } else {
+        allowForm(name.name, into: html, csrf: csrf)
+      }
       html.raw("</li>")
     }
     html.raw("</ul></section>")

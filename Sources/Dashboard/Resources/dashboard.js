@@ -397,6 +397,16 @@
       detail.className = "muted";
       detail.textContent = " " + time + " " + (item.type || "") + " · " +
         (item.lists.length ? item.lists.join(", ") : "blocked by the server, in no list of the profile") + " ";
+      if (item.notApplied) {
+        // Allowed in the profile already; the apply is what is missing (an Allow would fail "exists").
+        const pending = document.createElement("span");
+        pending.className = "muted";
+        pending.textContent = "allowed, not applied yet";
+        entry.append(name, detail, pending);
+        list.prepend(entry);
+        while (list.children.length > 200) list.lastElementChild.remove();
+        return;
+      }
       const allow = document.createElement("button");
       allow.type = "button";
       allow.className = "small secondary";
