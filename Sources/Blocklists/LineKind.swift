@@ -52,21 +52,23 @@ enum LineKind {
     }
   }
 
-  /// The name of `||name^` (or `||name^|`) starting at `start`, when the rest of the line is exactly that;
-  /// nil for paths, options and wildcards, which are no DNS rule.
+  /// The name of `||name^` (or `||name^|`, or `||name` with nothing after it) starting at `start`, when
+  /// the rest of the line is exactly that; nil for paths, options and wildcards, which are no DNS rule.
+  /// `||name` alone blocks the name as `||name^` does: HostlistCompiler keeps it and AdGuard Home's DNS
+  /// engine matches the host with it (a DNS query has no path for the missing separator to stand for).
   static func hostAnchored(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
     let count = line.count
     guard count - start > 3, line[start] == UInt8(ascii: "|"), line[start + 1] == UInt8(ascii: "|") else {
       return nil
     }
-    return caretEnded(line, from: start + 2)
+    return caretEnded(line, from: start + 2, bareEnd: true)
   }
 
   /// The name from `start` to the separator that ends it, when the rule means the whole host: `^` or
   /// `^|` at the end, `|` (the end of the address) or `/*` (any path), optionally with the one option
   /// that keeps a DNS block a block, `$important` (AdGuard's DNS filtering syntax). Other options
   /// (`$dnstype`, `$client`, `$denyallow`…) narrow the rule, and paths are a browser's business: nil.
-  static func caretEnded(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+  static func caretEnded(_ line: UnsafeBufferPointer<UInt8>, from start: Int, bareEnd: Bool = false) -> Range<Int>? {
     var count = line.count
     // A comment after the rule (`||ads.example.com^ # note`, or glued, `^#note`), as Pi-hole reads it;
     // `##`, `#@#` and the like are cosmetic rules, found before this is asked.
@@ -82,11 +84,13 @@ enum LineKind {
     {
       caret += 1
     }
-    guard caret > start, caret < count else { return nil }
+    guard caret > start, caret < count || bareEnd else { return nil }
     let rest = caret + 1
-    switch line[caret] {
+    switch caret < count ? line[caret] : UInt8(ascii: "^") {
     case UInt8(ascii: "^"):
-      guard rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else { return nil }
+      guard caret == count || rest == count || (rest + 1 == count && line[rest] == UInt8(ascii: "|")) else {
+        return nil
+      }
     case UInt8(ascii: "|"): guard rest == count else { return nil }
     default: guard rest + 1 == count, line[rest] == UInt8(ascii: "*") else { return nil }
     }

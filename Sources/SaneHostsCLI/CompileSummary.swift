@@ -26,7 +26,7 @@ struct CompileSummary {
       }
       if let content = source.findings.content {
         out += "  warning: \(source.name) \(content.advice)\n"
-      } else if source.findings.names == 0 {
+      } else if source.findings.names == 0 && (source.findings.subdomainBlocks ?? []).isEmpty {
         out +=
           source.findings.lines == 0
           ? "  warning: the input is empty\n"

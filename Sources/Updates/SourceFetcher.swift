@@ -247,10 +247,11 @@ struct SourceFetcher: Sendable {
         // The advice already says what to do (it was said twice).
         hasCopy ? "The previous copy is kept." : nil)
     }
-    guard list.names > 0 else {
+    // A list of subdomains-only blocks (`||*.name^`) alone has entries though it names no name.
+    guard list.names > 0 || !(report.findings.subdomainBlocks ?? []).isEmpty else {
       let findings = report.findings
-      let reasons = findings.rejected.sorted { $0.value > $1.value }.prefix(3)
-        .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+      let reasons = findings.rejected.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }.prefix(3)
+        .map { "\($0.value) \($0.key.summary)" }.joined(separator: ", ")
       return attempt.fail(
         .noEntries,
         "\(source.key): no valid entries in \(findings.lines) lines\(reasons.isEmpty ? "" : " (rejected: \(reasons))").",

@@ -137,12 +137,12 @@ struct LineParserTests {
       ||ads.example.com^$third-party
       ||example.com/ads/*
       /banner/ads/
-      ||ads.example.com
       &ad_type=
       |http://example.com
       """)
+    // (`||ads.example.com` alone is a block of the name: AdblockBareEndTests.)
     #expect(names.isEmpty)
-    #expect(findings.rejected[.unsupportedRule] == 9)
+    #expect(findings.rejected[.unsupportedRule] == 8)
     #expect(findings.ignoredLines == 2)
   }
 
@@ -290,5 +290,17 @@ struct LineParserTests {
     #expect(findings.rejected[.reservedName] == 2)
     #expect(findings.rejected[.unknownTopLevelDomain] == 1)
     #expect(findings.samples[.localNetworkName]?.first == Findings.Sample(line: 1, text: "a.localhost"))
+  }
+}
+
+@Suite("Adblock rules without a separator")
+struct AdblockBareEndTests {
+  @Test(
+    "Regression: `||name` with nothing after it blocks the name, as HostlistCompiler keeps it and AdGuard Home's DNS engine matches it (it was rejected as not a DNS block); paths and options stay rejected"
+  )
+  func bareEnd() {
+    let (names, findings) = parse("[Adblock Plus 2.0]\n||ads.website\n||b.website # note\n||c.website/path\n||d.website$third-party\n||e\n")
+    #expect(names == ["ads.website", "b.website"])
+    #expect(findings.totalRejected == 3, "\(findings.rejected)")
   }
 }
