@@ -17,7 +17,7 @@ extension Renderer {
       // A list's entries count each name as often as its lines give it; the names added are distinct,
       // as `status` and `overlap` count them.
       lines.append(
-        "  \(source.name): \(source.findings.names.grouped) entries, \(source.unique.grouped) distinct names added, \(source.findings.totalRejected.grouped) rejected"
+        "  \(source.name): \(source.findings.names.counted("entry", "entries")), \(source.unique.grouped) distinct names added, \(source.findings.totalRejected.grouped) rejected"
       )
     }
     if !list.rules.isEmpty {

@@ -281,12 +281,15 @@ struct ApplyCommand: AsyncParsableCommand {
         Terminal.writeError("note: " + notLoaded + "\n")
       }
     }
-    for warning in result.warnings.map(\.description) {
+    // --quiet: errors and warnings only, no notes.
+    for warning in result.warnings.map(\.description) where !(quiet && warning.hasPrefix("note:")) {
       Terminal.writeError(
         warning.hasPrefix("note:") || warning.hasPrefix("warning:") ? "\(warning)\n" : "warning: \(warning)\n")
     }
     if quiet { return }
-    let counts = "\(result.names.grouped) names (+\(result.added.grouped) −\(result.removed.grouped))"
+    // Names blocked, and the file's entries added and removed (an RPZ name is two entries, a dnsmasq
+    // line may hold several names): two counts, never mixed in one.
+    let counts = "\(result.names.counted("name")); entries +\(result.added.grouped) −\(result.removed.grouped)"
     var line: String
     if result.dryRun {
       line = "Would apply profile \(result.profile) to \(result.path): \(counts); nothing written (--dry-run)."
@@ -294,7 +297,7 @@ struct ApplyCommand: AsyncParsableCommand {
       line = "Applied profile \(result.profile) to \(result.path): \(counts)."
       if let backup = result.backup { line += " Backup: \(backup)." }
     } else {
-      line = "\(result.path) already holds profile \(result.profile) (\(result.names.grouped) names): nothing to write."
+      line = "\(result.path) already holds profile \(result.profile) (\(result.names.counted("name"))): nothing to write."
     }
     if let check = result.check { line += "\nCheck: \(check)" }
     if let reloaded = result.reloaded { line += "\nReload: \(reloaded)." }

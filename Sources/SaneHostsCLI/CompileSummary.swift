@@ -17,7 +17,7 @@ struct CompileSummary {
     for source in list.sources {
       let format = source.format?.rawValue ?? "no names"
       out +=
-        "\(source.name) (\(format)): \(source.findings.lines.grouped) lines, \(source.findings.names.grouped) names, "
+        "\(source.name) (\(format)): \(source.findings.lines.counted("line")), \(source.findings.names.counted("name")), "
         + "\(source.unique.grouped) new, \(source.duplicates.grouped) duplicates, "
         + "\(source.findings.totalRejected.grouped) rejected\n"
       for (reason, count) in source.findings.rejected.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
@@ -39,7 +39,7 @@ struct CompileSummary {
         "rule \(rule.rule.text) (\(rule.rule.origin)) \(verb) \(rule.count.grouped): \(rule.samples.joined(separator: ", "))\n"
     }
     if report.compressed > 0 {
-      out += "\(report.compressed.grouped) names left out: a blocked parent covers them in \(format.rawValue) format\n"
+      out += "\(report.compressed.counted("name")) left out: a blocked parent covers them in \(format.rawValue) format\n"
     }
     if report.publicSuffixesLeftOut > 0 {
       out +=
@@ -48,7 +48,7 @@ struct CompileSummary {
     }
     if report.tooLongForZone > 0 {
       out +=
-        "\(report.tooLongForZone.grouped) names too long for the zone left out (with .\(Renderer.rpzOrigin) after "
+        "\(report.tooLongForZone.counted("name")) too long for the zone left out (with .\(Renderer.rpzOrigin) after "
         + "them they pass 253 characters): " + report.tooLongSamples.joined(separator: ", ") + "\n"
     }
     if report.exceptions > 0 {
@@ -73,7 +73,7 @@ struct CompileSummary {
         + report.unexpressedSubdomainSamples.joined(separator: ", ") + " (use adblock, dnsmasq or rpz)\n"
     }
     for warning in list.rules.warnings { out += "warning: \(warning)\n" }
-    out += "\(report.written.grouped) names written as \(format.rawValue) in \(String(format: "%.2f", seconds)) s\n"
+    out += "\(report.written.counted("name")) written as \(format.rawValue) in \(String(format: "%.2f", seconds)) s\n"
     return out
   }
 

@@ -59,14 +59,14 @@ struct DisableCommand: AsyncParsableCommand {
       if dryRun {
         if !quiet {
           Terminal.writeError(
-            "Would remove \(change.removed.count.grouped) lines from \(file.path); nothing written (--dry-run).\n")
+            "Would remove \(change.removed.count.counted("line")) from \(file.path); nothing written (--dry-run).\n")
         }
         return
       }
       let outcome = try file.commit(change, profile: nil, names: 0, target: target.name, force: force)
       if !quiet {
         let what =
-          server == nil ? "the SaneHosts section from \(file.path) (\(change.removed.count.grouped) lines)" : file.path
+          server == nil ? "the SaneHosts section from \(file.path) (\(change.removed.count.counted("line")))" : file.path
         Terminal.writeError("Removed \(what).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n")
       }
       if let server, reload {

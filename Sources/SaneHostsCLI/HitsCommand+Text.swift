@@ -20,13 +20,13 @@ extension HitsCommand {
   static func text(_ report: HitReport) -> String {
     var out = "Profile \(report.profile), as \(report.server) applies it; \(report.sources.count) "
     out += report.sources.count == 1 ? "file" : "files"
-    out += ", \(report.findings.lines.grouped) lines.\n"
+    out += ", \(report.findings.lines.counted("line")).\n"
     guard report.queries > 0 else {
       out += "No query in the logs" + (report.since.map { " since \(stamp($0))" } ?? "") + ".\n"
       return out + skipped(report)
     }
-    out += "From \(stamp(report.first)) to \(stamp(report.last)): \(report.queries.grouped) queries for "
-    out += "\(report.distinctNames.grouped) names; the profile blocks \(report.blocked.grouped) "
+    out += "From \(stamp(report.first)) to \(stamp(report.last)): \(report.queries.counted("query", "queries")) for "
+    out += "\(report.distinctNames.counted("name")); the profile blocks \(report.blocked.grouped) "
     out += "(\(percent(report.blocked, of: report.queries))).\n\n"
     var rows = [["list", "names", "blocked", "names hit", "only this", "share"]]
     for list in report.lists.sorted(by: { ($0.queries, $1.list) > ($1.queries, $0.list) }) {

@@ -93,7 +93,7 @@ struct ProfileCommand: ParsableCommand {
       out += "\n"
       if let summary = profile.summary { out += "\(summary)\n" }
       if let names = object.names {
-        out += "Compiled: \(names.grouped) names, \(Text.age(object.compiledAt)) (\(object.compiledFile ?? ""))\n"
+        out += "Compiled: \(names.counted("name")), \(Text.age(object.compiledAt)) (\(object.compiledFile ?? ""))\n"
       } else {
         out += "Not compiled yet: run `sanehosts update --profile \(profile.name)`.\n"
       }
@@ -174,7 +174,7 @@ struct ProfileCommand: ParsableCommand {
       }
       for file in applied {
         Terminal.writeError(
-          "warning: \(file.path) still holds \(file.names.grouped) names of the deleted profile \(name); `sanehosts disable` takes them off.\n"
+          "warning: \(file.path) still holds \(file.names.counted("name")) of the deleted profile \(name); `sanehosts disable` takes them off.\n"
         )
       }
       Terminal.writeOutput("Deleted profile \(name).\n")

@@ -4,23 +4,28 @@ import Foundation
 import Store
 
 /// The rule syntax, shown in `allow` and `deny` help.
-private let ruleSyntax = """
-  example.com allows the name and its subdomains (label by label: t.co does not allow fat.co); \
-  =example.com only that name; *.example.com only its subdomains; /regex/ every name the expression \
-  matches (allow only; anchor with ^…$). Deny rules add names to the block set: example.com or \
-  =example.com, blocking its subdomains too in the formats that cover them; *.example.com its \
-  subdomains only, written where a format can say so (adblock, dnsmasq, rpz) and left out, with a \
-  warning, where it cannot (hosts, domains, wildcard, unbound); a deny rule may name a \
-  local network name (printer.lan), which no list may, with a warning. Allow wins over every block. An \
-  allow rule that matches nothing a list may block (a single label such as router) is kept, with a \
-  warning. `add` adds all its rules or none. Rules take effect at the next `sanehosts update` (or \
-  `sanehosts compile`).
-  """
+/// The rule syntax, told from `action`'s side first (`allow --help` and `deny --help` open with their own).
+private func ruleSyntax(_ action: String) -> String {
+  let opening =
+    action == "allow"
+    ? "example.com allows the name and its subdomains (label by label: t.co does not allow fat.co); =example.com only that name; *.example.com only its subdomains; /regex/ every name the expression matches (anchor with ^…$)."
+    : "example.com (or =example.com) denies the name, and its subdomains in the formats that cover them (adblock, wildcard, dnsmasq, unbound, rpz); *.example.com its subdomains only, written where a format can say so (adblock, dnsmasq, rpz) and left out, with a warning, where it cannot (hosts, domains, wildcard, unbound); a deny rule may name a local network name (printer.lan), which no list may, with a warning."
+  let other =
+    action == "allow"
+    ? "Deny rules (`sanehosts deny --help`) add names to the block set."
+    : "Allow rules (`sanehosts allow --help`): example.com the name and its subdomains, =example.com only it, *.example.com only its subdomains, /regex/ an expression."
+  return """
+    \(opening) \(other) Allow wins over every block. An allow rule that matches nothing a list may block (a \
+    single label such as router) is kept, with a warning. `add` adds all its rules or none. Rules count at \
+    once in `apply`, `compile` and `why` (they compile with the profile's rules of now); a DNS server runs \
+    them once applied and reloaded (`sanehosts hits` names what is allowed but not applied yet).
+    """
+}
 
 /// `sanehosts allow`: names never blocked.
 struct AllowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "allow", abstract: "Add, remove and list allow rules (names never blocked).", discussion: ruleSyntax,
+    commandName: "allow", abstract: "Add, remove and list allow rules (names never blocked).", discussion: ruleSyntax("allow"),
     subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
@@ -46,7 +51,7 @@ struct AllowCommand: ParsableCommand {
 /// `sanehosts deny`: names always blocked.
 struct DenyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "deny", abstract: "Add, remove and list deny rules (names always blocked).", discussion: ruleSyntax,
+    commandName: "deny", abstract: "Add, remove and list deny rules (names always blocked).", discussion: ruleSyntax("deny"),
     subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {

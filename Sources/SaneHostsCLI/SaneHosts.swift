@@ -13,6 +13,11 @@ struct SaneHosts: AsyncParsableCommand {
     discussion: """
       SaneHosts downloads public blocklists, checks what it gets and merges them into the format your \
       blocker needs. Run `sanehosts help <command>` for details.
+
+      Exit status: 0 on success; 1 on a failure (the message says what to do); a command's own statuses \
+      in its help (update 2 and 75, compile 3, test 4, apply 5); 64 for a usage error (an unknown \
+      command or option, a bad value); 130 or 143 when interrupted (Ctrl-C, SIGTERM); 141, quietly, when \
+      the reader of the output went away (`sanehosts update | head -1`).
       """,
     version: version,
     subcommands: [ManualCommand.self, TargetTableCommand.self],
@@ -44,6 +49,10 @@ struct SaneHosts: AsyncParsableCommand {
     // command can stop its work and clean up first (see Terminal.pipeClosed).
     signal(SIGPIPE, SIG_IGN)
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if let (typed, path) = unknownHelpTopic(arguments) {
+      Terminal.writeError("Error: “\(typed)” is not a command of `\(path)`.\nSee `\(path) --help` for the commands.\n")
+      Foundation.exit(64)
+    }
     if let (typed, suggestion, path) = misspelledSubcommand(arguments) {
       Terminal.writeError(
         "Error: “\(typed)” is not a command of `\(path)`. Did you mean `\(path) \(suggestion)`?\n"
@@ -93,6 +102,21 @@ struct SaneHosts: AsyncParsableCommand {
       Foundation.exit(141)
     }
     exit(withError: error)
+  }
+
+  /// `sanehosts help WORD…` where a word names no command (ArgumentParser showed the top help with
+  /// status 0): the word and the command path it was looked up under.
+  static func unknownHelpTopic(_ arguments: [String]) -> (String, String)? {
+    guard arguments.first == "help", arguments.count > 1 else { return nil }
+    var command: any ParsableCommand.Type = SaneHosts.self
+    var path = "sanehosts"
+    for word in arguments.dropFirst() where !word.hasPrefix("-") {
+      let all = command.configuration.subcommands + command.configuration.groupedSubcommands.flatMap(\.subcommands)
+      guard let match = all.first(where: { $0._commandName == word }) else { return (word, path) }
+      command = match
+      path += " \(word)"
+    }
+    return nil
   }
 
   /// The first word that should name a subcommand but names none, with the closest one (at most two

@@ -102,8 +102,8 @@ extension SourcesCommand {
         Terminal.writeOutput(Text.json(difference))
         return
       }
-      var out = "\(difference.source): \(difference.from) copy \(difference.before.grouped) names → "
-      out += "\(difference.to) copy \(difference.after.grouped) names"
+      var out = "\(difference.source): \(difference.from) copy \(difference.before.counted("name")) → "
+      out += "\(difference.to) copy \(difference.after.counted("name"))"
       if let date = difference.changedAt { out += " (changed \(Text.age(date)))" }
       out += "\n\(difference.addedCount.grouped) added, \(difference.removedCount.grouped) removed\n"
       for name in difference.added { out += "+ \(name)\n" }

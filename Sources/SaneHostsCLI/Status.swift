@@ -59,7 +59,7 @@ struct Status: ParsableCommand {
 
     var line: String {
       var text = "\(path): "
-      text += profile.map { "profile \($0), \(names.grouped) names" } ?? "no section"
+      text += profile.map { "profile \($0), \(names.counted("name"))" } ?? "no section"
       text += ", written \(Text.age(date))"
       text += unchanged ? "" : " (changed since by someone else)"
       if let lookupMicroseconds { text += "; a lookup takes \(lookupMicroseconds) µs" }

@@ -128,7 +128,7 @@ struct Update: AsyncParsableCommand {
     var out = "Profile \(run.profileName) updated in \(String(format: "%.2f", summary.elapsed.secondsValue)) s: "
     out += "\(run.updated) updated, \(run.unchanged) unchanged, \(run.failed) failed. "
     if let compiled = summary.compiled {
-      out += "\(compiled.names.grouped) names blocked\(summary.recompiled ? "" : " (unchanged)").\n"
+      out += "\(compiled.names.counted("name")) blocked\(summary.recompiled ? "" : " (unchanged)").\n"
     } else {
       out += "Nothing compiled yet.\n"
     }

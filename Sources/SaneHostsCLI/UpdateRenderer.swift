@@ -130,7 +130,7 @@ final class UpdateRenderer: Sendable {
       }
       return "\(spin) downloading \(ProgressRenderer.bytes(bytes))"
     case .parsing(let lines, let names):
-      return "\(spin) parsing \(lines.grouped) lines, \(names.grouped) names"
+      return "\(spin) parsing \(lines.counted("line")), \(names.counted("name"))"
     case .validating: return "\(spin) validating"
     case .saving: return "\(spin) saving"
     case .done(let outcome): return outcomeText(outcome, key: key)
@@ -141,7 +141,7 @@ final class UpdateRenderer: Sendable {
   static func outcomeText(_ outcome: SourceOutcome, key: String? = nil) -> String {
     switch outcome {
     case .updated(let names, let rejected, let bytes):
-      "✓ updated: \(names.grouped) names, \(rejected.grouped) rejected, \(ProgressRenderer.bytes(bytes))"
+      "✓ updated: \(names.counted("name")), \(rejected.grouped) rejected, \(ProgressRenderer.bytes(bytes))"
     case .unchanged(let reason):
       "= unchanged (\(reason == .notModified ? "not modified" : "same content"))"
     case .failed(let failure):

@@ -312,7 +312,7 @@ struct SourceFetcher: Sendable {
       let failure = SourceFailure(
         kind: .suspiciousShrink,
         message:
-          "\(source.key): suspicious shrink: the new copy has \(list.names.grouped) names, the last good one \(previousNames.grouped) (\(String(format: "%.1f", drop)) % fewer); it is held back and the previous copy stays in use.",
+          "\(source.key): suspicious shrink: the new copy has \(list.names.counted("name")), the last good one \(previousNames.grouped) (\(String(format: "%.1f", drop)) % fewer); it is held back and the previous copy stays in use.",
         suggestion:
           "Compare them with `sanehosts sources diff \(source.key) --held`; take it with `sanehosts sources accept \(source.key)` or `sanehosts update --accept-shrink`."
       )

@@ -20,7 +20,7 @@ struct ApplyPageTests {
       previewError: nil, backups: [BackupView(id: "20261122-1", date: Date(), bytes: 1234)])
     let html = ApplyPage.render(model, csrf: "c").output
     #expect(html.contains("<option value=\"unbound\" selected>unbound</option>"))
-    #expect(html.contains("Applied profile p to /d/sanehosts-unbound.conf: 2 names (+2 −0)."))
+    #expect(html.contains("Applied profile p to /d/sanehosts-unbound.conf: 2 names; entries +2 −0."))
     #expect(html.contains("&lt;w&gt; has no saved copy yet and is left out: press Update now on the Sources page."))
     #expect(!html.contains("sanehosts update"))
     #expect(html.contains("include: &quot;/d/sanehosts-unbound.conf&quot;"))

@@ -34,7 +34,7 @@ struct ApplyCommandTests {
     let first = try await fixture.cli.run("apply", "--hosts-file", fixture.hosts.path)
     #expect(first.status == 0, "\(first.standardError)")
     #expect(first.standardError.contains("Applied profile default"))
-    #expect(first.standardError.contains("3 names (+3 −0)"))
+    #expect(first.standardError.contains("3 names; entries +3 −0"))
     let text = try fixture.hostsText()
     #expect(text.hasPrefix(ApplyFixture.userPart + "\n" + ManagedSection.beginMarker + "\r\n"))
     #expect(text.contains("0.0.0.0 tracker.website\r\n"))
@@ -138,6 +138,20 @@ struct ApplyCommandTests {
       #expect(missing.standardError.contains("the folder /nonexistent-dir does not exist"), "\(missing.standardError)")
       #expect(!missing.standardError.contains("Would apply"))
     }
+  }
+
+  @Test("Regression: apply -q prints no notes (it printed them); one name is “1 name”, and names are not mixed with entries")
+  func quietAndCounts() async throws {
+    let fixture = try await ApplyFixture.make(names: ["ads.website"])
+    defer { fixture.cli.remove() }
+    let output = fixture.cli.directory.file("sanehosts.rpz")
+    let loud = try await fixture.cli.run("apply", "--target", "bind", "--output", output.path, "--no-check")
+    #expect(loud.standardError.contains(": 1 name; entries +"), "\(loud.standardError)")
+    #expect(loud.standardError.contains("note:"), "\(loud.standardError)")
+    try await fixture.cli.ok("deny", "add", "more.website")
+    let quiet = try await fixture.cli.run("apply", "--target", "bind", "--output", output.path, "--no-check", "-q")
+    #expect(quiet.status == 0)
+    #expect(!quiet.standardError.contains("note:"), "\(quiet.standardError)")
   }
 
   @Test("A drop-in's missing folder is created and said so; a dry run says it would be, and creates nothing")

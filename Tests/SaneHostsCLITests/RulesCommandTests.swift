@@ -34,4 +34,14 @@ struct RulesCommandTests {
     let name = try await cli.run("allow", "add", "bad_name!")
     #expect(name.standardError.contains("“bad_name!”"))
   }
+
+  @Test("Regression: deny --help opens with what a deny rule does (it opened with the allow text); neither says rules wait for an update")
+  func helpOpensWithItsOwnRules() async throws {
+    let runner = try CommandRunner()
+    let deny = try await runner.run(["deny", "--help"]).standardOutput
+    let allow = try await runner.run(["allow", "--help"]).standardOutput
+    #expect(deny.contains("(names always blocked).\n\nexample.com (or =example.com) denies the name"), "\(deny)")
+    #expect(allow.contains("(names never blocked).\n\nexample.com allows the name"), "\(allow)")
+    #expect(!deny.contains("next `sanehosts update`") && !allow.contains("next `sanehosts update`"))
+  }
 }

@@ -131,4 +131,17 @@ struct SaneHostsTests {
     let rendered = try await ProcessRunner().run("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", file.path])
     #expect(rendered.status == 0 && rendered.combined.isEmpty, "groff: \(rendered.combined)")
   }
+
+  @Test("Regression: `help` of a command that does not exist is a usage error (exit 64; it printed the top help, exit 0); the exit statuses are in --help")
+  func helpOfNothing() async throws {
+    let runner = try CommandRunner()
+    let result = try await runner.run(["help", "nope"])
+    #expect(result.status == 64, "\(result.standardError)")
+    #expect(result.standardError.contains("“nope” is not a command of `sanehosts`"), "\(result.standardError)")
+    let nested = try await runner.run(["help", "sources", "nope"])
+    #expect(nested.status == 64 && nested.standardError.contains("`sanehosts sources`"), "\(nested.standardError)")
+    #expect(try await runner.run(["help", "sources", "add"]).status == 0)
+    let help = try await runner.run(["--help"])
+    #expect(help.standardOutput.contains("64 for a usage error"), "\(help.standardOutput)")
+  }
 }

@@ -73,7 +73,7 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
     failed = summary.run.failed
     finishedAt = Date()
     var text = "\(updated) updated, \(unchanged) unchanged, \(failed) failed"
-    if let names { text += "; \(names.grouped) names blocked" }
+    if let names { text += "; \(names.counted("name")) blocked" }
     text += "."
     if let health, !health.held.isEmpty {
       text += " Held back (fewer than half the names of the last good copy): \(health.held.joined(separator: ", "))."
@@ -94,7 +94,7 @@ struct UpdateStatus: JobStatus, Codable, Hashable {
         key: key, phase: phase.name, detail: progress.message ?? phase.name, fraction: progress.fraction ?? 0)
     case .success(.updated(let names, let rejected, _)):
       let rejects = rejected > 0 ? ", \(rejected.grouped) rejected" : ""
-      return SourceRow(key: key, phase: "updated", detail: "updated: \(names.grouped) names\(rejects)", fraction: 1)
+      return SourceRow(key: key, phase: "updated", detail: "updated: \(names.counted("name"))\(rejects)", fraction: 1)
     case .success:
       return SourceRow(key: key, phase: "unchanged", detail: "unchanged", fraction: 1)
     case .failure(let failure) where (failure.error as? SourceFailure)?.kind == .cancelled:

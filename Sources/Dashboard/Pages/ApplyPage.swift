@@ -25,7 +25,7 @@ enum ApplyPage {
       return "Nothing of SaneHosts' is applied there now."
     }
     return
-      "Applied now: profile \(profile), \(applied.names.grouped) names, since \(applied.date.formatted(date: .abbreviated, time: .shortened))"
+      "Applied now: profile \(profile), \(applied.names.counted("name")), since \(applied.date.formatted(date: .abbreviated, time: .shortened))"
       + (applied.unchanged == true ? "." : " (changed since by someone else).")
   }
 
@@ -100,13 +100,15 @@ enum ApplyPage {
   static func result(_ view: ApplyView) -> HTML {
     let html = HTML()
     let result = view.result
-    let counts = "\(result.names.grouped) names (+\(result.added.grouped) −\(result.removed.grouped))"
+    // Names blocked, and the file's entries added and removed (an RPZ name is two entries, a dnsmasq
+    // line may hold several names): two counts, never mixed in one.
+    let counts = "\(result.names.counted("name")); entries +\(result.added.grouped) −\(result.removed.grouped)"
     let line =
       result.dryRun
       ? "Would apply profile \(result.profile) to \(result.path): \(counts)."
       : result.wrote
         ? "Applied profile \(result.profile) to \(result.path): \(counts).\(result.backup.map { " Backup: \($0)." } ?? "")"
-        : "\(result.path) already holds profile \(result.profile) (\(result.names.grouped) names): nothing to write."
+        : "\(result.path) already holds profile \(result.profile) (\(result.names.counted("name"))): nothing to write."
     html.element("p", [("class", "result")], text: line)
     if let check = result.check { html.element("p", text: "Check: \(check)") }
     for warning in view.warnings { html.element("p", [("class", "warning")], text: warning) }

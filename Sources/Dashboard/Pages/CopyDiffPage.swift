@@ -16,7 +16,7 @@ enum CopyDiffPage {
       return html
     }
     html.raw("<p id=\"diff-summary\">").text(
-      "\(difference.from) copy \(difference.before.grouped) names → \(difference.to) copy \(difference.after.grouped) names: \(difference.addedCount.grouped) added, \(difference.removedCount.grouped) removed."
+      "\(difference.from) copy \(difference.before.counted("name")) → \(difference.to) copy \(difference.after.counted("name")): \(difference.addedCount.grouped) added, \(difference.removedCount.grouped) removed."
     ).raw("</p>")
     if held {
       html.raw("<form method=\"post\" action=\"/api/sources/\(HTML.escape(key))/accept\" data-api ")

@@ -87,7 +87,7 @@ enum SourcesPage {
       // Held back as a suspicious shrink: said in the page's words, with what to do here.
       html.raw("<span class=\"status status-held\">held back</span><br><span class=\"small message\">")
       html.text(
-        "The new copy has \(heldNames.grouped) names, under half of the \(source.accepted.map(\.grouped) ?? "?") in use: the copy in use is kept."
+        "The new copy has \(heldNames.counted("name")), under half of the \(source.accepted.map(\.grouped) ?? "?") in use: the copy in use is kept."
       )
       html.raw("</span><br><a class=\"small\" href=\"/sources/\(key)/diff?held=1\">Compare</a> ")
       html.raw("<form method=\"post\" action=\"/api/sources/\(key)/accept\" data-api class=\"inline\">\(csrfField)")

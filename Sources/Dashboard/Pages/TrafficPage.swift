@@ -28,7 +28,7 @@ enum TrafficPage {
 
   private static func summary(_ report: HitReport, into html: HTML, csrf: String) {
     html.raw("<p>").text(
-      "\(report.queries.grouped) queries for \(report.distinctNames.grouped) names; profile \(report.profile) blocks "
+      "\(report.queries.counted("query", "queries")) for \(report.distinctNames.counted("name")); profile \(report.profile) blocks "
         + "\(report.blocked.grouped) of them (as \(report.server) applies it).")
     html.raw("</p><section aria-labelledby=\"hits-title\"><h2 id=\"hits-title\">Hits per list</h2>")
     html.raw("<div class=\"scroll\"><table id=\"traffic-lists\" class=\"stack\"><thead><tr><th scope=\"col\">List</th>")

@@ -13,7 +13,7 @@ enum WebAdvice {
     case .notDownloaded(let source):
       "\(source) has no saved copy yet and is left out: press Update now on the Sources page."
     case .largeHostsFile(let names):
-      "\(names.grouped) names: every lookup scans the whole hosts file. For this many, a DNS server answers faster: choose the dnsmasq (or unbound) target above."
+      "\(names.counted("name")): every lookup scans the whole hosts file. For this many, a DNS server answers faster: choose the dnsmasq (or unbound) target above."
     case .cannotBlock(let server, let what):
       "\(server) cannot block this: \(what)"
     case .formerDropIn(let path):
@@ -36,7 +36,7 @@ enum WebAdvice {
     case .servedByMirror(let source, let mirror):
       "\(source) is served by its mirror \(mirror) only: its own URL failed at the last update; check whether the list has moved."
     case .heldBack(let source, let names, let previous):
-      "\(source): a new copy with \(names.grouped) names (the copy in use has \(previous.map { $0.grouped } ?? "more")) is held back as a suspicious shrink: compare and accept it on the Sources page."
+      "\(source): a new copy with \(names.counted("name")) (the copy in use has \(previous.map { $0.grouped } ?? "more")) is held back as a suspicious shrink: compare and accept it on the Sources page."
     case .notAList(let source, let kind):
       switch kind {
       case .html: "\(source) looks like a web page (HTML), not a list: give the URL of the raw list."
