@@ -1070,14 +1070,37 @@ def buttons_apart(browser: Browser, path: str) -> None:
     check(not touching, f"{path}: buttons touch: {touching[:3]}")
 
 
+def headers_aligned(browser: Browser, path: str, width: int) -> None:
+    """Every table whose header row shows has each header above its own column (at 1280 px the Overview's,
+    Apply's backups', Why?'s, Overlap's and Traffic's headers had sat far from their columns: the phone
+    layout's `.stack > *` block display reached `table.stack` too). A stacked table hides its header."""
+    out = browser.driver.execute_script(
+        "const out = [];"
+        " for (const t of document.querySelectorAll('table')) {"
+        "  const heads = Array.from(t.querySelectorAll('thead th'));"
+        "  if (!heads.length || !t.tHead || t.tHead.getBoundingClientRect().width < 2) continue;"
+        "  const row = t.querySelector('tbody tr'); if (!row) continue;"
+        "  const cells = Array.from(row.children); if (cells.length !== heads.length) continue;"
+        "  heads.forEach((h, i) => { const a = h.getBoundingClientRect(), b = cells[i].getBoundingClientRect();"
+        "   if (Math.abs(a.left - b.left) > 2 || Math.abs(a.right - b.right) > 2)"
+        "    out.push((t.id || t.className) + ' ' + h.textContent.trim() + ': header ' + Math.round(a.left) + '–'"
+        "     + Math.round(a.right) + ' px, column ' + Math.round(b.left) + '–' + Math.round(b.right)); }); }"
+        " return out.slice(0, 8);")
+    check(not out, f"{path} at {width}px: table headers not above their columns: {out}")
+
+
 def phone(browser: Browser) -> None:
     """Every page fits a 390 px phone screen: nothing but the tables' own scroll boxes scrolls sideways,
     and each page's key columns are in sight (the wide tables stack their rows)."""
-    for path in KEY_COLUMNS:
+    for path in list(PAGES) + [p for p in KEY_COLUMNS if p not in PAGES]:
         browser.open(path)
         browser.visible("main h1")
-        key_columns_in_sight(browser, path, 1280)
-        buttons_apart(browser, path)
+        if path == "/why?name=pixel.tracker.website":
+            browser.element("#why-result .why-listings tbody tr")
+        headers_aligned(browser, path, 1280)
+        if path in KEY_COLUMNS:
+            key_columns_in_sight(browser, path, 1280)
+            buttons_apart(browser, path)
     browser.open("/why")
     ratio = browser.driver.execute_script(
         "return document.querySelector('#why-name').getBoundingClientRect().width"
@@ -1099,6 +1122,7 @@ def phone(browser: Browser) -> None:
                 browser.element('#update-progress .source-progress[data-source="gone"]')
             fits(browser, path, 390)
             key_columns_in_sight(browser, path, 390)
+            headers_aligned(browser, path, 390)
             if path == "/sources":
                 browser.screenshot("sources-phone.png")
             if path == "/":

@@ -2,6 +2,9 @@ import Dashboard
 import Foundation
 import Store
 import TestSupport
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import Testing
 
 @Suite("Dashboard")
@@ -21,6 +24,27 @@ struct DashboardTests {
           (status?["subscriptions"] as? [String]) == [
             "/lists/default.hosts", "/lists/default.txt", "/lists/default.adblock",
           ])
+      }
+    }
+  }
+
+  @Test(
+    "Regression: HEAD answers every page and API route as GET does, without a body (HEAD /traffic was 404); an unknown address gets a 404 that says so (its body was empty)"
+  )
+  func headAndUnknown() async throws {
+    try await DashboardHarness.with { harness in
+      try await harness.routes { client async throws in
+        for path in ["/", "/sources", "/traffic", "/why", "/api/status"] {
+          let head = try await client.execute(uri: path, method: .head)
+          #expect(head.status == .ok, "HEAD \(path)")
+          #expect(head.body.readableBytes == 0, "HEAD \(path)")
+        }
+        let missing = try await client.get("/nope")
+        #expect(missing.status == .notFound)
+        #expect(String(buffer: missing.body).contains("Nothing is at /nope."), "\(String(buffer: missing.body))")
+        let page = try await client.get("/nope", headers: [.accept: "text/html"])
+        #expect(page.status == .notFound && String(buffer: page.body).contains("Nothing is at /nope."))
+        #expect(try await client.execute(uri: "/nope", method: .head).status == .notFound)
       }
     }
   }

@@ -78,7 +78,7 @@ public struct Dashboard: Sendable {
     logger: Logger = Logger(label: "sanehosts.dashboard"), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     Application(
-      router: router(),
+      responder: HeadAsGet(inner: router().buildResponder()),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: "SaneHosts"),
       services: [runner],

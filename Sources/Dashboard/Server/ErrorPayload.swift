@@ -93,16 +93,35 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch let error as HTTPError {
-      if request.wantsHTML {
-        return ErrorPayload(error: error.body ?? error.status.reasonPhrase, suggestion: nil)
-          .response(status: error.status, html: true)
-      }
-      throw error
+      // An unknown address gets a page or a JSON body that says so, never an empty 404.
+      let message =
+        error.status == .notFound
+        ? "Nothing is at \(request.uri.path)." : error.body ?? error.status.reasonPhrase
+      let suggestion =
+        error.status == .notFound
+        ? (request.uri.path.hasPrefix("/api/")
+          ? "See README's dashboard section (docs/dashboard.md) for the API's routes."
+          : "The pages are listed at the top of / (the overview).") : nil
+      return ErrorPayload(error: message, suggestion: suggestion).response(status: error.status, html: request.wantsHTML)
     } catch {
       let (payload, status) = ErrorPayload.from(error)
       if status == .internalServerError { context.logger.error("\(request.uri.path): \(payload.error)") }
       return payload.response(status: status, html: request.wantsHTML)
     }
+  }
+}
+
+/// The router's responder, answering HEAD as GET without the body (every page and API route, as a
+/// client checking a URL expects; the router alone knows HEAD only where a route names it).
+struct HeadAsGet<Inner: HTTPResponder>: HTTPResponder {
+  let inner: Inner
+
+  func respond(to request: Request, context: Inner.Context) async throws -> Response {
+    guard request.method == .head else { return try await inner.respond(to: request, context: context) }
+    var head = request.head
+    head.method = .get
+    let response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
+    return Response(status: response.status, headers: response.headers, body: ResponseBody())
   }
 }
 
