@@ -88,6 +88,7 @@ extension HitsCommand {
     let findings = report.findings
     var out = ""
     for damaged in findings.damagedFiles { out += "\nwarning: \(damaged.description).\n" }
+    for file in findings.unrecognizedFiles { out += "\nwarning: \(file.description).\n" }
     guard findings.skippedLines > 0 else { return out }
     let lines = findings.skippedLines == 1 ? "line" : "lines"
     out += "\nSkipped \(findings.skippedLines.grouped) \(lines) that could not be read:\n"

@@ -51,10 +51,26 @@ struct RegistryCommand: ParsableCommand {
       for name in hostnames {
         let hostname: String
         do { hostname = try Registry.normalize(name) } catch { throw CLIError(error) }
+        // A domain the registry has is said so, not "Added" again.
+        if let builtIn = Registry.builtIn.domains.first(where: { $0.hostname == hostname }) {
+          Terminal.writeError(
+            "\(hostname) is in the built-in registry already (\(builtIn.category), \(builtIn.provider)): nothing added.\n")
+          continue
+        }
+        let known = try storeCall { () throws(StoreError) in try store.customTestDomains() }
+        if let mine = known.first(where: { $0.hostname == hostname }), mine.category == category,
+          mine.provider == provider
+        {
+          Terminal.writeError("\(hostname) is in your registry already (\(category), \(provider)): nothing added.\n")
+          continue
+        }
         try storeCall { () throws(StoreError) in
           try store.addCustomTestDomain(CustomTestDomain(hostname: hostname, category: category, provider: provider))
         }
-        Terminal.writeError("Added \(hostname) (\(category), \(provider)).\n")
+        let was = known.first(where: { $0.hostname == hostname })
+        Terminal.writeError(
+          was.map { "Updated \(hostname): (\($0.category), \($0.provider)) → (\(category), \(provider)).\n" }
+            ?? "Added \(hostname) (\(category), \(provider)).\n")
       }
     }
   }

@@ -55,6 +55,12 @@ public struct NewSource: Sendable, Hashable {
       if url.isFileURL { return try file(url.path, text: text) }
       return NewSource(location: url)
     }
+    if let scheme = lowered.range(of: "://").map({ String(lowered[..<$0.lowerBound]) }),
+      !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+    {
+      throw .invalid(
+        value: text, reason: "uses \(scheme)://, which SaneHosts does not download: give an https:// or http:// URL, or a local file")
+    }
     if let entry = catalog.entry(id: text) { return NewSource(entry) }
     if text.contains("/") || text.contains(".") || FileManager.default.fileExists(atPath: text) {
       let path = text.hasPrefix("/") ? text : (currentDirectory as NSString).appendingPathComponent(text)

@@ -1,4 +1,5 @@
 import Blocklists
+import Catalog
 import Foundation
 import GRDB
 
@@ -73,7 +74,9 @@ extension Store {
         try source.update(db)
       }
     } else {
-      let key = try uniqueKey(new.key ?? NewSource.suggestedKey(for: new.location), explicit: new.key != nil, db)
+      let key = try uniqueKey(
+        new.key ?? NewSource.suggestedKey(for: new.location), explicit: new.key != nil,
+        reservesCatalogIDs: new.catalogID == nil, db)
       var fresh = Source(
         id: 0, key: key, name: new.name ?? key, location: new.location.absoluteString, catalogID: new.catalogID,
         format: new.format, category: new.category)
@@ -95,13 +98,19 @@ extension Store {
     return (source, isNew)
   }
 
-  private static func uniqueKey(_ key: String, explicit: Bool, _ db: Database) throws -> String {
+  /// `key`, or with `-2`, `-3`… when a source has it; a derived key of a list that is not a catalog entry
+  /// also keeps off the catalog's ids (a local `anudeep-coinminer.txt` must not take the name
+  /// `sources add anudeep-coinminer` would then need).
+  private static func uniqueKey(_ key: String, explicit: Bool, reservesCatalogIDs: Bool, _ db: Database) throws
+    -> String
+  {
     let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
     guard !key.isEmpty, key.count <= 64, key.unicodeScalars.allSatisfy(allowed.contains) else {
       throw StoreError.invalid(value: key, reason: "is not a usable source name: use letters, digits, “-”, “_” or “.”")
     }
     func taken(_ candidate: String) throws -> Bool {
-      try Source.filter(Source.Columns.key == candidate).fetchCount(db) > 0
+      if reservesCatalogIDs && !explicit && Catalog.builtIn.entry(id: candidate) != nil { return true }
+      return try Source.filter(Source.Columns.key == candidate).fetchCount(db) > 0
     }
     guard try taken(key) else { return key }
     if explicit { throw StoreError.alreadyExists(kind: "source", name: key) }

@@ -73,7 +73,9 @@ extension StoreError: LocalizedError {
     case .alreadyInProfile:
       "Nothing to add: it is updated with the profile's other sources (`sanehosts update`)."
     case .alreadyExists(let kind, _):
-      kind.contains("rule") ? "Nothing to add: the rule is there." : "Choose another name."
+      kind.contains("rule")
+        ? "Nothing to add: the rule is there."
+        : kind == "source" ? "Give it another name (`--name NAME` on the command line)." : "Choose another name."
     case .invalid:
       nil
     case .deletingActiveProfile:

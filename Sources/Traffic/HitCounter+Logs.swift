@@ -12,18 +12,45 @@ extension HitCounter {
     for file in files {
       var reader = try LogReader(path: file)
       var found = LogFindings()
+      var events = 0
       do {
         try reader.forEachLine(findings: &found) { line, number, found in
-          parser.parse(line, number: number, file: file, clock: &clock, findings: &found) { count($0) }
+          parser.parse(line, number: number, file: file, clock: &clock, findings: &found) {
+            events += 1
+            count($0)
+          }
         }
       } catch let error as TrafficError {
         throw error
       } catch {
         throw .unreadable(path: file, reason: error.localizedDescription)
       }
+      if events == 0 && found.lines > 0 {
+        found.unrecognizedFiles.append(
+          LogFindings.UnrecognizedFile(
+            file: file, kind: source.kind.rawValue, looksLike: Self.kind(of: file, other: source.kind)?.rawValue))
+      }
       findings.add(found)
     }
     if !parser.tellsBlocks { serverTellsBlocks = false }
     return files
+  }
+
+  /// The other server whose parser finds queries in the first thousand lines of `file`, if one does.
+  static func kind(of file: String, other than: LogKind) -> LogKind? {
+    for kind in LogKind.allCases where kind != than {
+      guard var reader = try? LogReader(path: file) else { return nil }
+      var parser = kind.parser()
+      var clock = LogClock(now: Date())
+      var findings = LogFindings()
+      var events = 0
+      // Reading stops at the thousandth line (the error only ends the loop).
+      try? reader.forEachLine(findings: &findings) { line, number, found in
+        guard number <= 1000 else { throw CancellationError() }
+        parser.parse(line, number: number, file: file, clock: &clock, findings: &found) { _ in events += 1 }
+      }
+      if events > 0 { return kind }
+    }
+    return nil
   }
 }

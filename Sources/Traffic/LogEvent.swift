@@ -51,6 +51,26 @@ public struct LogFindings: Sendable, Hashable, Codable {
 
   /// Files that could not be read to their end.
   public var damagedFiles: [DamagedFile] = []
+  /// Files with lines but not one query or block of the server named (another server's log?), each with
+  /// the kind whose parser does read it, when one does.
+  public var unrecognizedFiles: [UnrecognizedFile] = []
+
+  /// A file that is not the named server's log.
+  public struct UnrecognizedFile: Sendable, Hashable, Codable {
+    /// The file.
+    public var file: String
+    /// The server named for it.
+    public var kind: String
+    /// A server whose log format it has, when one fits.
+    public var looksLike: String?
+
+    /// One sentence, with what to give instead.
+    public var description: String {
+      let head = "no line of \(file) reads as \(kind)'s query log"
+      guard let looksLike else { return head + " (see `sanehosts hits --help` for what each server must log)" }
+      return head + "; it reads as \(looksLike)'s: --log \(looksLike):\(file)"
+    }
+  }
 
   /// Lines read.
   public var lines = 0
@@ -84,6 +104,7 @@ public struct LogFindings: Sendable, Hashable, Codable {
   /// Adds what another file's reading found.
   public mutating func add(_ other: LogFindings) {
     damagedFiles += other.damagedFiles
+    unrecognizedFiles += other.unrecognizedFiles
     lines += other.lines
     otherLines += other.otherLines
     skipped.merge(other.skipped, uniquingKeysWith: +)

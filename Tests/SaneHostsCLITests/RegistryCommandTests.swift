@@ -23,4 +23,17 @@ struct RegistryCommandTests {
     let bad = try await cli.run("registry", "add", "not a name", "--category", "X")
     #expect(bad.status == 1 && bad.standardError.contains("is not a valid hostname"))
   }
+
+  @Test("Regression: adding a domain the registry has says so (it said “Added”); a changed category is an update")
+  func addingWhatIsThere() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let builtIn = try await cli.run("registry", "add", "ad.doubleclick.net", "--category", "Ads")
+    #expect(builtIn.standardError.contains("is in the built-in registry already (Ads, DoubleClick): nothing added"))
+    #expect(try await cli.run("registry", "add", "mine.website", "--category", "Local").standardError.hasPrefix("Added"))
+    let again = try await cli.run("registry", "add", "mine.website", "--category", "Local")
+    #expect(again.standardError.contains("is in your registry already"), "\(again.standardError)")
+    let moved = try await cli.run("registry", "add", "mine.website", "--category", "Other")
+    #expect(moved.standardError.hasPrefix("Updated mine.website"), "\(moved.standardError)")
+  }
 }

@@ -84,4 +84,24 @@ struct SourcesCommandTests {
       #expect(json.first?["mirrors"] as? [String] == [server.url("/mirror").absoluteString])
     }
   }
+
+  @Test(
+    "Regression: a scheme SaneHosts does not download is named (ftp:// read as “not an existing file”); a local list never takes a catalog id as its name, and a taken name says how to choose another"
+  )
+  func namesAndSchemes() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let ftp = try await cli.run("sources", "add", "ftp://x/y")
+    #expect(ftp.status == 1 && ftp.standardError.contains("uses ftp://, which SaneHosts does not download"))
+    let local = cli.directory.file("anudeep-coinminer.txt")
+    try Data("0.0.0.0 ads.website\n".utf8).write(to: local)
+    let added = try await cli.run("sources", "add", local.path)
+    #expect(added.standardOutput.contains("Added anudeep-coinminer-2"), "\(added.standardOutput)")
+    let catalog = try await cli.run("sources", "add", "anudeep-coinminer")
+    #expect(catalog.status == 0, "\(catalog.standardError)")
+    let other = cli.directory.file("other.txt")
+    try Data("0.0.0.0 other.website\n".utf8).write(to: other)
+    let taken = try await cli.run("sources", "add", other.path, "--name", "anudeep-coinminer")
+    #expect(taken.standardError.contains("`--name NAME`"), "\(taken.standardError)")
+  }
 }

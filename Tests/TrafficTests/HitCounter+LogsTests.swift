@@ -35,4 +35,22 @@ struct HitCounterLogsTests {
       try counter.read(LogSource(kind: .dnsmasq, path: directory.file("none.log").path))
     }
   }
+
+  @Test("Regression: another server's log named as unbound's says which server's it is (it said only “No query”)")
+  func anotherServersLog() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let list = try await HitCounterTests.compiled()
+    var counter = HitCounter(attribution: Attribution(compiled: list, format: .unbound), since: nil, byClient: false)
+    let log = directory.file("queries.log")
+    try Data("Nov 27 05:30:40 dnsmasq[1]: query[A] ads.website from 10.0.0.2\n".utf8).write(to: log)
+    _ = try counter.read(LogSource(kind: .unbound, path: log.path))
+    let found = try #require(counter.findings.unrecognizedFiles.first)
+    #expect(found.looksLike == "dnsmasq")
+    #expect(found.description == "no line of \(log.path) reads as unbound's query log; it reads as dnsmasq's: --log dnsmasq:\(log.path)")
+    var other = HitCounter(attribution: Attribution(compiled: list, format: .unbound), since: nil, byClient: false)
+    try Data("hello\nworld\n".utf8).write(to: log)
+    _ = try other.read(LogSource(kind: .unbound, path: log.path))
+    #expect(other.findings.unrecognizedFiles.first?.looksLike == nil)
+  }
 }
