@@ -263,7 +263,7 @@ public struct Applier: Sendable {
       let body = try await HostsSection.body(
         for: set.list, profile: set.profile.name, address: options.address, namesPerLine: options.namesPerLine)
       if let bad = HostsSection.firstInvalidLine(body: body) {
-        throw ApplyError.invalidContent(
+        throw ApplyError.invalidOutput(
           path: file.path, reason: "line \(bad.line) of the section would not parse: \(bad.text)")
       }
       change = try file.prepare(body: body)
@@ -354,7 +354,7 @@ public struct Applier: Sendable {
       || change.removedEntryCount(skipping: ServerTarget.isVolatile(bytes:)) > 0
     if entriesChanged {
       if case .failed = check {
-        throw ApplyError.invalidContent(path: file.path, reason: check!.summary)
+        throw ApplyError.invalidOutput(path: file.path, reason: check!.summary)
       }
       if let check, case .unavailable = check { warnings.append(.notChecked(check)) }
     } else {

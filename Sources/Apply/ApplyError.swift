@@ -14,8 +14,11 @@ public enum ApplyError: Error, Sendable, Hashable {
   case notRegularFile(path: String)
   /// The file's managed section is damaged (broken or repeated markers).
   case brokenSection(path: String, problem: ManagedSection.Problem)
-  /// The file (as it is, or as it would be written) fails validation.
+  /// The file as it is fails validation.
   case invalidContent(path: String, reason: String)
+  /// What would be written fails validation (the server's checker, the section's own check): nothing was
+  /// written, the file is as it was.
+  case invalidOutput(path: String, reason: String)
   /// The managed section was edited by someone else since SaneHosts last wrote it.
   case sectionEdited(path: String, since: Date)
   /// The file changed between reading it and replacing it.
@@ -49,6 +52,8 @@ extension ApplyError: LocalizedError {
       "The SaneHosts section of \(path) is damaged: \(problem.description)."
     case .invalidContent(let path, let reason):
       "Refusing to write \(path): \(reason)."
+    case .invalidOutput(let path, let reason):
+      "Refusing to write \(path): \(reason). Nothing was written; the file is as it was."
     case .sectionEdited(let path, let since):
       "The SaneHosts section of \(path) was edited by someone else since SaneHosts wrote it (\(since.formatted(.iso8601)))."
     case .changedMeanwhile(let path):
@@ -73,8 +78,8 @@ extension ApplyError: LocalizedError {
       "Check the path for a typo, or create the folder first (mkdir -p); SaneHosts creates the file, not its folders."
     case .notPermitted(_, _, let isRoot):
       isRoot
-        ? "The file system or a security policy refuses the change: check `mount` and the file's attributes (lsattr), or choose another file with --hosts-file PATH."
-        : "Run the command with sudo (`sudo sanehosts …`), or choose a file you can write with --hosts-file PATH."
+        ? "The file system or a security policy refuses the change: check `mount` and the file's attributes (lsattr, chattr -i), or choose another file (--hosts-file PATH, or --output PATH for a drop-in)."
+        : "Run the command with sudo (`sudo sanehosts …`), or choose a file you can write (--hosts-file PATH, or --output PATH for a drop-in)."
     case .unreadable:
       "Check that the path exists and is readable, or choose another with --hosts-file PATH."
     case .notRegularFile:
@@ -83,6 +88,8 @@ extension ApplyError: LocalizedError {
       problem.advice
     case .invalidContent:
       "Fix the file by hand (or restore a backup with `sanehosts restore --list`), then try again."
+    case .invalidOutput:
+      "The reason names what failed in SaneHosts' own output (a checker's line, a rule): check the profile's rules (`sanehosts allow list`, `deny list`); if the server's checker is wrong, apply with --no-check."
     case .sectionEdited:
       "Lines you add belong outside the markers, where they are kept. Run again with --force to replace the section anyway (the current file is backed up first)."
     case .changedMeanwhile:

@@ -242,11 +242,11 @@ public struct ManagedFile: Sendable {
   private func change(before: [UInt8]?, after: [UInt8]?) throws(ApplyError) -> Change {
     if let after {
       if after.count > maximumSize {
-        throw .invalidContent(
+        throw .invalidOutput(
           path: path, reason: "the new file would be \(after.count) bytes, more than \(maximumSize)")
       }
       if let nul = Self.firstNUL(in: after) {
-        throw .invalidContent(path: path, reason: "the new file would hold a NUL byte at offset \(nul)")
+        throw .invalidOutput(path: path, reason: "the new file would hold a NUL byte at offset \(nul)")
       }
     }
     let (added, removed) = Self.difference(before.map { ($0, ours($0)) }, after.map { ($0, ours($0)) })

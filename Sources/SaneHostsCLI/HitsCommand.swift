@@ -72,8 +72,8 @@ struct HitsCommand: AsyncParsableCommand {
 
   func validate() throws {
     if logs.isEmpty && pihole == nil {
-      throw ValidationError(
-        "Give at least one --log KIND:PATH (e.g. --log dnsmasq:/var/log/dnsmasq.log) or --pihole HOST.")
+      // The one wording of a missing log, the use case's (the dashboard says the same).
+      throw ValidationError(TrafficError.noLogs.errorDescription ?? "")
     }
     if follow && pihole != nil { throw ValidationError("--follow reads log files; a Pi-hole is counted without it.") }
     if json && csv { throw ValidationError("Choose one of --json and --csv.") }

@@ -35,6 +35,9 @@ public struct Attribution: Sendable {
     for entry in 0..<names.entryCount where !names.isRemoved(entry) {
       names.forEachSource(of: entry) { source in sizes[min(source, sizes.count - 1)] += 1 }
     }
+    // The deny rules' subdomains-only blocks this format writes count as entries of theirs (a row that
+    // blocks queries with a size of 0 read as nothing blocking them).
+    sizes[sizes.count - 1] += exceptions.below.count
     self.sizes = sizes
   }
 

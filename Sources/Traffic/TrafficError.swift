@@ -20,7 +20,7 @@ public enum TrafficError: Error, LocalizedError, Sendable, Equatable {
     case .badSince(let value):
       "'\(value)' is not a time to count from: give a duration (90m, 24h, 7d) or a date (2026-11-20, 2026-11-20T08:00)"
     case .noLogs:
-      "no query log given: add --log KIND:PATH (dnsmasq, unbound, bind) or --pihole HOST"
+      "Give at least one --log KIND:PATH (KIND dnsmasq, unbound or bind; e.g. --log dnsmasq:/var/log/dnsmasq.log) or --pihole HOST."
     }
   }
 }

@@ -14,6 +14,9 @@ struct ApplyErrorTests {
       (.notRegularFile(path: "/dev/null"), "/dev/null", "regular file"),
       (.brokenSection(path: "/h", problem: .unterminated(beginLine: 4)), "line 4", "restore"),
       (.invalidContent(path: "/h", reason: "it holds a NUL byte at offset 9"), "offset 9", "restore"),
+      // Regression: what SaneHosts would write failing its check said "Fix the file by hand", though
+      // nothing was written.
+      (.invalidOutput(path: "/h", reason: "named-checkzone failed"), "Nothing was written", "--no-check"),
       (.sectionEdited(path: "/h", since: since), "/h", "--force"),
       (.changedMeanwhile(path: "/h"), "/h", "again"),
       (.noSuchBackup(id: "hosts-1", known: ["hosts-2"]), "hosts-1", "hosts-2"),

@@ -68,6 +68,8 @@ enum WebAdvice {
       "Edit the file so it holds at most one complete section (both marker lines), or restore a backup from the Backups table below."
     case .invalidContent:
       "Fix the file by hand, or restore a backup from the Backups table below, then apply again."
+    case .invalidOutput:
+      "Nothing was written. The reason names what failed in SaneHosts' own output: check the profile's rules on the Sources page."
     case .sectionEdited:
       "Lines you add belong outside the markers, where they are kept. To replace the section anyway, tick “Replace edits made by others” and apply again (the current file is backed up first)."
     case .changedMeanwhile:
