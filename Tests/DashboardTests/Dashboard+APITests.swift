@@ -179,6 +179,16 @@ struct DashboardAPITests {
           body: ByteBuffer(string: "csrf=\(csrf)&kind=deny&pattern=form.website"))
         #expect(added.status == .seeOther)
         #expect(added.headers[.location] == "/sources")
+        // Regression: the Traffic page's Allow form (no JavaScript) went to /sources; it comes back.
+        let fromTraffic = try await client.execute(
+          uri: "/api/rules", method: .post, headers: form,
+          body: ByteBuffer(string: "csrf=\(csrf)&kind=allow&pattern=%3Dok.website&back=%2Ftraffic"))
+        #expect(fromTraffic.headers[.location] == "/traffic")
+        // Another site is never a place to go back to.
+        let away = try await client.execute(
+          uri: "/api/rules", method: .post, headers: form,
+          body: ByteBuffer(string: "csrf=\(csrf)&kind=allow&pattern=%3Dok2.website&back=%2F%2Fevil.example"))
+        #expect(away.headers[.location] == "/sources")
         let bad = try await client.execute(
           uri: "/api/rules", method: .post, headers: form,
           body: ByteBuffer(string: "csrf=\(csrf)&kind=deny&pattern=%3Cx%3E"))

@@ -25,6 +25,8 @@ enum APIRequest {
   struct Rule: Codable, Sendable {
     var kind: String
     var pattern: String
+    /// The page a plain form goes back to (a path of this dashboard), else the Sources page.
+    var back: String?
   }
   struct Profile: Codable, Sendable { var name: String }
   struct Update: Codable, Sendable { var force: Flag? }
@@ -58,6 +60,12 @@ extension Dashboard {
   }
 
   // MARK: Handlers
+
+  /// A page of this dashboard a form names to go back to (`/traffic`): a path, never another site.
+  static func localPage(_ back: String?) -> String? {
+    guard let back, back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\") else { return nil }
+    return back
+  }
 
   /// The JSON answer, or for a plain HTML form a redirect back to its page.
   func reply(_ request: Request, _ value: some Encodable, status: HTTPResponse.Status = .ok, back: String)

@@ -91,6 +91,8 @@ enum TrafficPage {
   static func allowForm(_ name: String, into html: HTML, csrf: String) {
     html.raw("<form method=\"post\" action=\"/api/rules\" data-api class=\"inline\">\(Layout.csrfField(csrf))")
     html.raw("<input type=\"hidden\" name=\"kind\" value=\"allow\">")
+    // Without JavaScript the form's answer brings the user back here, not to the Sources page.
+    html.raw("<input type=\"hidden\" name=\"back\" value=\"/traffic\">")
     html.raw("<input type=\"hidden\" name=\"pattern\" value=\"=\(HTML.escape(name))\">")
     html.raw("<button type=\"submit\" class=\"small secondary\" data-success=\"Allowed \(HTML.escape(name)).\">")
     html.raw("Allow</button></form>")

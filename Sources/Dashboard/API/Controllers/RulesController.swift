@@ -11,7 +11,7 @@ struct RulesController {
     group.post("rules") { request, context in
       let body = try await request.decode(as: APIRequest.Rule.self, context: context)
       let rule = try dashboard.store.addRule(body.pattern, action: try Dashboard.action(body.kind))
-      return dashboard.reply(request, rule, status: .created, back: "/sources")
+      return dashboard.reply(request, rule, status: .created, back: Dashboard.localPage(body.back) ?? "/sources")
     }
     group.post("rules/remove") { request, context in
       let body = try await request.decode(as: APIRequest.Rule.self, context: context)
