@@ -368,7 +368,9 @@ extension DNSProbe {
   /// The verdict and the smallest TTL of the answers, for `Verification`.
   public func verify(_ hostname: String) async -> (verdict: Verdict, ttl: UInt32?) {
     let lookup = await resolver.lookup(hostname, timeout: timeout)
-    let ttls = [lookup.a, lookup.aaaa].compactMap { try? $0.get() }.flatMap { $0.answers.map(\.ttl) }
+    // An authoritative answer (AA) comes from the zone itself, never from a cache: no TTL to blame.
+    let cached = [lookup.a, lookup.aaaa].compactMap { try? $0.get() }.filter { !$0.flags.authoritative }
+    let ttls = cached.flatMap { $0.answers.map(\.ttl) }
     return (verdict(lookup), ttls.min())
   }
 }

@@ -1,4 +1,5 @@
 import BlockerTest
+import DNS
 import Foundation
 import Synchronization
 import TestSupport
@@ -139,5 +140,20 @@ struct VerificationTests {
     #expect(settled.passed, "\(settled.summary)")
     #expect(calls.withLock { $0 } == 4)
     #expect(settled.summary.contains("1/1 removed names unblocked"))
+  }
+
+  @Test(
+    "Regression: a name an authoritative server answers (AA) is not blamed on a cached answer: no TTL is kept for it (a verification against the zone's own server said “a cached answer (TTL 60 s)”)"
+  )
+  func authoritativeAnswerIsNoCache() async throws {
+    try await TemporaryDirectory.with { directory in
+      let zone = "$TTL 60\n@ IN SOA ns.shop.blog. admin.shop.blog. 1 60 60 600 60\n@ IN NS ns\nns IN A 127.0.0.1\nreal IN A 198.51.100.7\n"
+      try await DNSServerProcess.withAuthoritative(zoneText: zone, directory: directory.url) { server in
+        let probe = DNSProbe(resolver: try Resolver(server: "127.0.0.1:\(server.port)"), timeout: .seconds(2))
+        let (verdict, ttl) = await probe.verify("real.shop.blog")
+        #expect(verdict.outcome == .reachable, "\(verdict)")
+        #expect(ttl == nil, "an authoritative answer carries no cache's TTL")
+      }
+    }
   }
 }
