@@ -80,4 +80,27 @@ struct RestoreCommandTests {
     let both = try await fixture.cli.run("restore", "--list", "some-id")
     #expect(both.status != 0)
   }
+
+  @Test(
+    "Regression: restore --list names the other files SaneHosts wrote and how to list their backups (after an apply to another file it named only /etc/hosts); a drop-in's backups are listed with --target"
+  )
+  func listNamesOtherFiles() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    let dropIn = fixture.cli.directory.file("sanehosts.servers")
+    try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
+    try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    try await fixture.cli.ok("deny", "add", "more.website")
+    try await fixture.cli.ok("apply", "--target", "dnsmasq", "--output", dropIn.path)
+    let other = fixture.cli.directory.file("other-hosts")
+    let listed = try await fixture.cli.run("restore", "--list", "--hosts-file", other.path)
+    #expect(listed.standardError.contains("Other files SaneHosts wrote:"), "\(listed.standardError)")
+    #expect(
+      listed.standardError.contains(
+        "\(dropIn.path) (dnsmasq, 1 backup): sanehosts restore --list --target dnsmasq --output \(dropIn.path)"),
+      "\(listed.standardError)")
+    #expect(listed.standardError.contains("sanehosts restore --list --hosts-file \(fixture.hosts.path)"))
+    let dropInList = try await fixture.cli.run("restore", "--list", "--target", "dnsmasq", "--output", dropIn.path)
+    #expect(dropInList.standardOutput.contains("sanehosts.servers-"), "\(dropInList.standardOutput)")
+  }
 }
