@@ -61,7 +61,11 @@ struct Status: ParsableCommand {
       var text = "\(path): "
       text += profile.map { "profile \($0), \(names.counted("name"))" } ?? "no section"
       text += ", written \(Text.age(date))"
-      text += unchanged ? "" : " (changed since by someone else)"
+      if !FileManager.default.fileExists(atPath: path) {
+        text += " (the file is gone)"
+      } else if !unchanged {
+        text += " (changed since by someone else)"
+      }
       if let lookupMicroseconds { text += "; a lookup takes \(lookupMicroseconds) µs" }
       return text
     }
@@ -79,6 +83,8 @@ struct Status: ParsableCommand {
     let lastRun = snapshot.lastUpdate
     let current = snapshot.isCompiledListCurrent
     let warnings = status.warnings.map(\.description)
+    // A file that is gone, of a profile that is gone too, is no longer shown.
+    AppliedFile.forgetGone(in: store)
     let applied = AppliedJSON.all(store.directory)
 
     if json {

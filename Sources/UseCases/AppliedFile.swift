@@ -46,6 +46,22 @@ public struct AppliedFile: Sendable, Hashable {
       : nil
   }
 
+  /// Forgets the ledger's entries of files that are gone and whose profile no longer exists (or, with
+  /// `profile`, of that profile): nothing is left to show or take off. Returns the paths forgotten.
+  @discardableResult
+  public static func forgetGone(in store: Store, profile: String? = nil) -> [String] {
+    let ledger = Ledger(url: store.directory.ledger)
+    let existing = Set(((try? store.profiles()) ?? []).map { $0.name.lowercased() })
+    var forgotten: [String] = []
+    for (path, entry) in ledger.entries() where !FileManager.default.fileExists(atPath: path) {
+      let owner = entry.profile?.lowercased()
+      let gone = profile.map { owner == $0.lowercased() } ?? (owner.map { !existing.contains($0) } ?? true)
+      guard gone else { continue }
+      if (try? ledger.record(nil, for: path)) != nil { forgotten.append(path) }
+    }
+    return forgotten
+  }
+
   /// Whether it holds names of `profile` now.
   public func holds(_ profile: String) -> Bool { exists && self.profile == profile && names > 0 }
 }

@@ -64,6 +64,8 @@ public enum ProfileDeletion {
     let applied = appliedFiles(of: profile.name, data: store.directory)
     if !applied.isEmpty && !force { throw Failure.applied(profile: profile.name, files: applied) }
     try store.deleteProfile(profile.name)
+    // Files of it that are gone: nothing left to take off, so the ledger forgets them.
+    AppliedFile.forgetGone(in: store, profile: profile.name)
     return applied
   }
 }
