@@ -23,7 +23,7 @@ struct TestCommand: AsyncParsableCommand {
       domains, plus yours from `sanehosts registry add`) and classifies each domain as blocked \
       (NXDOMAIN, NODATA, REFUSED, or a sinkhole address such as 0.0.0.0, ::, 127.0.0.1 or a --block-page \
       address), reachable (a routable address) or inconclusive (timeout, SERVFAIL, no network). \
-      Inconclusive never counts as blocked: the score is blocked ÷ (blocked + reachable), strong ≥ 60 %, \
+      Inconclusive never counts as blocked: the score is blocked ÷ (blocked + reachable + leaking), strong ≥ 60 %, \
       moderate ≥ 30 %, weak below. Control domains that must never be blocked are probed first: if none \
       of them resolves, the run stops instead of printing a fake score.
 

@@ -198,4 +198,15 @@ struct TestCommandTests {
       #expect((object["categories"] as? [[String: Any]])?.first?["name"] as? String == "Sample")
     }
   }
+
+  @Test("Regression: test --help and the README give the one score formula (--help left out leaking)")
+  func scoreFormula() async throws {
+    let formula = "blocked ÷ (blocked + reachable + leaking)"
+    let help = try await CommandRunner().run(["test", "--help"]).standardOutput
+    #expect(help.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: " ").contains(formula), "\(help)")
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+    #expect(readme.contains("Score: \(formula)"))
+  }
 }
