@@ -103,8 +103,7 @@ final class UpdateRenderer: Sendable {
   }
 
   private func overall(_ state: State) -> String {
-    let fractions = state.order.map { (state.phases[$0] ?? .waiting).fraction }
-    let fraction = fractions.isEmpty ? 0 : fractions.reduce(0, +) / Double(fractions.count)
+    let fraction = SourcePhase.overallFraction(state.order.map { state.phases[$0] ?? .waiting })
     let done = state.order.filter { if case .done = state.phases[$0] { true } else { false } }.count
     let cells = 24
     let filled = Int((fraction * Double(cells)).rounded(.down))

@@ -33,6 +33,33 @@ extension SourcePhase {
     }
   }
 
+  /// The size of the source's list when known (the download's length, or the bytes of a finished one):
+  /// what the run's overall progress weighs it by.
+  public var expectedBytes: Int64? {
+    switch self {
+    case .downloading(_, let total): total
+    case .done(.updated(_, _, let bytes)): bytes
+    default: nil
+    }
+  }
+
+  /// The progress of a run of `phases`, 0…1: each source weighed by its size (a large list at 18 % keeps
+  /// the run near 18 %, where an average over sources said 89 %), a source of unknown size by the mean
+  /// of the known ones.
+  public static func overallFraction(_ phases: [SourcePhase]) -> Double {
+    guard !phases.isEmpty else { return 0 }
+    let known = phases.compactMap(\.expectedBytes).filter { $0 > 0 }
+    let mean = known.isEmpty ? 1 : Double(known.reduce(0, +)) / Double(known.count)
+    var done = 0.0
+    var all = 0.0
+    for phase in phases {
+      let weight = phase.expectedBytes.flatMap { $0 > 0 ? Double($0) : nil } ?? mean
+      done += weight * phase.fraction
+      all += weight
+    }
+    return all > 0 ? done / all : 0
+  }
+
   /// How far along the source is, 0…1, on one scale for every front end: connecting and retrying 5 %,
   /// the download up to 70 %, parsing 80 %, validating 90 %, saving 95 %, done (however it ended) 100 %.
   public var fraction: Double {
