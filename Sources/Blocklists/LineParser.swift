@@ -387,6 +387,9 @@ public struct LineParser: ~Copyable {
           // A dot inside the word (a character of it on each side) makes it a dotted name: an entry,
           // not prose. (Until 24 Nov each word was scanned to its end first: 18 % of a 5M-line compile.)
           if index > wordStart, index + 1 < line.count, line[index + 1] > 0x20 { return false }
+        case UInt8(ascii: "<"), UInt8(ascii: ">"):
+          // Markup (`1.2.3.4 <b>example.org</b>`, a web page's table): text, never a redirect.
+          return true
         case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "("), UInt8(ascii: ")"),
           UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: ";"):
           punctuation = true

@@ -304,3 +304,14 @@ struct AdblockBareEndTests {
     #expect(findings.totalRejected == 3, "\(findings.rejected)")
   }
 }
+
+@Suite("Markup after an address")
+struct MarkupAfterAddressTests {
+  @Test("Regression: an HTML line that starts with an address is a malformed line, not \"redirects to a real address\"")
+  func markup() {
+    let (names, findings) = parse("1.2.3.4 <b>example.org</b>\n192.168.1.1 lan.website\n")
+    #expect(names.isEmpty)
+    #expect(findings.rejected[.malformedLine] == 1, "\(findings.rejected)")
+    #expect(findings.rejected[.nonBlockingAddress] == 1, "a real redirect is still one")
+  }
+}
