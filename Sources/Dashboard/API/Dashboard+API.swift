@@ -165,6 +165,13 @@ extension Dashboard {
       diffOmitted: max(0, lines.count - Self.diffLimit))
     if !dryRun {
       (view.verification, view.verificationNote) = await verify(applied, target: target)
+      // A drop-in its server has not confirmed loading: what fails is the reload, which the dashboard
+      // does not do.
+      if view.verification?.passed == false, let server = target.server,
+        let line = ApplyVerification.notLoadedLine(applied, server: server.server)
+      {
+        view.verificationNote = line + ": reload the server (as the Apply page's instructions say), then apply again."
+      }
       if let verification = view.verification {
         view.verification?.notBlocked = verification.notBlocked.map { miss in
           var miss = miss

@@ -125,8 +125,9 @@ enum ApplyPage {
           "p", [("class", "small")],
           text: "not blocked: \(miss.name) (\(miss.outcome.rawValue): \(miss.reason)): \(miss.cause)")
       }
-    } else if let note = view.verificationNote {
-      html.element("p", [("class", "muted")], text: note)
+    }
+    if let note = view.verificationNote {
+      html.element("p", [("class", "muted"), ("id", "verification-note")], text: note)
     }
     return html
   }

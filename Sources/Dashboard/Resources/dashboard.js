@@ -239,9 +239,11 @@
             m.textContent = "not blocked: " + miss.name + " (" + miss.outcome + ": " + miss.reason + "): " + miss.cause;
             result.append(m);
           }
-        } else if (data.verificationNote) {
+        }
+        if (data.verificationNote) {
           const p = document.createElement("p");
           p.className = "muted";
+          p.id = "verification-note";
           p.textContent = data.verificationNote;
           result.append(p);
         }
