@@ -54,7 +54,7 @@ struct RendererTests {
     )
     #expect(
       text.hasSuffix(
-        "ads.example.com CNAME .\n*.ads.example.com CNAME .\n; Entries written: 1 for 1 names (0 covered by a listed parent)\n"
+        "ads.example.com CNAME .\n*.ads.example.com CNAME .\n; Entries written: 1 for 1 name (0 covered by a listed parent)\n"
       ))
   }
 

@@ -30,7 +30,7 @@ struct TrafficPageTests {
     let page = TrafficPage.render(report: Self.report, logs: logs, since: "24h", error: nil, csrf: "token").output
     #expect(page.contains("<tr data-list=\"first\">"))
     #expect(page.contains("<meter min=\"0\" max=\"100\" value=\"100.0\""))
-    #expect(page.contains("Dead weight (no hit in this window): third (1 names)"))
+    #expect(page.contains("Dead weight (no hit in this window): third (1 name)"))
     #expect(page.contains("name=\"pattern\" value=\"=ads.website\""))
     #expect(page.contains("name=\"csrf\" value=\"token\""))
     #expect(page.contains("is the server running what was applied?"))

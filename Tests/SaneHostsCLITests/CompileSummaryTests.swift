@@ -13,8 +13,8 @@ struct CompileSummaryTests {
       list: list, report: Renderer.Report(written: 1), format: .hosts, elapsed: .milliseconds(1500))
     #expect(
       summary.text().contains(
-        "mine (hosts): 2 lines, 1 names, 1 new, 0 duplicates, 1 rejected\n  1 empty label (line 2: bad..x)\n"))
-    #expect(summary.text().hasSuffix("1 names written as hosts in 1.50 s\n"))
+        "mine (hosts): 2 lines, 1 name, 1 new, 0 duplicates, 1 rejected\n  1 empty label (line 2: bad..x)\n"))
+    #expect(summary.text().hasSuffix("1 name written as hosts in 1.50 s\n"))
     #expect(1_234_567.grouped == "1,234,567")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
     #expect(object["written"] as? Int == 1)
@@ -29,7 +29,7 @@ struct CompileSummaryTests {
     let summary = CompileSummary(list: list, report: report, format: .rpz, elapsed: .zero)
     #expect(
       summary.text().contains(
-        "1 names too long for the zone left out (with .sanehosts.rpz after them they pass 253 characters): long.website\n"
+        "1 name too long for the zone left out (with .sanehosts.rpz after them they pass 253 characters): long.website\n"
       ))
     let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
     #expect(object["tooLongForZone"] as? Int == 1)

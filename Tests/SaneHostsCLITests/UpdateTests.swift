@@ -19,7 +19,7 @@ struct UpdateTests {
       let first = try await cli.ok("update")
       #expect(first.contains("a: connecting"))
       #expect(first.contains("a: ✓ updated: 2 names, 0 rejected"))
-      #expect(first.contains("b: ✓ updated: 1 names, 1 rejected"))
+      #expect(first.contains("b: ✓ updated: 1 name, 1 rejected"))
       #expect(first.contains("2 updated, 0 unchanged, 0 failed. 2 names blocked."))
       #expect(!first.contains("\u{1B}["), "no terminal escapes in a pipe")
 

@@ -46,7 +46,7 @@ enum TrafficPage {
     html.raw("</tbody></table></div>")
     if !report.deadWeight.isEmpty {
       html.raw("<p id=\"dead-weight\">Dead weight (no hit in this window): ")
-      html.text(report.deadWeight.map { "\($0.list) (\($0.size.grouped) names)" }.joined(separator: ", ")).raw("</p>")
+      html.text(report.deadWeight.map { "\($0.list) (\($0.size.counted("name")))" }.joined(separator: ", ")).raw("</p>")
     }
     html.raw("</section>")
     // A name the profile lets through already (an allow rule not applied yet) gets no Allow button.
