@@ -1,3 +1,4 @@
+import Blocklists
 import Files
 import Foundation
 
@@ -45,7 +46,7 @@ extension ApplyError: LocalizedError {
     case .notPermitted(let path, let detail, _):
       "Cannot write \(path): \(detail). Nothing was changed."
     case .unreadable(let path, let detail):
-      "Cannot read \(path): \(detail)."
+      "Cannot read \(path): \(detail.sentence)"
     case .notRegularFile(let path):
       "\(path) is not a regular file (a directory, device or pipe is never replaced)."
     case .brokenSection(let path, let problem):

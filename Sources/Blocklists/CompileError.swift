@@ -26,10 +26,10 @@ extension CompileError: LocalizedError {
   /// What went wrong, naming the file or rule.
   public var errorDescription: String? {
     switch self {
-    case .unreadable(let path, let detail): "Cannot read \(path): \(detail)."
+    case .unreadable(let path, let detail): "Cannot read \(path): \(detail.sentence)"
     case .isDirectory(let path): "\(path) is a directory, not a list."
     case .invalidRule(let file, let line, let text, let reason): "\(file):\(line): “\(text)” \(reason)."
-    case .unwritable(let path, let detail): "Cannot write \(path): \(detail)."
+    case .unwritable(let path, let detail): "Cannot write \(path): \(detail.sentence)"
     case .cancelled: "The compile was cancelled; nothing was written."
     case .closedPipe(let path): "The reader of \(path) went away."
     }

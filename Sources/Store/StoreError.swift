@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 
 /// What can go wrong with the data directory and the database, and what to do about it.
@@ -30,13 +31,13 @@ extension StoreError: LocalizedError {
   public var errorDescription: String? {
     switch self {
     case .cannotOpen(let path, let detail):
-      "Cannot open the data directory \(path): \(detail)."
+      "Cannot open the data directory \(path): \(detail.sentence)"
     case .readOnly(let path):
       "The data directory \(path) is not writable."
     case .newerSchema(let path, let migration):
       "The database \(path) was written by a newer SaneHosts (it has migration “\(migration)”)."
     case .database(let detail):
-      "The database failed: \(detail)."
+      "The database failed: \(detail.sentence)"
     case .diskFull(let path, let available):
       "The disk holding the data directory \(path) is full (\(available) bytes free); nothing was changed."
     case .notFound(let kind, let name, _):
