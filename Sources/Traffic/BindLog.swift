@@ -70,7 +70,14 @@ public struct BindLog: QueryLogParser {
       // `(cname.website):` → cname.website
       let range = asked.lowerBound + 1..<asked.upperBound - 2
       guard let name = scan.validName(range, file: file, line: number, findings: &findings) else { return }
-      emit(.blocked(time: time, name: name, client: address))
+      // `rewrite target.website/A/IN`: the name the policy matched, a CNAME's target when BIND followed
+      // the chain of the name asked.
+      var via: String?
+      if tokens.count >= 7, let slash = scan.bytes[tokens[6]].firstIndex(of: 0x2F) {
+        let matched = scan.name(tokens[6].lowerBound..<slash)
+        if matched != name { via = matched }
+      }
+      emit(.blocked(time: time, name: name, client: address, via: via))
     } else {
       findings.otherLines += 1
     }

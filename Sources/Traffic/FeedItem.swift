@@ -40,8 +40,15 @@ extension HitCounter {
         client: byClient ? client : nil)
       item.notApplied = current.map { $0.lists(for: name).isEmpty } ?? false
       return item
-    case .blocked(let time, let name, let client):
-      guard count(event).isEmpty else { return nil }
+    case .blocked(let time, let name, let client, let via):
+      let lists = count(event)
+      // A block through a CNAME's target is shown with the target's lists (the query line had none).
+      if via != nil, !lists.isEmpty {
+        return FeedItem(
+          time: time, name: name, type: nil, lists: lists.map { attribution.lists[Int($0)] },
+          client: byClient ? client : nil)
+      }
+      guard lists.isEmpty else { return nil }
       return FeedItem(time: time, name: name, type: nil, lists: [], client: byClient ? client : nil)
     }
   }

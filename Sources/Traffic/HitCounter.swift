@@ -78,9 +78,16 @@ public struct HitCounter: Sendable {
         if !lists.isEmpty { clients[client, default: (0, 0)].blocked += 1 }
       }
       return lists
-    case .blocked(let time, let name, _):
-      let entry = record(of: name, state: state(at: time))
+    case .blocked(let time, let name, _, let via):
+      let state = state(at: time)
+      let entry = record(of: name, state: state)
       records[entry].serverBlocked += 1
+      // The server blocked the name through the target of its CNAME (BIND follows chains): the lists that
+      // block that target block the name on this server.
+      if let via, answers[Int(records[entry].answer)].isEmpty {
+        let lists = timeline[state].attribution.lists(for: via)
+        if !lists.isEmpty { records[entry].answer = answer(for: lists) }
+      }
       return answers[Int(records[entry].answer)]
     }
   }
@@ -108,6 +115,15 @@ public struct HitCounter: Sendable {
     answers[Int(records[entry].answer)].map { attribution.lists[Int($0)] }
   }
 
+  /// The index of a shared answer (a set of lists), added when new.
+  private mutating func answer(for lists: [Int32]) -> Int32 {
+    if let known = answerIndex[lists] { return known }
+    let answer = Int32(answers.count)
+    answers.append(lists)
+    answerIndex[lists] = answer
+    return answer
+  }
+
   /// The record of `name` under the state `state`, made (with the lists that block it) when it is new.
   private mutating func record(of name: String, state: Int) -> Int {
     // One record per name and state: a NUL and the state's number after the name when there are several.
@@ -117,15 +133,7 @@ public struct HitCounter: Sendable {
       if let entry = index.entry(of: bytes, hash: hash) { return entry }
       index.insert(bytes, hash: hash, source: 0)
       let lists = timeline[state].attribution.lists(for: name)
-      let answer: Int32
-      if let known = answerIndex[lists] {
-        answer = known
-      } else {
-        answer = Int32(answers.count)
-        answers.append(lists)
-        answerIndex[lists] = answer
-      }
-      var record = Record(answer: answer)
+      var record = Record(answer: answer(for: lists))
       if let current, !lists.isEmpty, current.lists(for: name).isEmpty,
         state == timeline.count - 1 || !attribution.lists(for: name).isEmpty
       {

@@ -5,13 +5,14 @@ public enum LogEvent: Sendable, Hashable {
   /// A client asked for `name` (record `type`); `client` is its address.
   case query(time: Date?, name: String, type: String, client: String?)
   /// The server blocked a query for `name` itself (its own words: dnsmasq's `config`/hosts-file answer,
-  /// unbound's local action, BIND's RPZ rewrite): what `hits` checks the profile's answer against.
-  case blocked(time: Date?, name: String, client: String?)
+  /// unbound's local action, BIND's RPZ rewrite): what `hits` checks the profile's answer against. `via`
+  /// is the name the server's policy matched when it is another (BIND: the target of a CNAME of `name`).
+  case blocked(time: Date?, name: String, client: String?, via: String? = nil)
 
   /// When the line was written, if its time could be read.
   public var time: Date? {
     switch self {
-    case .query(let time, _, _, _), .blocked(let time, _, _): time
+    case .query(let time, _, _, _), .blocked(let time, _, _, _): time
     }
   }
 }
