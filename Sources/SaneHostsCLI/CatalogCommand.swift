@@ -56,7 +56,7 @@ struct CatalogCommand: ParsableCommand {
         let entries = catalog.entries(of: preset)
         let size = Text.approximate(entries.map(\.estimatedNames).reduce(0, +))
         out += "\(preset.id) — \(preset.name): \(preset.description)\n"
-        out += "  \(entries.count) lists, up to \(size) names (before overlap is removed)"
+        out += "  \(entries.count.counted("list")), up to \(size) names (before overlap is removed)"
         out +=
           preset.extends.map { ": everything in \($0), plus \(preset.adds.joined(separator: ", "))\n" }
           ?? ": \(preset.adds.joined(separator: ", "))\n"
@@ -83,7 +83,7 @@ struct CatalogCommand: ParsableCommand {
         })
       out += "\n"
     }
-    out += "\(entries.count) lists. Details: sanehosts catalog --json; presets: sanehosts catalog --presets\n"
+    out += "\(entries.count.counted("list")). Details: sanehosts catalog --json; presets: sanehosts catalog --presets\n"
     Terminal.writeOutput(out)
   }
 }

@@ -43,7 +43,7 @@ struct ProfileCommand: ParsableCommand {
           name, summary: preset?.description, preset: preset?.id, sources: sources, activate: use)
       }
       Terminal.writeOutput(
-        "Created profile \(profile.name)\(preset.map { " from preset \($0.name) (\(sources.count) sources)" } ?? " (empty)")"
+        "Created profile \(profile.name)\(preset.map { " from preset \($0.name) (\(sources.count.counted("source")))" } ?? " (empty)")"
           + (use ? ", now active" : "") + ".\n")
     }
   }
@@ -133,7 +133,7 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
       let store = try store.open()
       let added = try storeCall { () throws(StoreError) in try store.mergeProfile(from, into: into) }
-      Terminal.writeOutput("Merged \(from) into \(into): \(added.sources) sources and \(added.rules) rules added.\n")
+      Terminal.writeOutput("Merged \(from) into \(into): \(added.sources.counted("source")) and \(added.rules.counted("rule")) added.\n")
     }
   }
 

@@ -23,6 +23,10 @@ struct ApplyErrorTests {
       (.writeFailed(path: "/h", detail: "No space left"), "No space left", "disk space"),
       (.nothingToApply(profile: "work", reason: .noEnabledSource), "work", "sources add"),
     ]
+    // Regression: a drop-in that may not be written suggested only --hosts-file.
+    #expect(
+      ApplyError.notPermitted(path: "/etc/unbound/x.conf", detail: "Operation not permitted", isRoot: true)
+        .recoverySuggestion?.contains("--output PATH for a drop-in") == true)
     for (error, named, advice) in cases {
       #expect(error.errorDescription?.contains(named) == true, "\(error)")
       #expect(error.recoverySuggestion?.contains(advice) == true, "\(error)")

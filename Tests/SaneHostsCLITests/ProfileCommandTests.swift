@@ -22,7 +22,7 @@ struct ProfileCommandTests {
     try await cli.ok("profile", "create", "work")
     try await cli.ok("sources", "add", "--profile", "work", "urlhaus-hostfile")
     let merged = try await cli.ok("profile", "merge", "work", "family2")
-    #expect(merged.contains("1 sources and 0 rules added"))
+    #expect(merged.contains("1 source and 0 rules added"))
 
     try await cli.ok("profile", "use", "family2")
     let status = try #require(try await cli.json("status", "--json") as? [String: Any])
