@@ -44,7 +44,9 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
     case .cannotBlock(let server, let what):
       "note: \(server) cannot block this: \(what)"
     case .createdFolder(let path, let dryRun):
-      dryRun ? "note: the folder \(path) does not exist; apply would create it (0755)." : "note: created the folder \(path) (0755)."
+      dryRun
+        ? "note: the folder \(path) does not exist; apply would create it (0755)."
+        : "note: created the folder \(path) (0755)."
     case .formerDropIn(let path):
       "SaneHosts' earlier dnsmasq drop-in \(path) (address= lines, which let HTTPS records through) is still loaded as configuration: remove it with `sanehosts disable --target dnsmasq --output \(path)`, then restart dnsmasq."
     }

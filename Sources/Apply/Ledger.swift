@@ -160,7 +160,9 @@ public struct Ledger: Sendable {
     entry.loadedSHA256 = digest
     entry.loadedDate = date
     entry.reloaded = true
-    if let last = entry.history?.indices.last, entry.history?[last].sha256 == digest, entry.history?[last].loadedDate == nil {
+    if let last = entry.history?.indices.last, entry.history?[last].sha256 == digest,
+      entry.history?[last].loadedDate == nil
+    {
       entry.history?[last].loadedDate = date
     }
     try record(entry, for: path)

@@ -120,7 +120,9 @@ public struct Schedule: Sendable, Hashable {
   /// `timespan`), as the timer would read them; without systemd-analyze, nothing more is checked.
   public func checkWithSystemd(runner: any ProcessRunning) async throws(ScheduleError) {
     try validate()
-    for (name, verb, value) in [("calendar", "calendar", onCalendar), ("randomized delay", "timespan", randomizedDelay)] {
+    for (name, verb, value) in [
+      ("calendar", "calendar", onCalendar), ("randomized delay", "timespan", randomizedDelay),
+    ] {
       let output: ProcessOutput
       do {
         output = try await runner.run("systemd-analyze", [verb, value])

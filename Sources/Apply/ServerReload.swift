@@ -180,7 +180,8 @@ extension ReloadError: LocalizedError {
     case .notTheServer(let pid, let program, let found):
       "Process \(pid) is \(found), not \(program): --reload-pid sends SIGHUP only to the target's own server."
     case .allFailed(let failures):
-      "No way to reload worked: " + failures.enumerated().map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: " ")
+      "No way to reload worked: "
+        + failures.enumerated().map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: " ")
     }
   }
 

@@ -45,7 +45,8 @@ extension Renderer {
   /// (a header cannot say: the file is streamed as it is rendered).
   func writeTrailer(_ list: CompiledList, _ report: Report, to sink: inout ByteSink) throws(CompileError) {
     guard format.coversSubdomains else { return }
-    var line = "\(format.commentPrefix) Entries written: \(report.written) for \(list.count == 1 ? "1 name" : "\(list.count) names")"
+    var line =
+      "\(format.commentPrefix) Entries written: \(report.written) for \(list.count == 1 ? "1 name" : "\(list.count) names")"
     line += " (\(report.compressed) covered by a listed parent"
     if report.publicSuffixesLeftOut > 0 { line += ", \(report.publicSuffixesLeftOut) public suffixes left out" }
     if report.tooLongForZone > 0 { line += ", \(report.tooLongForZone) too long for the zone left out" }

@@ -174,7 +174,9 @@ struct ApplyCommand: AsyncParsableCommand {
       // Before the store is opened: a user who may not write the file gets "use sudo or --hosts-file",
       // not an error about root's data directory; a dry run refuses as the real run would. (Applier
       // checks again, for callers without this step, and notes a drop-in folder it created.)
-      if target == .hosts || FileManager.default.fileExists(atPath: (Ledger.key(file.path) as NSString).deletingLastPathComponent) {
+      if target == .hosts
+        || FileManager.default.fileExists(atPath: (Ledger.key(file.path) as NSString).deletingLastPathComponent)
+      {
         try file.checkWritable()
       }
       let store = try store.open()
@@ -297,7 +299,8 @@ struct ApplyCommand: AsyncParsableCommand {
       line = "Applied profile \(result.profile) to \(result.path): \(counts)."
       if let backup = result.backup { line += " Backup: \(backup)." }
     } else {
-      line = "\(result.path) already holds profile \(result.profile) (\(result.names.counted("name"))): nothing to write."
+      line =
+        "\(result.path) already holds profile \(result.profile) (\(result.names.counted("name"))): nothing to write."
     }
     if let check = result.check { line += "\nCheck: \(check)" }
     if let reloaded = result.reloaded { line += "\nReload: \(reloaded)." }

@@ -39,7 +39,8 @@ struct CompileSummary {
         "rule \(rule.rule.text) (\(rule.rule.origin)) \(verb) \(rule.count.grouped): \(rule.samples.joined(separator: ", "))\n"
     }
     if report.compressed > 0 {
-      out += "\(report.compressed.counted("name")) left out: a blocked parent covers them in \(format.rawValue) format\n"
+      out +=
+        "\(report.compressed.counted("name")) left out: a blocked parent covers them in \(format.rawValue) format\n"
     }
     if report.publicSuffixesLeftOut > 0 {
       out +=

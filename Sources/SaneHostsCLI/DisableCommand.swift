@@ -66,7 +66,8 @@ struct DisableCommand: AsyncParsableCommand {
       let outcome = try file.commit(change, profile: nil, names: 0, target: target.name, force: force)
       if !quiet {
         let what =
-          server == nil ? "the SaneHosts section from \(file.path) (\(change.removed.count.counted("line")))" : file.path
+          server == nil
+          ? "the SaneHosts section from \(file.path) (\(change.removed.count.counted("line")))" : file.path
         Terminal.writeError("Removed \(what).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n")
       }
       if let server, reload {

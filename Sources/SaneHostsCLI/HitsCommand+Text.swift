@@ -68,13 +68,15 @@ extension HitsCommand {
           report.answeredNames.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
       }
     } else {
-      out += "The logs cannot tell which queries the server blocked: \(report.blindReason ?? "they hold no block line").\n"
+      out +=
+        "The logs cannot tell which queries the server blocked: \(report.blindReason ?? "they hold no block line").\n"
     }
     if !report.notApplied.isEmpty {
       let queries = report.notAppliedQueries
       out += "Allowed in the profile, not applied yet: \(queries.grouped) \(queries == 1 ? "query" : "queries")"
       out += " the server still blocks\(report.applyCommand.map { " (run `\($0)`)" } ?? ""):\n"
-      out += Text.table(report.notApplied.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
+      out += Text.table(
+        report.notApplied.map { ["  \($0.queries.grouped)", $0.name, $0.lists.joined(separator: ", ")] })
     }
     if report.blockedElsewhere > 0 {
       let queries = report.blockedElsewhere == 1 ? "query" : "queries"

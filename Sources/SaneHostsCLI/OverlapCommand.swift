@@ -65,7 +65,8 @@ struct OverlapCommand: AsyncParsableCommand {
     guard !report.sources.isEmpty else {
       return "Profile \(report.profile) has no saved copy to compare: run `sanehosts update`.\n"
     }
-    var out = "Profile \(report.profile): \(report.sources.count.counted("source")), \(report.total.counted("distinct name"))\n\n"
+    var out =
+      "Profile \(report.profile): \(report.sources.count.counted("source")), \(report.total.counted("distinct name"))\n\n"
     var rows = [["#", "SOURCE", "NAMES", "UNIQUE", "UNIQUE %", "SHARE %"]]
     for (index, source) in report.sources.enumerated() {
       rows.append([

@@ -133,7 +133,8 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
       let store = try store.open()
       let added = try storeCall { () throws(StoreError) in try store.mergeProfile(from, into: into) }
-      Terminal.writeOutput("Merged \(from) into \(into): \(added.sources.counted("source")) and \(added.rules.counted("rule")) added.\n")
+      Terminal.writeOutput(
+        "Merged \(from) into \(into): \(added.sources.counted("source")) and \(added.rules.counted("rule")) added.\n")
     }
   }
 

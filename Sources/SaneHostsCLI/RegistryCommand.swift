@@ -54,7 +54,8 @@ struct RegistryCommand: ParsableCommand {
         // A domain the registry has is said so, not "Added" again.
         if let builtIn = Registry.builtIn.domains.first(where: { $0.hostname == hostname }) {
           Terminal.writeError(
-            "\(hostname) is in the built-in registry already (\(builtIn.category), \(builtIn.provider)): nothing added.\n")
+            "\(hostname) is in the built-in registry already (\(builtIn.category), \(builtIn.provider)): nothing added.\n"
+          )
           continue
         }
         let known = try storeCall { () throws(StoreError) in try store.customTestDomains() }

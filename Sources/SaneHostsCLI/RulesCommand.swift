@@ -25,7 +25,8 @@ private func ruleSyntax(_ action: String) -> String {
 /// `sanehosts allow`: names never blocked.
 struct AllowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "allow", abstract: "Add, remove and list allow rules (names never blocked).", discussion: ruleSyntax("allow"),
+    commandName: "allow", abstract: "Add, remove and list allow rules (names never blocked).",
+    discussion: ruleSyntax("allow"),
     subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
@@ -51,7 +52,8 @@ struct AllowCommand: ParsableCommand {
 /// `sanehosts deny`: names always blocked.
 struct DenyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "deny", abstract: "Add, remove and list deny rules (names always blocked).", discussion: ruleSyntax("deny"),
+    commandName: "deny", abstract: "Add, remove and list deny rules (names always blocked).",
+    discussion: ruleSyntax("deny"),
     subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {

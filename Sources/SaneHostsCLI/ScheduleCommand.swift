@@ -186,7 +186,8 @@ struct ScheduleCommand: AsyncParsableCommand {
 
   struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "show", abstract: "Print the units `install` would write (checked as `install` checks them), write nothing.")
+      commandName: "show",
+      abstract: "Print the units `install` would write (checked as `install` checks them), write nothing.")
     @OptionGroup var options: ScheduleOptions
 
     func run() async throws {

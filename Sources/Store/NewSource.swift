@@ -59,7 +59,9 @@ public struct NewSource: Sendable, Hashable {
       !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
     {
       throw .invalid(
-        value: text, reason: "uses \(scheme)://, which SaneHosts does not download: give an https:// or http:// URL, or a local file")
+        value: text,
+        reason: "uses \(scheme)://, which SaneHosts does not download: give an https:// or http:// URL, or a local file"
+      )
     }
     if let entry = catalog.entry(id: text) { return NewSource(entry) }
     if text.contains("/") || text.contains(".") || FileManager.default.fileExists(atPath: text) {

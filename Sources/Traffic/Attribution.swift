@@ -84,7 +84,9 @@ public struct Attribution: Sendable {
       return Self.sorted(found)
     }
     // The renderer's verdict for this format: its exceptions and subdomains-only blocks decide.
-    let written = { (candidate: String) in self.compiled.isWritten(candidate, format: self.format, publicSuffixes: self.publicSuffixes) }
+    let written = { (candidate: String) in
+      self.compiled.isWritten(candidate, format: self.format, publicSuffixes: self.publicSuffixes)
+    }
     switch exceptions.verdict(name, isWritten: written) {
     case .listed:
       return Self.sorted(own)

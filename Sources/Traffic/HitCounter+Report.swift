@@ -16,7 +16,9 @@ extension HitCounter {
       let queries = record.queries
       report.queries += queries
       if queries > 0 {
-        if timeline.count == 1 { report.distinctNames += 1 } else if asked.insert(nameOf(entry)).inserted {
+        if timeline.count == 1 {
+          report.distinctNames += 1
+        } else if asked.insert(nameOf(entry)).inserted {
           report.distinctNames += 1
         }
       }

@@ -66,7 +66,8 @@ public struct UnboundLog: QueryLogParser {
     case 4 where scan.equals(tokens[3], "IN") || scan.equals(tokens[3], "CH"):
       sawQueries = true
       guard let name = scan.validName(tokens[1], file: file, line: number, findings: &findings) else { return }
-      emit(.query(time: time, name: name, type: scan.text(tokens[2]), client: keepsClients ? scan.text(tokens[0]) : nil))
+      emit(
+        .query(time: time, name: name, type: scan.text(tokens[2]), client: keepsClients ? scan.text(tokens[0]) : nil))
     case 6 where scan.contains(tokens[2], 0x40):
       sawLocalActions = true
       let address = tokens[2]

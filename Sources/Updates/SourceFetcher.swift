@@ -105,7 +105,8 @@ struct SourceFetcher: Sendable {
           key: source.key,
           .retrying(
             attempt: index + 2, of: mirrors.count + 1, after: .zero,
-            reason: "\(failures.last!.message.removingKey(source.key).trimmingSuffix(".")); trying the mirror \(host)")))
+            reason: "\(failures.last!.message.removingKey(source.key).trimmingSuffix(".")); trying the mirror \(host)"))
+      )
       let next = try await fetch(source, from: mirror, mirror: mirror.absoluteString, announcesFailure: false)
       guard case .failed(let failure) = next.outcome, Self.mirrorFixes.contains(failure.kind) else { return next }
       failures.append(failure)

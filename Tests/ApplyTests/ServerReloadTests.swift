@@ -43,15 +43,22 @@ struct ServerReloadTests {
     #expect(ServerTarget.unbound.defaultReload().command == "unbound-control reload, else systemctl reload unbound")
   }
 
-  @Test("The usual reloads are tried in order: the first that works is said with the failures before it; none working names each failure")
+  @Test(
+    "The usual reloads are tried in order: the first that works is said with the failures before it; none working names each failure"
+  )
   func firstOfInOrder() async throws {
     let method = ReloadMethod.firstOf([.unboundControl, .systemd(unit: "unbound")])
     let fallback = RecordingRunner { name, _ in
-      .output(ProcessOutput(status: name == "unbound-control" ? 1 : 0, standardError: name == "unbound-control" ? "no socket" : ""))
+      .output(
+        ProcessOutput(
+          status: name == "unbound-control" ? 1 : 0, standardError: name == "unbound-control" ? "no socket" : ""))
     }
     let done = try await method.perform(runner: fallback)
     #expect(fallback.calls == [["unbound-control", "reload"], ["systemctl", "reload", "unbound"]])
-    #expect(done.hasPrefix("reloaded unbound with systemctl reload unbound (first: “unbound-control reload” failed with status 1"), "\(done)")
+    #expect(
+      done.hasPrefix(
+        "reloaded unbound with systemctl reload unbound (first: “unbound-control reload” failed with status 1"),
+      "\(done)")
     let none = RecordingRunner { name, _ in .failure(.notFound(name)) }
     let error = await #expect(throws: ReloadError.self) { try await method.perform(runner: none) }
     let text = error?.errorDescription ?? ""
@@ -59,7 +66,9 @@ struct ServerReloadTests {
     #expect(text.contains("(2) Cannot run “systemctl reload unbound”: systemctl is not installed."), "\(text)")
   }
 
-  @Test("Regression: --reload-pid refuses a process that is not the target's server, before signalling it (it had killed a web server)")
+  @Test(
+    "Regression: --reload-pid refuses a process that is not the target's server, before signalling it (it had killed a web server)"
+  )
   func signalOnlyTheServer() async throws {
     // A process that is not a DNS server (SIGKILL to end it: an inherited ignored SIGTERM would not).
     let sleeper = Process()
@@ -78,7 +87,8 @@ struct ServerReloadTests {
     }
     #expect(sleeper.isRunning)
     let message = ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep").errorDescription ?? ""
-    #expect(message == "Process \(pid) is sleep, not unbound: --reload-pid sends SIGHUP only to the target's own server.")
+    #expect(
+      message == "Process \(pid) is sleep, not unbound: --reload-pid sends SIGHUP only to the target's own server.")
   }
 
   @Test("Regression: SIGHUP is refused where it cannot reload the drop-in (dnsmasq configuration, kresd, the recursor)")
@@ -102,7 +112,8 @@ struct ServerReloadTests {
   @Test("--reload with a process, a unit or a socket: each kind's own method")
   func chosenReloads() {
     let configuration = "/etc/dnsmasq.d/sanehosts.conf"
-    #expect(ServerTarget.dnsmasq.reload(output: nil, choice: ReloadChoice(pid: 7)) == .signal(pid: 7, program: "dnsmasq"))
+    #expect(
+      ServerTarget.dnsmasq.reload(output: nil, choice: ReloadChoice(pid: 7)) == .signal(pid: 7, program: "dnsmasq"))
     #expect(
       ServerTarget.dnsmasq.reload(output: configuration, choice: ReloadChoice(unit: "dns"))
         == .systemdRestart(unit: "dns"))

@@ -147,7 +147,8 @@ struct VerificationTests {
   )
   func authoritativeAnswerIsNoCache() async throws {
     try await TemporaryDirectory.with { directory in
-      let zone = "$TTL 60\n@ IN SOA ns.shop.blog. admin.shop.blog. 1 60 60 600 60\n@ IN NS ns\nns IN A 127.0.0.1\nreal IN A 198.51.100.7\n"
+      let zone =
+        "$TTL 60\n@ IN SOA ns.shop.blog. admin.shop.blog. 1 60 60 600 60\n@ IN NS ns\nns IN A 127.0.0.1\nreal IN A 198.51.100.7\n"
       try await DNSServerProcess.withAuthoritative(zoneText: zone, directory: directory.url) { server in
         let probe = DNSProbe(resolver: try Resolver(server: "127.0.0.1:\(server.port)"), timeout: .seconds(2))
         let (verdict, ttl) = await probe.verify("real.shop.blog")

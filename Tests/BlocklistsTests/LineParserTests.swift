@@ -299,7 +299,8 @@ struct AdblockBareEndTests {
     "Regression: `||name` with nothing after it blocks the name, as HostlistCompiler keeps it and AdGuard Home's DNS engine matches it (it was rejected as not a DNS block); paths and options stay rejected"
   )
   func bareEnd() {
-    let (names, findings) = parse("[Adblock Plus 2.0]\n||ads.website\n||b.website # note\n||c.website/path\n||d.website$third-party\n||e\n")
+    let (names, findings) = parse(
+      "[Adblock Plus 2.0]\n||ads.website\n||b.website # note\n||c.website/path\n||d.website$third-party\n||e\n")
     #expect(names == ["ads.website", "b.website"])
     #expect(findings.totalRejected == 3, "\(findings.rejected)")
   }

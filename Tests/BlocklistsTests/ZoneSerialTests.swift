@@ -26,7 +26,8 @@ struct ZoneSerialTests {
     #expect(ZoneSerial.next(after: third, at: date.addingTimeInterval(60)) == ZoneSerial(1_795_849_560))
   }
 
-  @Test("A zone written before with a YYMMDDHHMM serial (2611280505) is followed by a greater one, not the smaller clock")
+  @Test(
+    "A zone written before with a YYMMDDHHMM serial (2611280505) is followed by a greater one, not the smaller clock")
   func migration() {
     let old = ZoneSerial(2_611_280_505)
     let next = ZoneSerial.next(after: old, at: Date(timeIntervalSince1970: 1_795_849_500))
@@ -47,7 +48,8 @@ struct ZoneSerialTests {
 
   @Test("The serial is read from a zone's SOA line; none without one")
   func reading() {
-    let zone = "; comment\n$TTL 300\n@ IN SOA localhost. root.localhost. 1795849500 3600 600 86400 300\n@ IN NS localhost.\n"
+    let zone =
+      "; comment\n$TTL 300\n@ IN SOA localhost. root.localhost. 1795849500 3600 600 86400 300\n@ IN NS localhost.\n"
     #expect(ZoneSerial.read(from: Array(zone.utf8)) == ZoneSerial(1_795_849_500))
     #expect(ZoneSerial.read(from: Array("server=/a/\n".utf8)) == nil)
     #expect(ZoneSerial.read(from: Array("@ IN SOA a. b. notanumber 1 1 1 1\n".utf8)) == nil)

@@ -1,10 +1,10 @@
 import Dashboard
 import Foundation
-import Store
-import TestSupport
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Store
+import TestSupport
 import Testing
 
 @Suite("Dashboard")

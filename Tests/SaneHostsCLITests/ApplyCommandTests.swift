@@ -114,7 +114,8 @@ struct ApplyCommandTests {
     let fixture = try await ApplyFixture.make()
     defer { fixture.cli.remove() }
     try await fixture.cli.ok("apply", "--hosts-file", fixture.hosts.path)
-    let edited = try fixture.hostsText().replacingOccurrences(of: "0.0.0.0 ads.website", with: "192.168.1.9 ads.website")
+    let edited = try fixture.hostsText().replacingOccurrences(
+      of: "0.0.0.0 ads.website", with: "192.168.1.9 ads.website")
     try Data(edited.utf8).write(to: fixture.hosts)
     try await fixture.cli.ok("deny", "add", "new.website")
     for command in [["apply"], ["disable"]] {
@@ -140,7 +141,9 @@ struct ApplyCommandTests {
     }
   }
 
-  @Test("Regression: apply -q prints no notes (it printed them); one name is “1 name”, and names are not mixed with entries")
+  @Test(
+    "Regression: apply -q prints no notes (it printed them); one name is “1 name”, and names are not mixed with entries"
+  )
   func quietAndCounts() async throws {
     let fixture = try await ApplyFixture.make(names: ["ads.website"])
     defer { fixture.cli.remove() }
@@ -165,7 +168,9 @@ struct ApplyCommandTests {
     #expect(!FileManager.default.fileExists(atPath: output.deletingLastPathComponent().path))
     let real = try await fixture.cli.run("apply", "--target", "dnsmasq", "--output", output.path)
     #expect(real.status == 0, "\(real.standardError)")
-    #expect(real.standardError.contains("note: created the folder \(output.deletingLastPathComponent().path)"), "\(real.standardError)")
+    #expect(
+      real.standardError.contains("note: created the folder \(output.deletingLastPathComponent().path)"),
+      "\(real.standardError)")
   }
 
   @Test("Above the size threshold apply advises a DNS server target")

@@ -250,7 +250,9 @@ struct HitsCommandTests {
     }
   }
 
-  @Test("BIND named (RPZ, querylog and rpz categories): every count; the CNAME to a blocked name counts for the target's lists")
+  @Test(
+    "BIND named (RPZ, querylog and rpz categories): every count; the CNAME to a blocked name counts for the target's lists"
+  )
   func bind() async throws {
     let cli = try await Self.fixture()
     defer { cli.remove() }
@@ -333,7 +335,8 @@ struct HitsCommandTests {
       let names = (pending["notApplied"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
       #expect(names == ["tracker.shop.blog"], "\(pending)")
       let text = try await cli.runner.run(["hits", "--log", "\(target):\(log.path)"])
-      #expect(text.standardOutput.contains("Allowed in the profile, not applied yet: 2 queries"), "\(text.standardOutput)")
+      #expect(
+        text.standardOutput.contains("Allowed in the profile, not applied yet: 2 queries"), "\(text.standardOutput)")
       #expect(text.standardOutput.contains("sanehosts apply --target \(target) --output "), "\(text.standardOutput)")
       // Applied: the server's state has the rule; nothing is pending.
       try await cli.ok(
@@ -344,7 +347,9 @@ struct HitsCommandTests {
     }
   }
 
-  @Test("Regression: BIND's query log without the rpz category cannot tell blocks from answers, and says so (it raised 33 false “answered although blocked”)")
+  @Test(
+    "Regression: BIND's query log without the rpz category cannot tell blocks from answers, and says so (it raised 33 false “answered although blocked”)"
+  )
   func bindWithoutRPZCategory() async throws {
     try await Self.withLimits("bind") { cli, log in
       let text = try String(contentsOf: log, encoding: .utf8)

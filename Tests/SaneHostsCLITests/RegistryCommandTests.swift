@@ -30,7 +30,8 @@ struct RegistryCommandTests {
     defer { cli.remove() }
     let builtIn = try await cli.run("registry", "add", "ad.doubleclick.net", "--category", "Ads")
     #expect(builtIn.standardError.contains("is in the built-in registry already (Ads, DoubleClick): nothing added"))
-    #expect(try await cli.run("registry", "add", "mine.website", "--category", "Local").standardError.hasPrefix("Added"))
+    #expect(
+      try await cli.run("registry", "add", "mine.website", "--category", "Local").standardError.hasPrefix("Added"))
     let again = try await cli.run("registry", "add", "mine.website", "--category", "Local")
     #expect(again.standardError.contains("is in your registry already"), "\(again.standardError)")
     let moved = try await cli.run("registry", "add", "mine.website", "--category", "Other")

@@ -35,7 +35,9 @@ struct RulesCommandTests {
     #expect(name.standardError.contains("“bad_name!”"))
   }
 
-  @Test("Regression: deny --help opens with what a deny rule does (it opened with the allow text); neither says rules wait for an update")
+  @Test(
+    "Regression: deny --help opens with what a deny rule does (it opened with the allow text); neither says rules wait for an update"
+  )
   func helpOpensWithItsOwnRules() async throws {
     let runner = try CommandRunner()
     let deny = try await runner.run(["deny", "--help"]).standardOutput

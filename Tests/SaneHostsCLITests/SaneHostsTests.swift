@@ -132,7 +132,9 @@ struct SaneHostsTests {
     #expect(rendered.status == 0 && rendered.combined.isEmpty, "groff: \(rendered.combined)")
   }
 
-  @Test("Regression: `help` of a command that does not exist is a usage error (exit 64; it printed the top help, exit 0); the exit statuses are in --help")
+  @Test(
+    "Regression: `help` of a command that does not exist is a usage error (exit 64; it printed the top help, exit 0); the exit statuses are in --help"
+  )
   func helpOfNothing() async throws {
     let runner = try CommandRunner()
     let result = try await runner.run(["help", "nope"])

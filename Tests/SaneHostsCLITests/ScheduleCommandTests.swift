@@ -86,7 +86,8 @@ struct ScheduleCommandTests {
       (["--output", cli.directory.file("u.conf").path], "--output is the drop-in of a DNS server"),
     ]
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
-      cases.append((["--on-calendar", "bogus calendar"] + hosts, "systemd does not take the calendar “bogus calendar”"))
+      cases.append(
+        (["--on-calendar", "bogus calendar"] + hosts, "systemd does not take the calendar “bogus calendar”"))
       cases.append((["--randomized-delay", "soon"] + hosts, "systemd does not take the randomized delay “soon”"))
     }
     for (arguments, message) in cases {

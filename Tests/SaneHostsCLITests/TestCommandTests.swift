@@ -203,7 +203,9 @@ struct TestCommandTests {
   func scoreFormula() async throws {
     let formula = "blocked ÷ (blocked + reachable + leaking)"
     let help = try await CommandRunner().run(["test", "--help"]).standardOutput
-    #expect(help.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: " ").contains(formula), "\(help)")
+    #expect(
+      help.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: " ").contains(formula),
+      "\(help)")
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)

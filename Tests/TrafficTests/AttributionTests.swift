@@ -31,11 +31,20 @@ struct AttributionTests {
       "=a.x.website", false, true,
       [.hosts: (false, false), .dnsmasq: (false, true), .unbound: (false, false), .rpz: (false, true)]
     ),
-    ("a.x.website", false, true, [.hosts: (false, false), .dnsmasq: (false, false), .unbound: (false, false), .rpz: (false, false)]),
+    (
+      "a.x.website", false, true,
+      [.hosts: (false, false), .dnsmasq: (false, false), .unbound: (false, false), .rpz: (false, false)]
+    ),
     // `*.a.x`: the name stays blocked (unbound's local-data), its subdomains are let through.
-    ("*.a.x.website", false, true, [.hosts: (false, false), .dnsmasq: (true, false), .unbound: (true, false), .rpz: (true, false)]),
+    (
+      "*.a.x.website", false, true,
+      [.hosts: (false, false), .dnsmasq: (true, false), .unbound: (true, false), .rpz: (true, false)]
+    ),
     // deny `*.a.x`: hosts and unbound cannot say it (left out); dnsmasq and RPZ block the subdomains only.
-    ("*.a.x.website", true, false, [.hosts: (false, false), .dnsmasq: (false, true), .unbound: (false, false), .rpz: (false, true)]),
+    (
+      "*.a.x.website", true, false,
+      [.hosts: (false, false), .dnsmasq: (false, true), .unbound: (false, false), .rpz: (false, true)]
+    ),
   ]
 
   @Test(
@@ -46,7 +55,8 @@ struct AttributionTests {
     let formats: [OutputFormat] = [.hosts, .dnsmasq, .unbound, .rpz]
     for row in Self.table {
       let parent = ListSource(
-        name: "list", location: .bytes(Array((row.parentListed ? "0.0.0.0 x.website\n" : "0.0.0.0 other.website\n").utf8)))
+        name: "list",
+        location: .bytes(Array((row.parentListed ? "0.0.0.0 x.website\n" : "0.0.0.0 other.website\n").utf8)))
       let rules =
         row.deny
         ? RuleSet(deny: try RuleSet.parse(row.rule, origin: "test", deny: true))
@@ -61,7 +71,8 @@ struct AttributionTests {
         if format.coversSubdomains {
           let exceptions = list.exceptions(for: format)
           let written = { list.isWritten($0, format: format) }
-          #expect(exceptions.verdict("sub.a.x.website", isWritten: written).isBlocked == expected.1, "\(row.rule) \(format)")
+          #expect(
+            exceptions.verdict("sub.a.x.website", isWritten: written).isBlocked == expected.1, "\(row.rule) \(format)")
         }
       }
     }

@@ -47,7 +47,9 @@ struct HitCounterLogsTests {
     _ = try counter.read(LogSource(kind: .unbound, path: log.path))
     let found = try #require(counter.findings.unrecognizedFiles.first)
     #expect(found.looksLike == "dnsmasq")
-    #expect(found.description == "no line of \(log.path) reads as unbound's query log; it reads as dnsmasq's: --log dnsmasq:\(log.path)")
+    #expect(
+      found.description
+        == "no line of \(log.path) reads as unbound's query log; it reads as dnsmasq's: --log dnsmasq:\(log.path)")
     var other = HitCounter(attribution: Attribution(compiled: list, format: .unbound), since: nil, byClient: false)
     try Data("hello\nworld\n".utf8).write(to: log)
     _ = try other.read(LogSource(kind: .unbound, path: log.path))

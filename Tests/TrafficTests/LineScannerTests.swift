@@ -55,7 +55,8 @@ struct LineScannerTests {
     let unbound = "[1764221440] unbound[1:0] info: 127.0.0.1 \(label).website. A IN\n"
     let (unboundFound, unboundFindings, _) = events(unbound, parser: UnboundLog())
     #expect(unboundFound.isEmpty && unboundFindings.skippedLines == 1)
-    let bind = "27-Nov-2026 05:30:40.123 client @0x1 127.0.0.1#5353 (\(label).website): query: \(label).website IN A +E(0) (127.0.0.1)\n"
+    let bind =
+      "27-Nov-2026 05:30:40.123 client @0x1 127.0.0.1#5353 (\(label).website): query: \(label).website IN A +E(0) (127.0.0.1)\n"
     let (bindFound, bindFindings, _) = events(bind, parser: BindLog())
     #expect(bindFound.isEmpty && bindFindings.skippedLines == 1, "\(bindFindings)")
   }

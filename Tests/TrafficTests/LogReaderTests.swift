@@ -69,10 +69,11 @@ struct LogReaderTests {
     defer { directory.remove() }
     // Random-looking lines, so gzip cannot shrink them to nothing and a cut lands inside the data.
     var state: UInt64 = 7
-    let text = (1...20_000).map { index -> String in
-      state = state &* 6_364_136_223_846_793_005 &+ 1
-      return "line \(index) \(String(state, radix: 36))"
-    }.joined(separator: "\n") + "\n"
+    let text =
+      (1...20_000).map { index -> String in
+        state = state &* 6_364_136_223_846_793_005 &+ 1
+        return "line \(index) \(String(state, radix: 36))"
+      }.joined(separator: "\n") + "\n"
     let whole = try Self.gzipped(text, in: directory)
     let cut = directory.file("dnsmasq.log.2.gz")
     try Data(whole.prefix(whole.count / 2)).write(to: cut)

@@ -25,7 +25,8 @@ func summary(_ events: [LogEvent]) -> [String] {
   events.map { event in
     switch event {
     case .query(_, let name, let type, let client): "query \(name) \(type) \(client ?? "-")"
-    case .blocked(_, let name, let client, let via): "blocked \(name) \(client ?? "-")" + (via.map { " via \($0)" } ?? "")
+    case .blocked(_, let name, let client, let via):
+      "blocked \(name) \(client ?? "-")" + (via.map { " via \($0)" } ?? "")
     }
   }
 }

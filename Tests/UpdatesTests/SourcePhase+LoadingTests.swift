@@ -38,7 +38,9 @@ struct SourcePhaseLoadingTests {
     #expect(fractions.first == 0 && fractions.last == 1)
   }
 
-  @Test("Regression: the run's progress weighs each source by its size (a 10 MB list at 18 % beside three small ones done read 89 %)")
+  @Test(
+    "Regression: the run's progress weighs each source by its size (a 10 MB list at 18 % beside three small ones done read 89 %)"
+  )
   func overallWeighed() {
     let large = SourcePhase.downloading(bytes: 2_000_000, total: 10_000_000)  // 18 % along
     let small = SourcePhase.done(.updated(names: 100, rejected: 0, bytes: 50_000))

@@ -222,7 +222,8 @@ struct ExplanationTests {
         let lines = Set(String(decoding: sink.memory, as: UTF8.self).split(separator: "\n").map(String.init))
         let reason = try #require(output.reason)
         let quoted = String(reason[reason.range(of: ": ")!.upperBound...])
-        #expect(lines.contains(quoted), "\(explanation.name) in \(output.format): “\(quoted)” is not a line of the file")
+        #expect(
+          lines.contains(quoted), "\(explanation.name) in \(output.format): “\(quoted)” is not a line of the file")
         #expect(Renderer.letsThrough(quoted), "\(quoted)")
         checked += 1
       }

@@ -63,7 +63,8 @@ enum TrafficPage {
     }
     if !report.notApplied.isEmpty {
       html.raw("<p class=\"message\" id=\"not-applied\">").text(
-        "Allowed in the profile, not applied yet: \(report.notApplied.map(\.name).joined(separator: ", ")). Apply the profile (Apply page) to let them through.")
+        "Allowed in the profile, not applied yet: \(report.notApplied.map(\.name).joined(separator: ", ")). Apply the profile (Apply page) to let them through."
+      )
       html.raw("</p>")
     }
   }

@@ -102,7 +102,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         ? (request.uri.path.hasPrefix("/api/")
           ? "See README's dashboard section (docs/dashboard.md) for the API's routes."
           : "The pages are listed at the top of / (the overview).") : nil
-      return ErrorPayload(error: message, suggestion: suggestion).response(status: error.status, html: request.wantsHTML)
+      return ErrorPayload(error: message, suggestion: suggestion).response(
+        status: error.status, html: request.wantsHTML)
     } catch {
       let (payload, status) = ErrorPayload.from(error)
       if status == .internalServerError { context.logger.error("\(request.uri.path): \(payload.error)") }
