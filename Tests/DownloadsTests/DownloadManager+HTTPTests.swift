@@ -277,7 +277,12 @@ struct DownloadManagerTests {
     "Regression: a closed port is reported as unreachable at once, not at the connect timeout: a refused connection is not retried, by the manager or by the HTTP client's pool"
   )
   func unreachable() async throws {
-    let port = try await FixtureServer.with { $0.port }
+    // A port held closed for the whole test (a closed server's port could be taken by another test's
+    // server meanwhile: the connection was then accepted and lost, and retried).
+    try await FreePort.withClosedPort { port in try await Self.unreachable(port: port) }
+  }
+
+  static func unreachable(port: UInt16) async throws {
     try await TemporaryDirectory.with { directory in
       var configuration = testConfiguration(directory, attempts: 3)
       // Far beyond any machine's slowness: the old client kept connecting again until this ran out.

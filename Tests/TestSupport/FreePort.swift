@@ -24,6 +24,29 @@ public enum FreePort {
     throw PortError(detail: "no port between 20000 and 32000 free for both UDP and TCP after 100 tries")
   }
 
+  /// A TCP port on 127.0.0.1 that refuses every connection while `body` runs: a socket is bound to it
+  /// and never listens, so no other server (a test's beside it) can take the port in between, as one
+  /// could between closing a server and connecting to its old port.
+  public static func withClosedPort<R>(_ body: (UInt16) async throws -> R) async throws -> R {
+    let descriptor = socket(AF_INET, stream, 0)
+    guard descriptor >= 0 else { throw PortError(detail: "socket: \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else { throw PortError(detail: "bind: \(String(cString: strerror(errno)))") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return try await body(UInt16(bigEndian: address.sin_port))
+  }
+
   /// Binds a socket of `type` to 127.0.0.1:`port` (0: any), closes it, and returns the port it had.
   private static func probe(type: Int32, port: UInt16) throws -> UInt16 {
     let descriptor = socket(AF_INET, type, 0)
