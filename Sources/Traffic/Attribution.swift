@@ -72,12 +72,13 @@ public struct Attribution: Sendable {
         }
       }
     }
-    guard covers else { return own.isEmpty || publicSuffixes.isPublicSuffix(name) ? [] : Self.sorted(own) }
+    // A hosts file writes every listed name, a public suffix too (`CompiledList.isWritten`).
+    guard covers else { return own.isEmpty ? [] : Self.sorted(own) }
+    guard !own.isEmpty || !parents.isEmpty else { return [] }
     if exceptions.isEmpty && exceptions.below.isEmpty {
       // No exception and no subdomains-only block: the name's entry and every listed parent's block it,
       // but a public suffix is never written in a covering format.
-      guard !own.isEmpty || !parents.isEmpty else { return [] }
-      var found = publicSuffixes.isPublicSuffix(name) ? [] : own
+      var found = own.isEmpty || publicSuffixes.isPublicSuffix(name) ? [] : own
       for parent in parents where !publicSuffixes.isPublicSuffix(String(name.utf8.dropFirst(parent.suffix))!) {
         found += parent.sources
       }
