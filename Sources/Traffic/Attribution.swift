@@ -74,8 +74,8 @@ public struct Attribution: Sendable {
     }
     // A hosts file writes every listed name, a public suffix too (`CompiledList.isWritten`).
     guard covers else { return own.isEmpty ? [] : Self.sorted(own) }
-    guard !own.isEmpty || !parents.isEmpty else { return [] }
     if exceptions.isEmpty && exceptions.below.isEmpty {
+      guard !own.isEmpty || !parents.isEmpty else { return [] }
       // No exception and no subdomains-only block: the name's entry and every listed parent's block it,
       // but a public suffix is never written in a covering format.
       var found = own.isEmpty || publicSuffixes.isPublicSuffix(name) ? [] : own
@@ -83,6 +83,13 @@ public struct Attribution: Sendable {
         found += parent.sources
       }
       return Self.sorted(found)
+    }
+    // Nothing listed at the name or above it: only a subdomains-only block of a parent can block it (an
+    // exception only ever lets a listed name through), so most names end here without the verdict.
+    if own.isEmpty && parents.isEmpty
+      && (exceptions.below.isEmpty || !NameRules.parents(of: name).contains(where: exceptions.below.contains))
+    {
+      return []
     }
     // The renderer's verdict for this format: its exceptions and subdomains-only blocks decide.
     let written = { (candidate: String) in
