@@ -70,25 +70,17 @@ struct ServerReloadTests {
     "Regression: --reload-pid refuses a process that is not the target's server, before signalling it (it had killed a web server)"
   )
   func signalOnlyTheServer() async throws {
-    // A process that is not a DNS server (SIGKILL to end it: an inherited ignored SIGTERM would not).
-    let sleeper = Process()
-    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-    sleeper.arguments = ["30"]
-    try sleeper.run()
-    defer {
-      kill(sleeper.processIdentifier, SIGKILL)
-      sleeper.waitUntilExit()
+    try await ForeignProcess.with { pid, isRunning in
+      let method = ServerTarget.unbound.reload(output: nil, choice: ReloadChoice(pid: pid))
+      #expect(throws: ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep")) { try method.precheck() }
+      await #expect(throws: ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep")) {
+        try await method.perform(runner: RecordingRunner())
+      }
+      #expect(isRunning())
+      let message = ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep").errorDescription ?? ""
+      #expect(
+        message == "Process \(pid) is sleep, not unbound: --reload-pid sends SIGHUP only to the target's own server.")
     }
-    let pid = sleeper.processIdentifier
-    let method = ServerTarget.unbound.reload(output: nil, choice: ReloadChoice(pid: pid))
-    #expect(throws: ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep")) { try method.precheck() }
-    await #expect(throws: ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep")) {
-      try await method.perform(runner: RecordingRunner())
-    }
-    #expect(sleeper.isRunning)
-    let message = ReloadError.notTheServer(pid: pid, program: "unbound", found: "sleep").errorDescription ?? ""
-    #expect(
-      message == "Process \(pid) is sleep, not unbound: --reload-pid sends SIGHUP only to the target's own server.")
   }
 
   @Test("Regression: SIGHUP is refused where it cannot reload the drop-in (dnsmasq configuration, kresd, the recursor)")

@@ -432,35 +432,26 @@ extension VerifyChangedTests {
     defer { fixture.cli.remove() }
     let dropIn = fixture.cli.directory.file("sanehosts-unbound.conf")
     try await fixture.cli.ok("apply", "--target", "unbound", "--output", dropIn.path)
-    try await DNSServerProcess.withAuthoritative(
-      zoneText: SemanticsMatrixTests.zone, moreZones: DNSServerProcess.controlZones,
-      directory: fixture.cli.directory.url
-    ) { upstream in
-      var lines = [#"local-zone: "test." nodefault"#, #"module-config: "iterator""#, #"include: "\#(dropIn.path)""#]
-      for zone in [DNSServerProcess.shopZone] + DNSServerProcess.controlZones.keys.sorted() {
-        lines += ["stub-zone:", #"name: "\#(zone)""#, "stub-addr: 127.0.0.1@\(upstream.port)"]
+    try await Self.withUnbound(fixture, dropIn: dropIn) { server in
+      let apply = ["apply", "--target", "unbound", "--output", dropIn.path, "--verify", "127.0.0.1:\(server.port)"]
+      func list(without removed: Set<String>) throws {
+        let names = SemanticsMatrixTests.listed.filter { !removed.contains($0) }
+        try Data(names.joined(separator: "\n").utf8).write(to: fixture.list)
       }
-      try await DNSServerProcess.withUnbound(serverLines: lines, directory: fixture.cli.directory.url) { server in
-        let apply = ["apply", "--target", "unbound", "--output", dropIn.path, "--verify", "127.0.0.1:\(server.port)"]
-        func list(without removed: Set<String>) throws {
-          let names = SemanticsMatrixTests.listed.filter { !removed.contains($0) }
-          try Data(names.joined(separator: "\n").utf8).write(to: fixture.list)
-        }
-        try list(without: ["wild.shop.blog"])
-        try await fixture.cli.ok("update", "--quiet")
-        let unloaded = try await fixture.cli.runner.run(apply)
-        #expect(unloaded.status == 5, "\(unloaded.standardError)")
-        #expect(unloaded.standardError.contains("0/1 removed names unblocked"), "\(unloaded.standardError)")
-        #expect(
-          unloaded.standardError.contains("removed but blocked: wild.shop.blog (sinkhole 0.0.0.0"),
-          "\(unloaded.standardError)")
-        try list(without: ["wild.shop.blog", "cdn.shop.blog"])
-        try await fixture.cli.ok("update", "--quiet")
-        let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
-        #expect(reloaded.status == 0, "\(reloaded.standardError)")
-        // Both names taken out since the state the server last confirmed loading.
-        #expect(reloaded.standardError.contains("2/2 removed names unblocked"), "\(reloaded.standardError)")
-      }
+      try list(without: ["wild.shop.blog"])
+      try await fixture.cli.ok("update", "--quiet")
+      let unloaded = try await fixture.cli.runner.run(apply)
+      #expect(unloaded.status == 5, "\(unloaded.standardError)")
+      #expect(unloaded.standardError.contains("0/1 removed names unblocked"), "\(unloaded.standardError)")
+      #expect(
+        unloaded.standardError.contains("removed but blocked: wild.shop.blog (sinkhole 0.0.0.0"),
+        "\(unloaded.standardError)")
+      try list(without: ["wild.shop.blog", "cdn.shop.blog"])
+      try await fixture.cli.ok("update", "--quiet")
+      let reloaded = try await fixture.cli.runner.run(apply + ["--reload", "--reload-pid", "\(server.pid)"])
+      #expect(reloaded.status == 0, "\(reloaded.standardError)")
+      // Both names taken out since the state the server last confirmed loading.
+      #expect(reloaded.standardError.contains("2/2 removed names unblocked"), "\(reloaded.standardError)")
     }
   }
 }
@@ -527,24 +518,15 @@ extension VerifyChangedTests {
     let fixture = try await SemanticsMatrixTests.fixture()
     defer { fixture.cli.remove() }
     let dropIn = fixture.cli.directory.file("sanehosts-unbound.conf")
-    // A process that is not a DNS server (SIGKILL to end it: an inherited ignored SIGTERM would not).
-    let sleeper = Process()
-    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-    sleeper.arguments = ["60"]
-    try sleeper.run()
-    defer {
-      kill(sleeper.processIdentifier, SIGKILL)
-      sleeper.waitUntilExit()
-    }
-    let pid = sleeper.processIdentifier
-    for dryRun in [["--dry-run"], []] {
-      let refused = try await fixture.cli.runner.run(
-        ["apply", "--target", "unbound", "--output", dropIn.path, "--reload", "--reload-pid", "\(pid)"] + dryRun)
-      #expect(refused.status == 1, "\(refused.standardError)")
-      #expect(
-        refused.standardError.contains("Process \(pid) is sleep, not unbound"), "\(refused.standardError)")
-      #expect(!FileManager.default.fileExists(atPath: dropIn.path))
-      #expect(sleeper.isRunning)
+    try await ForeignProcess.with { pid, isRunning in
+      for dryRun in [["--dry-run"], []] {
+        let refused = try await fixture.cli.runner.run(
+          ["apply", "--target", "unbound", "--output", dropIn.path, "--reload", "--reload-pid", "\(pid)"] + dryRun)
+        #expect(refused.status == 1, "\(refused.standardError)")
+        #expect(refused.standardError.contains("Process \(pid) is sleep, not unbound"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: dropIn.path))
+        #expect(isRunning())
+      }
     }
   }
 }

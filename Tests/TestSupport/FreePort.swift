@@ -28,30 +28,22 @@ public enum FreePort {
   /// and never listens, so no other server (a test's beside it) can take the port in between, as one
   /// could between closing a server and connecting to its old port.
   public static func withClosedPort<R>(_ body: (UInt16) async throws -> R) async throws -> R {
-    let descriptor = socket(AF_INET, stream, 0)
-    guard descriptor >= 0 else { throw PortError(detail: "socket: \(String(cString: strerror(errno)))") }
+    let (descriptor, port) = try bound(type: stream, port: 0)
     defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0 else { throw PortError(detail: "bind: \(String(cString: strerror(errno)))") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-    }
-    return try await body(UInt16(bigEndian: address.sin_port))
+    return try await body(port)
   }
 
   /// Binds a socket of `type` to 127.0.0.1:`port` (0: any), closes it, and returns the port it had.
   private static func probe(type: Int32, port: UInt16) throws -> UInt16 {
+    let (descriptor, bound) = try bound(type: type, port: port)
+    close(descriptor)
+    return bound
+  }
+
+  /// A socket of `type` bound to 127.0.0.1:`port` (0: any), and the port it has; the caller closes it.
+  private static func bound(type: Int32, port: UInt16) throws -> (Int32, UInt16) {
     let descriptor = socket(AF_INET, type, 0)
     guard descriptor >= 0 else { throw PortError(detail: "socket: \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -61,13 +53,21 @@ public enum FreePort {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0 else { throw PortError(detail: "bind: \(String(cString: strerror(errno)))") }
+    guard bound == 0 else {
+      let detail = String(cString: strerror(errno))
+      close(descriptor)
+      throw PortError(detail: "bind: \(detail)")
+    }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let named = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
     }
-    guard named == 0 else { throw PortError(detail: "getsockname: \(String(cString: strerror(errno)))") }
-    return UInt16(bigEndian: address.sin_port)
+    guard named == 0 else {
+      let detail = String(cString: strerror(errno))
+      close(descriptor)
+      throw PortError(detail: "getsockname: \(detail)")
+    }
+    return (descriptor, UInt16(bigEndian: address.sin_port))
   }
 
   #if canImport(Glibc)
