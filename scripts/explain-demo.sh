@@ -5,6 +5,16 @@ set -u
 DEMO="${DEMO:-$(mktemp -d)}"
 S="${SANEHOSTS:-$(cd "$(dirname "$0")/.." && pwd)/.build/release/sanehosts}"
 SHARED="${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}"
+# The demo reads the real lists beside the repository: without them it says so and stops, rather than
+# carry on through a dozen failing commands.
+if [ ! -d "$SHARED/data/blocklists" ]; then
+  echo "explain-demo.sh needs the real lists in $SHARED/data/blocklists (the shared folder beside the repository); set SHARED=PATH to where they are." >&2
+  exit 1
+fi
+if [ ! -x "$S" ]; then
+  echo "explain-demo.sh runs $S: build it first (swift build -c release --product sanehosts), or set SANEHOSTS=PATH." >&2
+  exit 1
+fi
 export SANEHOSTS_HOME=$DEMO/data
 mkdir -p "$DEMO"
 cd $DEMO
