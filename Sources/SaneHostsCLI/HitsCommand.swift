@@ -47,18 +47,9 @@ struct HitsCommand: AsyncParsableCommand {
       "How the profile was applied (default: as `apply` wrote it for the log's server, else the server's own target).",
       valueName: "target"))
   var target: Target?
-  @Option(
-    help: ArgumentHelp(
-      "Also (or only) count a Pi-hole's query log through its API (one session, logged out at the end).",
-      valueName: "host"))
-  var pihole: String?
-  @Option(
-    help: ArgumentHelp(
-      "The Pi-hole's password file (else PIHOLE_PASSWORD, a saved one, or a prompt), as for `test`.",
-      valueName: "path"))
-  var piholePasswordFile: String?
-  @Option(help: "The Pi-hole's current two-factor code.") var totp: Int?
-  @Flag(help: "The Pi-hole has no password.") var noPassword = false
+  /// `--pihole` (its query log counted too, or alone) and how to sign in to it.
+  @OptionGroup var connection: PiholeConnectionOptions
+  var pihole: String? { connection.pihole }
   @Option(help: "How many names the top lists show.") var top = 20
   @Flag(help: "Count per client address too (addresses are otherwise neither printed nor kept).") var byClient = false
   @Flag(help: "Print JSON on standard output.") var json = false
@@ -100,9 +91,9 @@ struct HitsCommand: AsyncParsableCommand {
         return
       }
       if let pihole {
-        report = try await PiholeOptions.withClient(
-          named: pihole, passwordFile: piholePasswordFile, noPassword: noPassword, totp: totp, data: store.directory
-        ) { client in try await NetworkHits(store: store).report(request, pihole: client) }
+        report = try await connection.withClient(named: pihole, data: store.directory) { client in
+          try await NetworkHits(store: store).report(request, pihole: client)
+        }
       } else {
         report = try await NetworkHits(store: store).report(request)
       }

@@ -71,15 +71,10 @@ struct TestCommand: AsyncParsableCommand {
     parsing: .upToNextOption,
     help: ArgumentHelp("Also write the report: text, json or junit, then the file.", valueName: "format file"))
   var export: [String] = []
-  @Option(
-    help: ArgumentHelp(
-      "Test a Pi-hole: probe its DNS port, then ask its API which lists and rules block each domain.",
-      valueName: "host"))
-  var pihole: String?
-  @Option(
-    help: ArgumentHelp(
-      "The Pi-hole's password file (else PIHOLE_PASSWORD, a saved one, or a prompt).", valueName: "path"))
-  var piholePasswordFile: String?
+  /// `--pihole` (its DNS port probed, then its API asked which lists and rules block each domain) and
+  /// how to sign in to it.
+  @OptionGroup var connection: PiholeConnectionOptions
+  var pihole: String? { connection.pihole }
   @Option(help: ArgumentHelp("Exit with status 4 when the score is below this percentage.", valueName: "percent"))
   var failUnder: Double?
   @Flag(help: "Do not save the run in the history.") var noSave = false
@@ -148,7 +143,7 @@ struct TestCommand: AsyncParsableCommand {
     progress.finish()
     if let pihole {
       report.coverage = try await Self.coverage(
-        of: report, pihole: pihole, passwordFile: piholePasswordFile, data: store.directory)
+        of: report, pihole: pihole, connection: connection, data: store.directory)
     }
     if !noSave { report = try History(store: store).save(report) }
     if json {
@@ -198,11 +193,13 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   /// Asks the Pi-hole, for every tested domain, which of its lists and rules match it.
-  static func coverage(of report: TestReport, pihole: String, passwordFile: String?, data: DataDirectory) async throws
+  static func coverage(
+    of report: TestReport, pihole: String, connection: PiholeConnectionOptions, data: DataDirectory
+  ) async throws
     -> TestReport.Coverage
   {
     let live = Terminal.isInteractive(.standardError)
-    return try await PiholeOptions.withClient(named: pihole, passwordFile: passwordFile, data: data) { client in
+    return try await connection.withClient(named: pihole, data: data) { client in
       try await PiholeCoverage.of(report, client: client) { done, total in
         if live {
           Terminal.writeError("\rAsking the Pi-hole which lists block each domain: \(done)/\(total)")

@@ -211,4 +211,19 @@ struct TestCommandTests {
     let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
     #expect(readme.contains("Score: \(formula)"))
   }
+
+  @Test(
+    "Regression: test --pihole and hits --pihole take the same sign-in options (test had no --totp); alone they are refused"
+  )
+  func piholeOptionsShared() async throws {
+    let runner = try CommandRunner()
+    for command in ["test", "hits"] {
+      let help = try await runner.run([command, "--help"]).standardOutput
+      for option in ["--pihole <host>", "--pihole-password-file <path>", "--totp <totp>", "--no-password"] {
+        #expect(help.contains(option), "\(command) --help lacks \(option)")
+      }
+    }
+    let alone = try await runner.run(["test", "--totp", "123456"])
+    #expect(alone.status == 64 && alone.standardError.contains("add --pihole HOST"), "\(alone.standardError)")
+  }
 }
