@@ -453,10 +453,6 @@ public struct Applier: Sendable {
       reloadFailure = error
       warnings.append(.reloadFailed(path: file.path, server: server.server))
     }
-    if var entry = file.ledger.entry(for: file.path) {
-      entry.reloaded = reloadFailure == nil
-      try? file.ledger.record(entry, for: file.path)
-    }
     if reloadFailure == nil, !options.verify, let bytes = change.after ?? change.before {
       try? file.ledger.confirmLoaded(bytes, for: file.path)
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Files
 import Foundation
 
@@ -25,10 +24,6 @@ public struct Ledger: Sendable {
     public var pendingSHA256: String?
     /// The section's SHA-256 of that write.
     public var pendingSectionSHA256: String?
-    /// For a drop-in: whether the server was reloaded after the last write (nil: not recorded, as before
-    /// this field existed). `apply --reload` reloads a server that has not loaded the file yet even when
-    /// there is nothing new to write.
-    public var reloaded: Bool?
     /// What the write held: the profile's fingerprint with the output's options (nil: not recorded, as
     /// before this field existed). Applying the same content to the file as written skips rendering.
     public var content: String?
@@ -125,7 +120,7 @@ public struct Ledger: Sendable {
   /// Where the copy of a file as its server last loaded it is kept: `loaded/` beside the ledger, named
   /// by the hash of the file's path.
   public func loadedCopyURL(for path: String) -> URL {
-    let digest = SHA256.hash(data: Data(Self.key(path).utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    let digest = String(ManagedFile.sha256(Array(Self.key(path).utf8)).prefix(16))
     return url.deletingLastPathComponent().appendingPathComponent("loaded", isDirectory: true)
       .appendingPathComponent(digest)
   }
@@ -151,7 +146,7 @@ public struct Ledger: Sendable {
   /// not what was written.
   public func confirmLoaded(_ bytes: [UInt8], for path: String, at date: Date = Date()) throws(StagedFile.Failure) {
     guard var entry = entry(for: path) else { return }
-    let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    let digest = ManagedFile.sha256(bytes)
     guard digest == entry.sha256 else { return }
     let copy = loadedCopyURL(for: path)
     try? FileManager.default.createDirectory(
@@ -159,7 +154,6 @@ public struct Ledger: Sendable {
     try StagedFile.replace(copy.path, with: bytes, mode: 0o600)
     entry.loadedSHA256 = digest
     entry.loadedDate = date
-    entry.reloaded = true
     if let last = entry.history?.indices.last, entry.history?[last].sha256 == digest,
       entry.history?[last].loadedDate == nil
     {

@@ -38,7 +38,7 @@ extension HitCounter {
       var item = FeedItem(
         time: time, name: name, type: type, lists: lists.map { attribution.lists[Int($0)] },
         client: byClient ? client : nil)
-      item.notApplied = current.map { $0.lists(for: name).isEmpty } ?? false
+      item.notApplied = lastNotApplied
       return item
     case .blocked(let time, let name, let client, let via):
       let lists = count(event)

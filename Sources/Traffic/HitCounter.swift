@@ -30,6 +30,7 @@ public struct HitCounter: Sendable {
   private(set) var answers: [[Int32]] = [[]]
   private var answerIndex: [[Int32]: Int32] = [[]: 0]
   private(set) var clients: [String: (queries: Int, blocked: Int)] = [:]
+  private var lastRecord: Int?
   private(set) var first: Date?
   private(set) var last: Date?
   /// Lines read and skipped so far.
@@ -71,6 +72,7 @@ public struct HitCounter: Sendable {
         if last == nil || time > last! { last = time }
       }
       let entry = record(of: name, state: state(at: time))
+      lastRecord = entry
       records[entry].queries += 1
       let lists = answers[Int(records[entry].answer)]
       if byClient, let client {
@@ -100,8 +102,9 @@ public struct HitCounter: Sendable {
     return found
   }
 
-  /// Whether the name of a record is let through by the profile now but blocked by what the server runs.
-  func isNotApplied(_ entry: Int) -> Bool { records[entry].notApplied }
+  /// Whether the name of the record counted last is let through by the profile now but blocked by what
+  /// the server runs (the live feed's "not applied yet", decided once per name).
+  var lastNotApplied: Bool { lastRecord.map { records[$0].notApplied } ?? false }
 
   /// The name of a record.
   func nameOf(_ entry: Int) -> String {

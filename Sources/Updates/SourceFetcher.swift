@@ -105,7 +105,7 @@ struct SourceFetcher: Sendable {
           key: source.key,
           .retrying(
             attempt: index + 2, of: mirrors.count + 1, after: .zero,
-            reason: "\(failures.last!.message.removingKey(source.key).trimmingSuffix(".")); trying the mirror \(host)"))
+            reason: "\(failures.last!.message(withoutKey: source.key).trimmingSuffix(".")); trying the mirror \(host)"))
       )
       let next = try await fetch(source, from: mirror, mirror: mirror.absoluteString, announcesFailure: false)
       guard case .failed(let failure) = next.outcome, Self.mirrorFixes.contains(failure.kind) else { return next }
@@ -113,7 +113,7 @@ struct SourceFetcher: Sendable {
       work = next
     }
     // Every place failed: one failure naming each (the source's own URL, then each mirror), announced once.
-    let places = failures.enumerated().map { "(\($0.offset + 1)) \($0.element.message.removingKey(source.key))" }
+    let places = failures.enumerated().map { "(\($0.offset + 1)) \($0.element.message(withoutKey: source.key))" }
     let failure = SourceFailure(
       kind: failures.last!.kind,
       message: "\(source.key): its URL and every mirror failed: \(places.joined(separator: " "))",
@@ -423,8 +423,4 @@ extension String {
   /// The text without one trailing `suffix`.
   func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 
-  /// The text without a leading "KEY: " (a failure's message names its source; a list of places does not).
-  func removingKey(_ key: String) -> String {
-    hasPrefix("\(key): ") ? String(dropFirst(key.count + 2)) : self
-  }
 }

@@ -101,8 +101,13 @@ public struct SourceFailure: Error, Sendable, Hashable {
 
   /// The text without a leading "KEY: ", for a place that names the source itself (a row, a status line).
   public func text(withoutKey key: String) -> String {
+    [message(withoutKey: key), suggestion].compactMap { $0 }.joined(separator: " ")
+  }
+
+  /// The message alone, without a leading "KEY: " (a list of places, each said without the suggestion).
+  public func message(withoutKey key: String) -> String {
     let prefix = "\(key): "
-    return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+    return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
   }
 }
 
