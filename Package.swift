@@ -170,7 +170,7 @@ let package = Package(
       name: "BlockerTest",
       dependencies: [
         "Locking",
-        "Blocklists", "Store", "DNS",
+        "Blocklists", "Files", "Store", "DNS",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -246,6 +246,7 @@ let package = Package(
         "LeanICUData",
         "SystemExtras",
         "Locking",
+        "Files",
         "Blocklists",
         "Traffic",
         "Catalog",

@@ -59,18 +59,14 @@ public struct Backups: Sendable {
   /// Keeps beside a backup the ledger's entry for the file when it was taken: what SaneHosts itself had
   /// written then. Restoring a backup whose part someone else had edited then keeps that edit known.
   public func saveLedgerEntry(_ entry: Ledger.Entry, of backup: Backup) {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    guard let data = try? encoder.encode(entry) else { return }
+    guard let data = try? JSONCoding.encode(entry) else { return }
     try? StagedFile.replace(Self.ledgerURL(of: backup).path, with: Array(data), mode: 0o600)
   }
 
   /// The ledger's entry kept beside a backup (`saveLedgerEntry`), if any.
   public func ledgerEntry(of backup: Backup) -> Ledger.Entry? {
     guard let data = try? Data(contentsOf: Self.ledgerURL(of: backup)) else { return nil }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    return try? decoder.decode(Ledger.Entry.self, from: data)
+    return try? JSONCoding.decode(Ledger.Entry.self, from: data)
   }
 
   /// Where a backup's ledger entry is kept (`list` skips it: its sequence is not a number).

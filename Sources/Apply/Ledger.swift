@@ -96,7 +96,7 @@ public struct Ledger: Sendable {
   /// Every recorded file, by absolute path.
   public func entries() -> [String: Entry] {
     guard let data = try? Data(contentsOf: url) else { return [:] }
-    return (try? Self.decoder.decode([String: Entry].self, from: data)) ?? [:]
+    return (try? JSONCoding.decode([String: Entry].self, from: data)) ?? [:]
   }
 
   /// The last write recorded for a file.
@@ -110,10 +110,7 @@ public struct Ledger: Sendable {
     try? FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
-    let data = (try? encoder.encode(all)) ?? Data("{}".utf8)
+    let data = (try? JSONCoding.encode(all, pretty: true)) ?? Data("{}".utf8)
     try StagedFile.replace(url.path, with: Array(data), mode: 0o600)
   }
 
@@ -182,10 +179,4 @@ public struct Ledger: Sendable {
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     return URL(fileURLWithPath: absolute).resolvingSymlinksInPath().standardizedFileURL.path
   }
-
-  private static let decoder: JSONDecoder = {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    return decoder
-  }()
 }

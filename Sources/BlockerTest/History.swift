@@ -1,4 +1,5 @@
 import Blocklists
+import Files
 import Foundation
 import Store
 
@@ -18,7 +19,7 @@ public struct History: Sendable {
         startedAt: report.startedAt, probe: report.probe.rawValue, target: report.target,
         // A leak counts as reachable in the summary columns; the report keeps it apart.
         milliseconds: report.milliseconds, blocked: score.blocked, reachable: score.notBlocked,
-        inconclusive: score.inconclusive, report: try Self.encoder.encode(report)))
+        inconclusive: score.inconclusive, report: try JSONCoding.encode(report)))
     var saved = report
     saved.id = record.id
     return saved
@@ -30,7 +31,7 @@ public struct History: Sendable {
   /// A saved report.
   public func load(_ id: Int64) throws -> TestReport {
     let record = try store.testRun(id: id)
-    var report = try Self.decoder.decode(TestReport.self, from: record.report)
+    var report = try JSONCoding.decode(TestReport.self, from: record.report)
     report.id = record.id
     return report
   }
@@ -38,26 +39,13 @@ public struct History: Sendable {
   /// The newest saved report, if any.
   /// The warning that goes with a saved run's score (see `TestReport.scoreWarning`), read from its report.
   public static func scoreWarning(of record: TestRunRecord) -> String? {
-    (try? decoder.decode(TestReport.self, from: record.report))?.scoreWarning
+    (try? JSONCoding.decode(TestReport.self, from: record.report))?.scoreWarning
   }
 
   public func latest() throws -> TestReport? {
     guard let id = try list(limit: 1).first?.id else { return nil }
     return try load(id)
   }
-
-  static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.sortedKeys]
-    return encoder
-  }()
-
-  static let decoder: JSONDecoder = {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    return decoder
-  }()
 }
 
 /// What changed between two runs.

@@ -1,8 +1,17 @@
-import Foundation
-
 extension BinaryInteger {
   /// The number with thousands separators, the same on every machine: 1,234,567.
-  package var grouped: String { Int(self).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
+  ///
+  /// Written by hand: Foundation's number format style set up an ICU formatter on first use, 0.6 ms of
+  /// every short command.
+  package var grouped: String {
+    let digits = String(self.magnitude)
+    var result = self < 0 ? "-" : ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
+      result.append(digit)
+    }
+    return result
+  }
 }
 
 extension BinaryInteger {

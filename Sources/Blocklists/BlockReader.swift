@@ -42,6 +42,9 @@ struct BlockReader: ~Copyable {
 
   init(_ location: ListSource.Location, blockSize: Int) throws(CompileError) {
     let opened: (descriptor: Int32, owns: Bool, path: String, memory: [UInt8]?)
+    // A regular file smaller than a block is read into room its size (and one more byte, for the end):
+    // a one-line list does not fault in and zero a whole megabyte. A file that grows is read on in blocks.
+    var blockSize = blockSize
     switch location {
     case .standardInput:
       opened = (0, false, "standard input", nil)
@@ -50,6 +53,7 @@ struct BlockReader: ~Copyable {
     case .file(let file):
       var info = stat()
       if stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: file) }
+      if (info.st_mode & S_IFMT) == S_IFREG { blockSize = min(blockSize, Int(info.st_size) + 1) }
       let descriptor = open(file, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { throw .unreadable(path: file, detail: String(cString: strerror(errno))) }
       opened = (descriptor, true, file, nil)

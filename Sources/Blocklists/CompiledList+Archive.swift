@@ -64,9 +64,7 @@ extension CompiledList {
     precondition(origins.count == 0 || origins.count == parts.ends.count, "origins for other entries")
     let encoded: [UInt8]
     do {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      encoded = Array(try encoder.encode(metadata))
+      encoded = Array(try JSONCoding.encode(metadata))
     } catch {
       throw .unwritable(path: path, detail: "the block set's metadata could not be encoded: \(error)")
     }
@@ -185,7 +183,7 @@ extension CompiledList {
       _ = try value(UInt32.self)
       let length = try integer()
       guard length <= raw.count - offset else { throw Damaged() }
-      let metadata = try JSONDecoder().decode(
+      let metadata = try JSONCoding.decode(
         Metadata.self, from: Data(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])))
       offset += length
       offset += (8 - length % 8) % 8

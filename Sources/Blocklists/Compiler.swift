@@ -209,7 +209,9 @@ public struct Compiler: Sendable {
       switch source.location {
       case .bytes(let bytes): return total + bytes.count
       case .file(let path):
-        return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        // stat(2), not FileManager's attributes: their dictionary of `Any` cost 0.6 ms of a one-line compile.
+        var info = stat()
+        return total + (stat(path, &info) == 0 ? Int(info.st_size) : 0)
       case .standardInput: return total
       }
     }

@@ -24,7 +24,9 @@ extension Renderer {
       lines.append("Rules: \(list.rules.allow.count) allow, \(list.rules.deny.count) deny")
     }
     if format == .adblock { try sink.write("[Adblock Plus 2.0]\n") }
-    for line in lines { try sink.write("\(mark) \(line.replacingOccurrences(of: "\n", with: " "))\n") }
+    // A newline in a title or a source's name stays on its comment line (replaced in Swift: Foundation's
+    // replacingOccurrences bridged through NSString, 0.3 ms of a one-line compile).
+    for line in lines { try sink.write("\(mark) \(String(line.map { $0.isNewline ? " " : $0 }))\n") }
     try sink.write("\(mark)\n")
     switch format {
     case .unbound:
@@ -59,11 +61,16 @@ extension Renderer {
   }
 }
 
-/// The header's date, in UTC.
+/// The header's date, in UTC: `2026-11-28T09:10:11Z`.
 enum HeaderDate {
+  /// Written from `gmtime_r`: Foundation's ISO 8601 style loaded the time zone and a calendar first,
+  /// 0.5 ms of every compile.
   static func string(from date: Date) -> String {
-    date.formatted(
-      .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeZone(
-        separator: .omitted))
+    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
   }
 }

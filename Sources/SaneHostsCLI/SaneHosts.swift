@@ -25,7 +25,8 @@ struct SaneHosts: AsyncParsableCommand {
       CommandGroup(
         name: "Sources and profiles",
         subcommands: [
-          Status.self, Update.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self, DenyCommand.self,
+          StatusCommand.self, UpdateCommand.self, SourcesCommand.self, ProfileCommand.self, AllowCommand.self,
+          DenyCommand.self,
           CatalogCommand.self,
         ]),
       CommandGroup(name: "Explaining and curating", subcommands: [WhyCommand.self, HitsCommand.self]),
@@ -36,7 +37,7 @@ struct SaneHosts: AsyncParsableCommand {
         name: "Testing a blocker", subcommands: [TestCommand.self, HistoryCommand.self, RegistryCommand.self]),
       CommandGroup(name: "Pi-hole", subcommands: [PiholeCommand.self]),
       CommandGroup(name: "Dashboard", subcommands: [ServeCommand.self]),
-      CommandGroup(name: "Blocklists", subcommands: [Fetch.self, Compile.self]),
+      CommandGroup(name: "Blocklists", subcommands: [FetchCommand.self, CompileCommand.self]),
     ]
   )
 

@@ -79,5 +79,18 @@ struct SpecialUseTests {
     for top in ["comm", "vtt", "zz", "websites", "accountantss"] {
       #expect(SpecialUse.reason("a.\(top)") == .unknownTopLevelDomain, "\(top)")
     }
+    // Every top-level label of the list (read as text, as the table was first built) is known.
+    let tops = Set(
+      PublicSuffixList.bundledRules.split(separator: "\n").compactMap { line -> String? in
+        let rule = line.trimmingPrefix(while: { $0 == " " || $0 == "!" })
+        guard !rule.isEmpty, !rule.hasPrefix("//"), let top = rule.split(separator: ".").last, top != "*" else {
+          return nil
+        }
+        return String(top)
+      })
+    #expect(tops.count > 1_400)
+    let unknown = tops.filter { !["test", "example", "invalid", "onion", "local", "localhost"].contains($0) }
+      .filter { SpecialUse.reason("a.\($0)") != nil }
+    #expect(unknown.isEmpty, "\(unknown.sorted().prefix(5))")
   }
 }

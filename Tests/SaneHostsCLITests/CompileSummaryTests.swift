@@ -20,6 +20,13 @@ struct CompileSummaryTests {
     #expect(object["written"] as? Int == 1)
   }
 
+  @Test("Seconds to two decimals, rounded, as %.2f wrote them")
+  func hundredths() {
+    for seconds in [0, 0.004, 0.005, 0.03, 0.5, 1.5, 12.345, 99.999, 123.4] {
+      #expect(CompileSummary.hundredths(seconds) == String(format: "%.2f", seconds), "\(seconds)")
+    }
+  }
+
   @Test("Names too long for the RPZ zone are counted with samples, in text and JSON")
   func tooLongForZone() async throws {
     let list = try await Compiler().compile([.text("a.example.com\n", name: "mine")])

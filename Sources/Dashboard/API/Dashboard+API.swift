@@ -229,24 +229,16 @@ extension Dashboard {
   }
 
   func export(_ report: TestReport, format: String) throws -> Response {
-    let (body, type, suffix): (String, String, String)
-    switch format {
-    case "json":
-      let encoder = JSONEncoder()
-      encoder.dateEncodingStrategy = .iso8601
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      body = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
-      (type, suffix) = ("application/json", "json")
-    case "text": (body, type, suffix) = (report.text(), "text/plain", "txt")
-    case "junit": (body, type, suffix) = (report.junit(), "application/xml", "xml")
-    default: throw DashboardError.badRequest("Unknown export format \"\(format)\": use text, json or junit.")
+    guard let format = TestReport.ExportFormat(rawValue: format) else {
+      throw DashboardError.badRequest(
+        "Unknown export format \"\(format)\": use \(TestReport.ExportFormat.names).")
     }
     return Response(
       status: .ok,
       headers: [
-        .contentType: "\(type); charset=utf-8",
-        .contentDisposition: "attachment; filename=\"sanehosts-test-\(report.id ?? 0).\(suffix)\"",
+        .contentType: "\(format.contentType); charset=utf-8",
+        .contentDisposition: "attachment; filename=\"sanehosts-test-\(report.id ?? 0).\(format.fileExtension)\"",
       ],
-      body: .init(byteBuffer: ByteBuffer(string: body)))
+      body: .init(byteBuffer: ByteBuffer(string: report.exported(as: format))))
   }
 }

@@ -1,4 +1,5 @@
 import Downloads
+import Files
 import Foundation
 import Hummingbird
 import Loading
@@ -19,10 +20,7 @@ extension Dashboard {
   /// One Server-Sent Events message: `event: NAME` and the value as one line of JSON (keys sorted, dates
   /// as ISO 8601).
   static func eventMessage(_ name: String, _ value: some Encodable) -> String {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.sortedKeys]
-    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    let data = (try? JSONCoding.encode(value)) ?? Data("{}".utf8)
     return "event: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
   }
 

@@ -1,4 +1,5 @@
 import Apply
+import Files
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -129,10 +130,7 @@ struct HeadAsGet<Inner: HTTPResponder>: HTTPResponder {
 /// JSON responses with ISO 8601 dates and sorted keys.
 enum JSONResponse {
   static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    let data = (try? JSONCoding.encode(value)) ?? Data("{}".utf8)
     return Response(
       status: status,
       headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],

@@ -1,4 +1,5 @@
 import Apply
+import Files
 import Foundation
 import Store
 import UseCases
@@ -20,17 +21,15 @@ struct Settings: Codable, Sendable, Hashable {
   /// The saved settings, or the defaults when none are saved (or the file is unreadable).
   static func load(from data: DataDirectory) -> Settings {
     guard let bytes = try? Data(contentsOf: file(in: data)),
-      let settings = try? JSONDecoder().decode(Settings.self, from: bytes)
+      let settings = try? JSONCoding.decode(Settings.self, from: bytes)
     else { return Settings() }
     return settings
   }
 
   /// Saves the settings (atomically, 0600).
   func save(to data: DataDirectory) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let url = Self.file(in: data)
-    try encoder.encode(self).write(to: url, options: .atomic)
+    try JSONCoding.encode(self, pretty: true).write(to: url, options: .atomic)
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
   }
 

@@ -19,7 +19,8 @@ struct HitsCommand: AsyncParsableCommand {
       list: the blocked queries and distinct names it covers, the queries only it blocks, its share of all \
       blocked queries and its size; the lists with no hit (dead weight); the most asked blocked names; and \
       the queries the server answered although the profile blocks them (a sign it is not running what was \
-      applied). What the logs need: dnsmasq: log-queries (or =extra) and log-facility=FILE. unbound: \
+      applied). The profile is --profile, else the one `apply` wrote for the log's server, else the active \
+      one. What the logs need: dnsmasq: log-queries (or =extra) and log-facility=FILE. unbound: \
       log-queries and log-local-actions (or log-replies), use-syslog: no, logfile. BIND: querylog yes, the \
       queries and rpz categories logged to files. --pihole HOST reads a Pi-hole's query log through its API \
       instead or as well (paged on one session, logged out at the end; the password from --pihole-password-file, \
@@ -37,11 +38,7 @@ struct HitsCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp("Count only queries since then: 90m, 24h, 7d, or a date (2026-11-20).", valueName: "when"))
   var since: String?
-  @Option(
-    help:
-      "The profile applied to the server (default: the one `apply` wrote for the log's server, else the active one).",
-    completion: Completions.profiles)
-  var profile: String?
+  @OptionGroup var profile: ProfileOption
   @Option(
     help: ArgumentHelp(
       "How the profile was applied (default: as `apply` wrote it for the log's server, else the server's own target).",
@@ -52,7 +49,7 @@ struct HitsCommand: AsyncParsableCommand {
   var pihole: String? { connection.pihole }
   @Option(help: "How many names the top lists show.") var top = 20
   @Flag(help: "Count per client address too (addresses are otherwise neither printed nor kept).") var byClient = false
-  @Flag(help: "Print JSON on standard output.") var json = false
+  @OptionGroup var printing: OutputOptions
   @Flag(help: "Print the per-list table as CSV on standard output.") var csv = false
   @Flag(
     help: """
@@ -67,7 +64,7 @@ struct HitsCommand: AsyncParsableCommand {
       throw ValidationError(TrafficError.noLogs.errorDescription ?? "")
     }
     if follow && pihole != nil { throw ValidationError("--follow reads log files; a Pi-hole is counted without it.") }
-    if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+    if printing.json && csv { throw ValidationError("Choose one of --json and --csv.") }
     if follow && (csv || since != nil) {
       throw ValidationError("--follow prints names as they come: no --csv or --since.")
     }
@@ -81,12 +78,12 @@ struct HitsCommand: AsyncParsableCommand {
       let sources = try logs.map { argument throws(TrafficError) in try LogSource(argument: argument) }
       let request = NetworkHits.Request(
         logs: sources, since: try since.map { text throws(TrafficError) in try NetworkHits.since(text) },
-        profile: profile, target: target, byClient: byClient, top: top)
+        profile: profile.name, target: target, byClient: byClient, top: top)
       if follow {
         try await NetworkHits(store: store).follow(request) {
           Terminal.writeError("Following \(sources.map(\.path).joined(separator: ", ")) (Ctrl-C stops).\n")
         } emit: { item in
-          Terminal.writeOutput(json ? Text.jsonLine(item) : Self.feedLine(item))
+          Terminal.writeOutput(printing.json ? Text.jsonLine(item) : Self.feedLine(item))
         }
         return
       }
@@ -104,7 +101,7 @@ struct HitsCommand: AsyncParsableCommand {
     } catch {
       throw CLIError(error)
     }
-    if json {
+    if printing.json {
       Terminal.writeOutput(Text.json(report))
     } else if csv {
       Terminal.writeOutput(Self.csv(report))

@@ -6,7 +6,7 @@ import Foundation
 import Store
 
 /// `sanehosts compile`: merges lists into one deduplicated block set in the format a blocker needs.
-struct Compile: AsyncParsableCommand {
+struct CompileCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "compile",
     abstract: "Merge blocklists into one deduplicated list in the format a DNS blocker needs.",
@@ -31,8 +31,7 @@ struct Compile: AsyncParsableCommand {
   @Argument(help: "List files, URLs, or - for standard input (none: the active profile).")
   var inputs: [String] = []
 
-  @Option(help: "Compile this profile's saved copies and rules (with any INPUTs added).")
-  var profile: String?
+  @OptionGroup var profile: ProfileOption
 
   @OptionGroup var store: StoreOptions
 
@@ -67,14 +66,13 @@ struct Compile: AsyncParsableCommand {
   @Option(help: "The title in the output's header.")
   var title: String = "SaneHosts blocklist"
 
-  @Flag(help: "Print the summary as JSON on standard output (requires --output).")
-  var json = false
+  @OptionGroup var printing: OutputOptions
 
   @Flag(name: .shortAndLong, help: "Print nothing but errors.")
   var quiet = false
 
   func validate() throws {
-    if json && output == nil {
+    if printing.json && output == nil {
       throw ValidationError("--json needs --output: the list itself would mix with the summary.")
     }
     if namesPerLine < 1 { throw ValidationError("--names-per-line must be at least 1, not \(namesPerLine).") }
@@ -96,10 +94,10 @@ struct Compile: AsyncParsableCommand {
     var sources: [ListSource] = []
     // The profile alone: its block set file, when current, is the compile.
     var saved: CompiledList?
-    if profile != nil || inputs.isEmpty {
+    if profile.name != nil || inputs.isEmpty {
       let (store, profileSources, profileRules) = try profileInputs()
       if inputs.isEmpty && allow.isEmpty && deny.isEmpty {
-        saved = try await BlockSet.compile(profile: self.profile, in: store).list
+        saved = try await BlockSet.compile(profile: self.profile.name, in: store).list
       }
       sources += profileSources
       rules.allow = profileRules.allow + rules.allow
@@ -146,7 +144,7 @@ struct Compile: AsyncParsableCommand {
     }
 
     let summary = CompileSummary(list: list, report: report, format: format, elapsed: ContinuousClock.now - started)
-    if json {
+    if printing.json {
       Terminal.writeOutput(summary.json() + "\n")
     } else if !quiet {
       Terminal.writeError(summary.text())
@@ -157,7 +155,7 @@ struct Compile: AsyncParsableCommand {
   /// The saved copies of the profile's enabled sources, and its rules.
   private func profileInputs() throws -> (Store, [ListSource], RuleSet) {
     let store = try store.open()
-    let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+    let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
     let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }.filter(\.enabled)
     let rules = try storeCall { () throws(StoreError) in try store.ruleSet(for: profile) }
     var sources: [ListSource] = []

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 @Suite("sanehosts fetch, run as a process")
-struct FetchTests {
+struct FetchCommandTests {
   let list = "# test list\n0.0.0.0 ads.website\n0.0.0.0 tracker.website\n"
 
   /// A runner whose temporary files go to `directory`, so leftovers can be checked.

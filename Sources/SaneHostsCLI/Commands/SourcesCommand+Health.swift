@@ -17,8 +17,8 @@ extension SourcesCommand {
         """)
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var profile: ProfileOption
+    @OptionGroup var printing: OutputOptions
     @Argument(help: "Source names (as `sources list` shows them), numbers or URLs.") var sources: [String]
 
     func validate() throws {
@@ -38,19 +38,19 @@ extension SourcesCommand {
       for reference in sources {
         let source: Source
         do {
-          source = try await store.acceptHeldCopy(reference, in: profile)
+          source = try await store.acceptHeldCopy(reference, in: profile.name)
         } catch {
-          if json && !accepted.isEmpty { Terminal.writeOutput(Text.json(accepted)) }
+          if printing.json && !accepted.isEmpty { Terminal.writeOutput(Text.json(accepted)) }
           throw CLIError(error)
         }
         accepted.append(Accepted(source: source.key, names: source.unique, before: source.previousUnique))
-        if !json {
+        if !printing.json {
           Terminal.writeOutput(
             "Accepted \(source.key)'s new copy: \(source.unique?.grouped ?? "?") names, "
               + "\(source.previousUnique?.grouped ?? "?") before. Run `sanehosts update` to compile the profile.\n")
         }
       }
-      if json { Terminal.writeOutput(Text.json(accepted)) }
+      if printing.json { Terminal.writeOutput(Text.json(accepted)) }
     }
   }
 
@@ -67,11 +67,11 @@ extension SourcesCommand {
         """)
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
+    @OptionGroup var profile: ProfileOption
     @Flag(help: "Compare the current copy with the copy held back as a suspicious shrink.") var held = false
     @Option(help: "Names shown on each side.") var limit = 20
     @Flag(help: "Show every name added and removed.") var all = false
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var printing: OutputOptions
     @Argument(help: "The source (as `sources list` shows it), its number or URL.") var source: String
 
     func validate() throws {
@@ -82,7 +82,7 @@ extension SourcesCommand {
       let store = try store.open()
       let difference: Store.CopyDifference?
       do {
-        difference = try await store.difference(of: source, in: profile, held: held, limit: all ? nil : limit)
+        difference = try await store.difference(of: source, in: profile.name, held: held, limit: all ? nil : limit)
       } catch {
         throw CLIError(error)
       }
@@ -91,14 +91,14 @@ extension SourcesCommand {
           held
           ? "\(source) has no copy held back: there is nothing to compare."
           : "\(source) has only one copy so far: there is nothing to compare yet (the next update that changes it keeps this one to compare with)."
-        if json {
+        if printing.json {
           Terminal.writeOutput(Text.json(["source": source, "message": message]))
         } else {
           Terminal.writeOutput(message + "\n")
         }
         return
       }
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(difference))
         return
       }

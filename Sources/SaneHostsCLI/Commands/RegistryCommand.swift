@@ -16,13 +16,13 @@ struct RegistryCommand: ParsableCommand {
       commandName: "list", abstract: "Every test domain with its category and provider.")
     @OptionGroup var store: StoreOptions
     @Option(help: "Only this category.") var category: String?
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     func run() throws {
       let store = try store.open()
       var domains = try RegistryCommand.registry(store).domains
       if let category { domains = domains.filter { $0.category.lowercased() == category.lowercased() } }
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(domains))
         return
       }

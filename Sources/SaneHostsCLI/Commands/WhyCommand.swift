@@ -24,8 +24,8 @@ struct WhyCommand: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
-  @Flag(help: "Print JSON on standard output.") var json = false
+  @OptionGroup var profile: ProfileOption
+  @OptionGroup var printing: OutputOptions
   @Option(
     help: ArgumentHelp(
       "Also ask this DNS server for each name, and show its answer and CNAME chain.", valueName: "IP[:port]"))
@@ -43,16 +43,12 @@ struct WhyCommand: AsyncParsableCommand {
     let store = try store.open()
     let answer: Explainer.Answer
     do {
-      answer = try await Explainer(store: store, profile: profile).explain(
+      answer = try await Explainer(store: store, profile: profile.name).explain(
         names, resolver: try resolver.map { try ServerAddress(parsing: $0) })
     } catch {
       throw CLIError(error)
     }
-    if json {
-      Terminal.writeOutput(Text.json(answer))
-    } else {
-      Terminal.writeOutput(Self.text(answer))
-    }
+    printing.write(answer) { Self.text(answer) }
     if answer.names.contains(where: { $0.verdict == .invalid }) { throw ExitCode(1) }
   }
 

@@ -23,7 +23,7 @@ struct RestoreCommand: ParsableCommand {
   @Option(help: "The file is this target's drop-in: \(Target.names).") var target: Target = .hosts
   @Option(help: ArgumentHelp("The drop-in (default: the target's usual path).", valueName: "path"))
   var output: String?
-  @Flag(help: "Print the list as JSON on standard output.") var json = false
+  @OptionGroup var printing: OutputOptions
   @Flag(name: .shortAndLong, help: "Print nothing but errors.") var quiet = false
 
   func validate() throws {
@@ -43,14 +43,14 @@ struct RestoreCommand: ParsableCommand {
   func run() throws {
     let file = files.file(for: target, output: output, data: store.directory)
     let backups = file.backups.list()
-    if list || json {
+    if list || printing.json {
       let rows = backups.map { backup in
         BackupJSON(
           id: backup.id, date: backup.date,
           bytes: (try? FileManager.default.attributesOfItem(atPath: backup.url.path)[.size] as? Int) ?? 0,
           path: backup.url.path)
       }
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(rows))
       } else if rows.isEmpty {
         Terminal.writeError("No backups of \(file.path) in \(file.backups.directory.path).\n")
@@ -60,7 +60,7 @@ struct RestoreCommand: ParsableCommand {
             [["ID", "TAKEN", "BYTES"]]
               + rows.map { [$0.id, $0.date.formatted(.iso8601), $0.bytes.grouped] }))
       }
-      if !json { Terminal.writeError(otherFiles(than: file)) }
+      if !printing.json { Terminal.writeError(otherFiles(than: file)) }
       return
     }
     do {

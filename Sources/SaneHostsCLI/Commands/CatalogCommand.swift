@@ -21,8 +21,7 @@ struct CatalogCommand: ParsableCommand {
   @Flag(help: "List the presets instead of the lists.")
   var presets = false
 
-  @Flag(help: "Print JSON on standard output.")
-  var json = false
+  @OptionGroup var printing: OutputOptions
 
   func validate() throws {
     if let category, Catalog.builtIn.category(id: category) == nil {
@@ -34,7 +33,7 @@ struct CatalogCommand: ParsableCommand {
   func run() throws {
     let catalog = Catalog.builtIn
     if presets {
-      if json {
+      if printing.json {
         struct PresetJSON: Encodable {
           var id, name, description: String
           var extends: String?
@@ -65,7 +64,7 @@ struct CatalogCommand: ParsableCommand {
       return
     }
     let entries = category.map { catalog.entries(in: $0) } ?? catalog.sources
-    if json {
+    if printing.json {
       Terminal.writeOutput(Text.json(entries))
       return
     }

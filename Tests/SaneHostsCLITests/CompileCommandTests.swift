@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 @Suite("sanehosts compile, run as a process")
-struct CompileTests {
+struct CompileCommandTests {
   func write(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
 
   @Test("Merges inputs of different formats, writes the output atomically and summarises on stderr")

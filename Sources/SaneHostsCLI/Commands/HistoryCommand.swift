@@ -15,12 +15,12 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "The saved runs, newest first.")
     @OptionGroup var store: StoreOptions
     @Option(help: "How many runs to list.") var limit = 20
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     func run() throws {
       let history = History(store: try store.open())
       let runs = try storeCall { () throws(StoreError) in try history.store.testRuns(limit: limit) }
-      if json {
+      if printing.json {
         struct Row: Encodable {
           var id: Int64?, startedAt: Date, probe: String, target: String, milliseconds: Int
           var score: Score
@@ -56,12 +56,12 @@ struct HistoryCommand: ParsableCommand {
       commandName: "show", abstract: "One saved run's report (default: the newest).")
     @OptionGroup var store: StoreOptions
     @Argument(help: "The run's id.") var id: Int64?
-    @Flag(help: "Print the report as JSON.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     func run() throws {
       let history = History(store: try store.open())
       let report = try HistoryCommand.load(id, history)
-      Terminal.writeOutput(json ? Text.json(report) : report.text(colour: Terminal.isInteractive(.standardOutput)))
+      printing.write(report) { report.text(colour: Terminal.isInteractive(.standardOutput)) }
     }
   }
 
@@ -71,7 +71,7 @@ struct HistoryCommand: ParsableCommand {
       abstract: "What changed between two runs: newly blocked, newly reachable (default: the two newest).")
     @OptionGroup var store: StoreOptions
     @Argument(help: "The older run's id, then the newer one's.") var ids: [Int64] = []
-    @Flag(help: "Print the difference as JSON.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     func validate() throws {
       if ids.count == 1 || ids.count > 2 { throw ValidationError("Give two run ids, or none for the two newest.") }
@@ -91,7 +91,7 @@ struct HistoryCommand: ParsableCommand {
       }
       let difference = RunDifference(
         from: try HistoryCommand.load(pair[0], history), to: try HistoryCommand.load(pair[1], history))
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(difference))
         return
       }

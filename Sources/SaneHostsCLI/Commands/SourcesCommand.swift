@@ -32,7 +32,7 @@ struct SourcesCommand: ParsableCommand {
         """)
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
+    @OptionGroup var profile: ProfileOption
     @Argument(help: "Catalog ids, URLs or files.", completion: Completions.catalogEntries) var sources: [String]
     @Option(help: "A short name for the source (one source only).") var name: String?
     @Option(help: "Read the list as this format instead of recognising each line.") var format: ListFormat?
@@ -64,7 +64,7 @@ struct SourcesCommand: ParsableCommand {
 
     func run() throws {
       let store = try store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
       for text in sources {
         var new = try storeCall { () throws(StoreError) in try NewSource.parse(text) }
         if let name {
@@ -139,14 +139,14 @@ struct SourcesCommand: ParsableCommand {
       commandName: "list", abstract: "List a profile's sources with freshness and counts.")
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var profile: ProfileOption
+    @OptionGroup var printing: OutputOptions
 
     func run() throws {
       let store = try store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(members.map { SourceSummary($0) }))
         return
       }
@@ -164,7 +164,7 @@ struct SourcesCommand: ParsableCommand {
 /// The arguments of `sources remove|enable|disable`: sources of a profile.
 struct SourceReferences: ParsableArguments {
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
+  @OptionGroup var profile: ProfileOption
   @Argument(
     help: "Source names (as `sources list` shows them), numbers or URLs.", completion: Completions.sourceKeys)
   var sources: [String]
@@ -177,7 +177,7 @@ struct SourceReferences: ParsableArguments {
   func each(_ verb: String, _ change: (Store, String, String?) throws(StoreError) -> Source) throws {
     let store = try store.open()
     for reference in sources {
-      let source = try storeCall { () throws(StoreError) in try change(store, reference, profile) }
+      let source = try storeCall { () throws(StoreError) in try change(store, reference, profile.name) }
       Terminal.writeOutput("\(verb) \(source.key).\n")
     }
   }

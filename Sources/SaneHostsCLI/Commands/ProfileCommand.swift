@@ -52,7 +52,7 @@ struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the profiles.")
 
     @OptionGroup var store: StoreOptions
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     func run() throws {
       let store = try store.open()
@@ -68,7 +68,7 @@ struct ProfileCommand: ParsableCommand {
           Text.age(object.compiledAt), profile.preset ?? "",
         ])
       }
-      Terminal.writeOutput(json ? Text.json(objects) : Text.table(rows))
+      printing.write(objects) { Text.table(rows) }
     }
   }
 
@@ -78,13 +78,13 @@ struct ProfileCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The profile (default: the active one).", completion: Completions.profiles) var name: String?
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     func run() throws {
       let store = try store.open()
       let profile = try storeCall { () throws(StoreError) in try store.profile(name) }
       let object = try ProfileJSON(profile, store: store)
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(object))
         return
       }

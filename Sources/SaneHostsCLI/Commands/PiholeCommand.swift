@@ -36,7 +36,7 @@ struct PiholeCommand: AsyncParsableCommand {
       commandName: "status", abstract: "Version, gravity size and the adlists' state.")
     @OptionGroup var pihole: PiholeOptions
     @OptionGroup var store: StoreOptions
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     struct JSON: Encodable {
       var host: String
@@ -49,7 +49,7 @@ struct PiholeCommand: AsyncParsableCommand {
       let (summary, lists) = try await pihole.withClient(data: store.directory) { client in
         (try await client.summary(), try await client.lists())
       }
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(JSON(host: host.apiBase, summary: summary, lists: lists)))
         return
       }
@@ -78,11 +78,11 @@ struct PiholeCommand: AsyncParsableCommand {
       commandName: "lists", abstract: "The Pi-hole's adlists with their counts and status.")
     @OptionGroup var pihole: PiholeOptions
     @OptionGroup var store: StoreOptions
-    @Flag(help: "Print JSON on standard output.") var json = false
+    @OptionGroup var printing: OutputOptions
 
     func run() async throws {
       let lists = try await pihole.withClient(data: store.directory) { try await $0.lists() }
-      if json {
+      if printing.json {
         Terminal.writeOutput(Text.json(lists))
         return
       }
@@ -119,8 +119,7 @@ struct PiholeCommand: AsyncParsableCommand {
         """)
     @OptionGroup var pihole: PiholeOptions
     @OptionGroup var store: StoreOptions
-    @Option(help: "The profile to sync (default: the active one).", completion: Completions.profiles) var profile:
-      String?
+    @OptionGroup var profile: ProfileOption
     @Flag(help: "Remove lists SaneHosts added for this profile that it no longer has.") var removeDropped = false
     @Flag(help: "Show what would change, change nothing.") var dryRun = false
     /// The rules' part of the summary (`; rules: 2 added, 0 removed, 1 kept`), empty without rules.
@@ -134,7 +133,7 @@ struct PiholeCommand: AsyncParsableCommand {
 
     func run() async throws {
       let store = try self.store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile) }
+      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
       let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
       let rules: RuleSet
       do { rules = try await PiholeSync.rules(of: profile, in: store) } catch { throw CLIError(error) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Blocklists
+import Files
 import Foundation
 import Store
 
@@ -85,18 +86,8 @@ enum Text {
   }
 
   /// JSON text of an encodable value, keys sorted, dates as ISO 8601.
-  static func json<T: Encodable>(_ value: T) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self) + "\n"
-  }
+  static func json<T: Encodable>(_ value: T) -> String { JSONCoding.text(value, pretty: true) }
 
   /// JSON of an encodable value on one line (an event among others), keys sorted, dates as ISO 8601.
-  static func jsonLine<T: Encodable>(_ value: T) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self) + "\n"
-  }
+  static func jsonLine<T: Encodable>(_ value: T) -> String { JSONCoding.text(value) }
 }

@@ -8,7 +8,7 @@ import Updates
 import UseCases
 
 /// `sanehosts update`: fetch a profile's sources and recompile it.
-struct Update: AsyncParsableCommand {
+struct UpdateCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "update",
     abstract: "Download a profile's sources (in parallel) and compile the profile.",
@@ -36,14 +36,13 @@ struct Update: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile to update (default: the active one).", completion: Completions.profiles) var profile:
-    String?
+  @OptionGroup var profile: ProfileOption
   @Flag(help: "Download and parse every source even if unchanged.") var force = false
   @Option(name: .shortAndLong, help: "Sources fetched at the same time.") var jobs = 4
   @Flag(help: "Wait for another running update instead of stopping.") var wait = false
   @Option(help: "Give up on a source after this many seconds.") var timeout = 300
   @Option(help: "Refuse sources larger than this many MiB.") var maxSize = 512
-  @Flag(help: "Print one JSON object per event on standard output.") var json = false
+  @OptionGroup var printing: OutputOptions
   @Flag(name: .shortAndLong, help: "Print nothing but errors.") var quiet = false
   @Flag(help: "Take new copies with fewer than half the names of the last good one instead of holding them back.")
   var acceptShrink = false
@@ -55,7 +54,7 @@ struct Update: AsyncParsableCommand {
     if jobs < 1 || jobs > 32 { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
     if timeout < 1 { throw ValidationError("--timeout must be at least 1 second, not \(timeout).") }
     if maxSize < 1 { throw ValidationError("--max-size must be at least 1 MiB, not \(maxSize).") }
-    if json && quiet { throw ValidationError("--json and --quiet cannot be used together.") }
+    if printing.json && quiet { throw ValidationError("--json and --quiet cannot be used together.") }
     if staleDays < 1 { throw ValidationError("--stale-days must be at least 1, not \(staleDays).") }
   }
 
@@ -65,10 +64,10 @@ struct Update: AsyncParsableCommand {
     downloads.totalTimeout = .seconds(timeout)
     downloads.maximumBytes = Int64(maxSize) * 1024 * 1024
     let mode: UpdateRenderer.Mode =
-      json ? .json : quiet ? .quiet : Terminal.isInteractive(.standardOutput) ? .live : .plain
+      printing.json ? .json : quiet ? .quiet : Terminal.isInteractive(.standardOutput) ? .live : .plain
     let renderer = UpdateRenderer(mode: mode, width: Terminal.width(.standardOutput))
     let run = ProfileUpdate(
-      profile: profile,
+      profile: profile.name,
       options: Updater.Options(force: force, concurrentSources: jobs, waitForLock: wait, acceptShrink: acceptShrink),
       downloads: downloads, staleDays: staleDays)
 

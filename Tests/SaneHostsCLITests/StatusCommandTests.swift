@@ -6,7 +6,7 @@ import Testing
 @testable import SaneHostsCLI
 
 @Suite("sanehosts status")
-struct StatusTests {
+struct StatusCommandTests {
   @Test("A fresh store: the default profile, no sources, and a warning saying what to do")
   func fresh() async throws {
     let cli = try StoreCLI()

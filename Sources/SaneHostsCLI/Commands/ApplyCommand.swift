@@ -66,7 +66,7 @@ struct ApplyCommand: AsyncParsableCommand {
   static let serverNames = ServerTarget.allCases.map(\.rawValue).joined(separator: "|")
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "Apply this profile instead of the active one.", completion: Completions.profiles) var profile: String?
+  @OptionGroup var profile: ProfileOption
   @OptionGroup var files: ManagedFileOptions
 
   @Option(help: "Where to apply: \(Target.names).")
@@ -108,7 +108,7 @@ struct ApplyCommand: AsyncParsableCommand {
   @Flag(help: "Print a summary (+N −M lines), then the change as a unified diff, and the lookup time when measured.")
   var diff = false
   @Flag(help: "Replace SaneHosts' part even if someone else edited it.") var force = false
-  @Flag(help: "Print the result as JSON on standard output.") var json = false
+  @OptionGroup var printing: OutputOptions
   @Flag(name: .shortAndLong, help: "Print nothing but errors and warnings.") var quiet = false
 
   func validate() throws {
@@ -181,11 +181,11 @@ struct ApplyCommand: AsyncParsableCommand {
       }
       let store = try store.open()
       let options = Applier.Options(
-        profile: profile, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
+        profile: profile.name, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
         dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush,
         verify: verify != nil)
       var applied = try await Applier(store: store, file: file).apply(options)
-      if diff && !json {
+      if diff && !printing.json {
         Terminal.writeOutput(await Self.unifiedDiff(applied.change, path: file.path, server: target.server))
       }
       var latency: Duration?
@@ -193,10 +193,10 @@ struct ApplyCommand: AsyncParsableCommand {
         latency = LookupLatency.measure(last)
         applied.result.lookupMicroseconds = latency.map { Int($0.secondsValue * 1_000_000) }
       }
-      if let summary = applied.result.flushSummary, !json && !quiet {
+      if let summary = applied.result.flushSummary, !printing.json && !quiet {
         Terminal.writeError("DNS caches: \(summary).\n")
       }
-      if applied.result.firstWrite, let instructions = applied.result.instructions, !json && !quiet,
+      if applied.result.firstWrite, let instructions = applied.result.instructions, !printing.json && !quiet,
         let server = target.server
       {
         Terminal.writeError("To load it, add to \(server.server)'s configuration (once):\n\(instructions)\n")
@@ -267,7 +267,7 @@ struct ApplyCommand: AsyncParsableCommand {
   }
 
   private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?, notLoaded: String?) {
-    if json {
+    if printing.json {
       guard let verification else {
         Terminal.writeOutput(Text.json(result))
         return

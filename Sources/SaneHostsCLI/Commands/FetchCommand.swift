@@ -3,7 +3,7 @@ import Downloads
 import Foundation
 
 /// `sanehosts fetch`: downloads one list with live progress, conditionally and checksummed.
-struct Fetch: AsyncParsableCommand {
+struct FetchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fetch",
     abstract: "Download one blocklist (URL or local file) with live progress.",
@@ -38,14 +38,13 @@ struct Fetch: AsyncParsableCommand {
   @Option(help: "Refuse lists larger than this many MiB.")
   var maxSize: Int = 512
 
-  @Flag(help: "Print one JSON object per event on standard output (requires --output).")
-  var json = false
+  @OptionGroup var printing: OutputOptions
 
   @Flag(name: .shortAndLong, help: "Print nothing but errors.")
   var quiet = false
 
   func validate() throws {
-    if json && output == nil {
+    if printing.json && output == nil {
       throw ValidationError("--json needs --output: the list itself would mix with the events.")
     }
     if timeout < 1 { throw ValidationError("--timeout must be at least 1 second, not \(timeout).") }
@@ -62,7 +61,7 @@ struct Fetch: AsyncParsableCommand {
     let request = DownloadRequest(url: url, validators: Validators(etag: etag, lastModified: lastModified))
 
     let mode: ProgressRenderer.Mode =
-      json ? .json : quiet ? .quiet : Terminal.isInteractive(.standardError) ? .bar : .plain
+      printing.json ? .json : quiet ? .quiet : Terminal.isInteractive(.standardError) ? .bar : .plain
     let label = url.lastPathComponent.isEmpty ? source : url.lastPathComponent
     let output = output.map { URL(fileURLWithPath: $0) }
 

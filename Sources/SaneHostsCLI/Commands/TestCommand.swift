@@ -38,7 +38,7 @@ struct TestCommand: AsyncParsableCommand {
       control domains leave a warning beside the score (text, JSON, JUnit, history).
 
       Every run is saved (see `sanehosts history`); --json prints the report (schema: \
-      docs/test-report.md), --export FORMAT FILE writes text, json or junit. For each reachable domain the \
+      docs/test-report.md), --export FORMAT FILE writes text, printing.json or junit. For each reachable domain the \
       report names the sources in your store that list it. Exit status: 0 when the run completed \
       (4 with --fail-under when the score is lower), 1 when it could not run or gave no score, 130 when \
       cancelled.
@@ -78,7 +78,7 @@ struct TestCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Exit with status 4 when the score is below this percentage.", valueName: "percent"))
   var failUnder: Double?
   @Flag(help: "Do not save the run in the history.") var noSave = false
-  @Flag(help: "Print the report as JSON on standard output.") var json = false
+  @OptionGroup var printing: OutputOptions
   @Flag(name: .shortAndLong, help: "Print only the summary line (and errors).") var quiet = false
 
   /// The probe in force: --probe, else dns when a DNS server (--resolver, --pihole) is named, else system.
@@ -105,9 +105,9 @@ struct TestCommand: AsyncParsableCommand {
     }
     if let maxTime, maxTime < timeout { throw ValidationError("--max-time must be at least --timeout.") }
     if !export.isEmpty {
-      guard export.count == 2, ["text", "json", "junit"].contains(export[0]) else {
+      guard export.count == 2, TestReport.ExportFormat(rawValue: export[0]) != nil else {
         throw ValidationError(
-          "--export takes a format (text, json or junit) and a file, e.g. --export junit report.xml.")
+          "--export takes a format (\(TestReport.ExportFormat.names)) and a file, e.g. --export junit report.xml.")
       }
     }
     if sampleSource != nil && sampleProfile != nil {
@@ -117,14 +117,14 @@ struct TestCommand: AsyncParsableCommand {
       throw ValidationError("--sample-only needs --sample-source or --sample-profile.")
     }
     if sampleCount < 1 { throw ValidationError("--sample-count must be at least 1.") }
-    if json && quiet { throw ValidationError("--json and --quiet cannot be used together.") }
+    if printing.json && quiet { throw ValidationError("--json and --quiet cannot be used together.") }
   }
 
   func run() async throws {
     let store = try self.store.open()
     let registry = try await registry(store)
     let run = try testRun()
-    let live = !json && !quiet && Terminal.isInteractive(.standardError)
+    let live = !printing.json && !quiet && Terminal.isInteractive(.standardError)
     let progress = TestProgress(live: live, width: Terminal.width(.standardError))
 
     var report: TestReport
@@ -146,7 +146,7 @@ struct TestCommand: AsyncParsableCommand {
         of: report, pihole: pihole, connection: connection, data: store.directory)
     }
     if !noSave { report = try History(store: store).save(report) }
-    if json {
+    if printing.json {
       Terminal.writeOutput(Text.json(report))
     } else if quiet {
       Terminal.writeOutput("\(report.score.summary)\(report.scoreWarning.map { " (warning: \($0))" } ?? "")\n")
@@ -212,12 +212,7 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   static func write(_ report: TestReport, format: String, to path: String) throws {
-    let text: String
-    switch format {
-    case "json": text = Text.json(report)
-    case "junit": text = report.junit()
-    default: text = report.text()
-    }
+    let text = report.exported(as: TestReport.ExportFormat(rawValue: format) ?? .text)
     do {
       try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {

@@ -7,19 +7,19 @@ import Updates
 import UseCases
 
 /// `sanehosts status`: what is active, how fresh it is, and what needs attention.
-struct Status: ParsableCommand {
+struct StatusCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "status",
     abstract: "Show the active profile, its sources' freshness and counts, the last update and warnings.")
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "Show this profile instead of the active one.", completion: Completions.profiles) var profile: String?
+  @OptionGroup var profile: ProfileOption
   @Option(help: "Warn about a source without a successful update for this many days.")
   var outdatedDays = ProfileStatus.defaultOutdatedDays
   @Option(
     help: "Call a source stale when its content has not changed, or its own header is dated, this many days back.")
   var staleDays = ProfileStatus.defaultStaleDays
-  @Flag(help: "Print JSON on standard output.") var json = false
+  @OptionGroup var printing: OutputOptions
 
   struct StatusJSON: Encodable {
     var dataDirectory: String
@@ -74,7 +74,7 @@ struct Status: ParsableCommand {
   func run() throws {
     let store = try store.open()
     let status = try storeCall { () throws(StoreError) in
-      try ProfileStatus(profile: self.profile, in: store, staleDays: staleDays, outdatedDays: outdatedDays)
+      try ProfileStatus(profile: self.profile.name, in: store, staleDays: staleDays, outdatedDays: outdatedDays)
     }
     let snapshot = status.snapshot
     let profile = snapshot.profile
@@ -87,7 +87,7 @@ struct Status: ParsableCommand {
     AppliedFile.forgetGone(in: store)
     let applied = AppliedJSON.all(store.directory)
 
-    if json {
+    if printing.json {
       Terminal.writeOutput(
         Text.json(
           StatusJSON(

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 @Suite("sanehosts update, status and compile --profile")
-struct UpdateTests {
+struct UpdateCommandTests {
   @Test("Update in a pipe prints plain lines; a second run is unchanged; status and compile use the result")
   func updateThenUnchanged() async throws {
     let cli = try StoreCLI()

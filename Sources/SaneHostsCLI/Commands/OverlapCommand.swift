@@ -18,24 +18,24 @@ struct OverlapCommand: AsyncParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
-  @Flag(help: "Print JSON on standard output.") var json = false
+  @OptionGroup var profile: ProfileOption
+  @OptionGroup var printing: OutputOptions
   @Flag(help: "Print CSV on standard output: one row per ordered pair of sources, the diagonal included.")
   var csv = false
 
   func validate() throws {
-    if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+    if printing.json && csv { throw ValidationError("Choose one of --json and --csv.") }
   }
 
   func run() async throws {
     let store = try store.open()
     let report: Overlap.Report
     do {
-      report = try await Overlap.report(profile: profile, in: store)
+      report = try await Overlap.report(profile: profile.name, in: store)
     } catch {
       throw CLIError(error)
     }
-    if json {
+    if printing.json {
       Terminal.writeOutput(Text.json(JSONReport(report)))
     } else if csv {
       Terminal.writeOutput(Self.csv(report))

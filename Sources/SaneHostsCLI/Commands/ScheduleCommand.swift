@@ -32,8 +32,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     var onCalendar = "daily"
     @Option(help: "A random delay added to each run (a systemd time span), so not every machine fetches at once.")
     var randomizedDelay = "1h"
-    @Option(help: "The profile to apply (default: the active one at run time).", completion: Completions.profiles)
-    var profile: String?
+    @OptionGroup var profile: ProfileOption
     @Option(help: ArgumentHelp("The hosts file to apply to.", valueName: "path")) var hostsFile: String?
     @Option(help: "Apply to a DNS server instead: \(ServerTarget.allCases.map(\.rawValue).joined(separator: ", ")).")
     var target: Target?
@@ -73,7 +72,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         arguments.append("--flush")
       }
       return Schedule(
-        scope: scope.scope, executable: Self.executable(), profile: profile, applyArguments: arguments,
+        scope: scope.scope, executable: Self.executable(), profile: profile.name, applyArguments: arguments,
         onCalendar: onCalendar, randomizedDelay: randomizedDelay,
         // Always the store in use (--data-dir, else $SANEHOSTS_HOME, else the default): a unit does not
         // see the shell's environment, so without it the timer would update another store.
@@ -89,7 +88,7 @@ struct ScheduleCommand: AsyncParsableCommand {
       } catch {
         throw CLIError(error)
       }
-      if let profile {
+      if let profile = profile.name {
         let data = DataDirectory.resolve(explicit: schedule.dataDirectory)
         let store = try StoreOptions.open(data)
         _ = try storeCall { () throws(StoreError) in try store.profile(profile) }

@@ -79,7 +79,7 @@ struct DenyCommand: ParsableCommand {
 /// The arguments of `allow|deny add|remove`.
 struct RuleArguments: ParsableArguments {
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
+  @OptionGroup var profile: ProfileOption
   @Option(help: "A note kept with the rule.") var comment: String?
   @Argument(help: "Rules: example.com, =example.com, *.example.com or /regex/.") var rules: [String]
 
@@ -91,7 +91,7 @@ struct RuleArguments: ParsableArguments {
   func add(_ action: ProfileRule.Action) throws {
     let store = try store.open()
     let (added, alreadyThere) = try storeCall { () throws(StoreError) in
-      try store.addRules(rules, action: action, to: profile, comment: comment)
+      try store.addRules(rules, action: action, to: profile.name, comment: comment)
     }
     for text in alreadyThere { Terminal.writeOutput("Already there: \(action.rawValue) rule \(text).\n") }
     for rule in added {
@@ -103,7 +103,8 @@ struct RuleArguments: ParsableArguments {
   func remove(_ action: ProfileRule.Action) throws {
     let store = try store.open()
     for text in rules {
-      let rule = try storeCall { () throws(StoreError) in try store.removeRule(text, action: action, from: profile) }
+      let rule = try storeCall { () throws(StoreError) in try store.removeRule(text, action: action, from: profile.name)
+      }
       Terminal.writeOutput("Removed \(action.rawValue) rule \(rule.text).\n")
     }
   }
@@ -112,13 +113,13 @@ struct RuleArguments: ParsableArguments {
 /// The options of `allow|deny list`.
 struct RuleListOptions: ParsableArguments {
   @OptionGroup var store: StoreOptions
-  @Option(help: "The profile (default: the active one).", completion: Completions.profiles) var profile: String?
-  @Flag(help: "Print JSON on standard output.") var json = false
+  @OptionGroup var profile: ProfileOption
+  @OptionGroup var printing: OutputOptions
 
   func list(_ action: ProfileRule.Action) throws {
     let store = try store.open()
-    let rules = try storeCall { () throws(StoreError) in try store.rules(in: profile, action: action) }
-    if json {
+    let rules = try storeCall { () throws(StoreError) in try store.rules(in: profile.name, action: action) }
+    if printing.json {
       struct RuleJSON: Encodable {
         var id: Int64?
         var rule, kind: String
