@@ -61,6 +61,13 @@ extension Store {
           ALTER TABLE source ADD COLUMN servedFrom TEXT;
           """)
     }
+    migrator.registerMigration("v6: a generation counted up by every write") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE generation (value INTEGER NOT NULL);
+          INSERT INTO generation (value) VALUES (1);
+          """)
+    }
     return migrator
   }
 

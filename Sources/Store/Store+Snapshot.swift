@@ -48,26 +48,40 @@ extension Store {
   /// A profile's snapshot (the active profile's when `name` is nil), in one read transaction with cached
   /// statements: the dashboard's overview reads it on every request.
   public func snapshot(of name: String? = nil) throws(StoreError) -> ProfileSnapshot {
+    try read { db in try Self.snapshot(of: name, db) }
+  }
+
+  /// The store's generation and, unless it is `known`, the profile's snapshot (the active profile's
+  /// when `name` is nil), both of one state of the store: what the dashboard shows is read again only
+  /// after a write.
+  public func snapshot(of name: String? = nil, ifGenerationIsNot known: Int64?) throws(StoreError) -> (
+    generation: Int64, snapshot: ProfileSnapshot?
+  ) {
     try read { db in
-      let profile = try Self.profile(name, db)
-      let sources = try Self.sources(of: profile, db)
-      let rules = try ProfileRule.fetchAll(
-        db.cachedStatement(sql: "SELECT * FROM rule WHERE profileID = ? ORDER BY id"), arguments: [profile.id])
-      let inputs = sources.filter { $0.enabled && $0.source.cacheFile != nil }.map(\.source)
-      return ProfileSnapshot(
-        profile: profile,
-        profiles: try Profile.fetchAll(db.cachedStatement(sql: "SELECT * FROM profile ORDER BY name COLLATE NOCASE")),
-        sources: sources,
-        rules: rules,
-        compiled: try CompiledProfile.fetchOne(
-          db.cachedStatement(sql: "SELECT * FROM compiledProfile WHERE profileID = ?"), arguments: [profile.id]),
-        lastUpdate: try UpdateRun.fetchOne(
-          db.cachedStatement(sql: "SELECT * FROM updateRun WHERE profileID = ? ORDER BY id DESC LIMIT 1"),
-          arguments: [profile.id]),
-        lastTest: try TestRunRecord.fetchOne(
-          db.cachedStatement(sql: "SELECT * FROM testRun ORDER BY startedAt DESC, id DESC LIMIT 1")),
-        fingerprint: Self.fingerprint(
-          inputs.map { ($0.id, $0.sha256 ?? "", $0.format) }, rules: Self.ruleSet(rules, profile: profile.name)))
+      let generation = try Self.generation(db)
+      return (generation, generation == known ? nil : try Self.snapshot(of: name, db))
     }
+  }
+
+  static func snapshot(of name: String?, _ db: Database) throws -> ProfileSnapshot {
+    let profile = try Self.profile(name, db)
+    let sources = try Self.sources(of: profile, db)
+    let rules = try ProfileRule.fetchAll(
+      db.cachedStatement(sql: "SELECT * FROM rule WHERE profileID = ? ORDER BY id"), arguments: [profile.id])
+    let inputs = sources.filter { $0.enabled && $0.source.cacheFile != nil }.map(\.source)
+    return ProfileSnapshot(
+      profile: profile,
+      profiles: try Profile.fetchAll(db.cachedStatement(sql: "SELECT * FROM profile ORDER BY name COLLATE NOCASE")),
+      sources: sources,
+      rules: rules,
+      compiled: try CompiledProfile.fetchOne(
+        db.cachedStatement(sql: "SELECT * FROM compiledProfile WHERE profileID = ?"), arguments: [profile.id]),
+      lastUpdate: try UpdateRun.fetchOne(
+        db.cachedStatement(sql: "SELECT * FROM updateRun WHERE profileID = ? ORDER BY id DESC LIMIT 1"),
+        arguments: [profile.id]),
+      lastTest: try TestRunRecord.fetchOne(
+        db.cachedStatement(sql: "SELECT * FROM testRun ORDER BY startedAt DESC, id DESC LIMIT 1")),
+      fingerprint: Self.fingerprint(
+        inputs.map { ($0.id, $0.sha256 ?? "", $0.format) }, rules: Self.ruleSet(rules, profile: profile.name)))
   }
 }

@@ -74,10 +74,14 @@ public struct Store: Sendable {
     }
   }
 
-  /// Runs a write transaction, turning database errors into `StoreError`.
+  /// Runs a write transaction, turning database errors into `StoreError`; it counts up the generation.
   func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
     do {
-      return try database.write(body)
+      return try database.write { db in
+        let result = try body(db)
+        try Self.countGeneration(db)
+        return result
+      }
     } catch let error as StoreError {
       throw error
     } catch {
@@ -85,10 +89,15 @@ public struct Store: Sendable {
     }
   }
 
-  /// Runs a write transaction from async code; a cancelled task rolls it back.
+  /// Runs a write transaction from async code; a cancelled task rolls it back. It counts up the
+  /// generation.
   func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     do {
-      return try await database.write(body)
+      return try await database.write { db in
+        let result = try body(db)
+        try Self.countGeneration(db)
+        return result
+      }
     } catch let error as StoreError {
       throw error
     } catch is CancellationError {

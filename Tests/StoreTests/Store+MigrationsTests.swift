@@ -16,6 +16,7 @@ struct StoreMigrationsTests {
         "v3: names live in each copy's block set file, not in SQLite",
         "v4: list health: the previous copy, a held-back copy, the list's own date",
         "v5: mirrors, and where the current copy came from",
+        "v6: a generation counted up by every write",
       ])
   }
 

@@ -76,13 +76,14 @@ extension Dashboard {
   }
 
   func overview() async throws -> OverviewView {
-    let status = try ProfileStatus(in: store)
-    let snapshot = status.snapshot
+    let state = try storeView.current()
+    let snapshot = state.snapshot
+    let status = ProfileStatus(snapshot)
     let base = "/lists/\(snapshot.profile.name)"
     return OverviewView(
       profile: snapshot.profile.name, profiles: snapshot.profiles.map(\.name), names: snapshot.compiled?.names,
       compiledAt: snapshot.compiled?.compiledAt, sources: snapshot.sources.map { SourceSummary($0) },
-      lastTest: snapshot.lastTest.map(RunView.init), warnings: status.warnings.map(WebAdvice.text),
+      lastTest: state.lastRun, warnings: status.warnings.map(WebAdvice.text),
       update: updates.relay.currentValue, test: tests.relay.currentValue,
       subscriptions: ListCache.Format.allCases.map { "\(base).\($0.fileExtension)" })
   }

@@ -32,6 +32,8 @@ public struct Dashboard: Sendable {
   let lists: ListCache
   /// The Why? box's debounced searches.
   let why: WhySearch
+  /// What the pages show of the store, read again only after a write.
+  let storeView: StoreView
   /// Downloads for updates (tests shorten the timeouts).
   public var downloads: DownloadConfiguration
   /// How often an idle event stream sends a comment, so a closed page is noticed.
@@ -56,6 +58,7 @@ public struct Dashboard: Sendable {
     csrf = AccessToken.random()
     lists = ListCache(store: store)
     why = WhySearch(store: store)
+    storeView = StoreView(store: store)
     downloads = DownloadConfiguration()
     downloads.temporaryDirectory = configuration.data.staging
   }

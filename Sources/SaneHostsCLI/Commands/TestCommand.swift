@@ -38,7 +38,7 @@ struct TestCommand: AsyncParsableCommand {
       control domains leave a warning beside the score (text, JSON, JUnit, history).
 
       Every run is saved (see `sanehosts history`); --json prints the report (schema: \
-      docs/test-report.md), --export FORMAT FILE writes text, printing.json or junit. For each reachable domain the \
+      docs/test-report.md), --export FORMAT FILE writes text, json or junit. For each reachable domain the \
       report names the sources in your store that list it. Exit status: 0 when the run completed \
       (4 with --fail-under when the score is lower), 1 when it could not run or gave no score, 130 when \
       cancelled.
