@@ -9,15 +9,15 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The release executables carry the Swift runtime and Foundation in themselves (as `swift build
-/// --static-swift-stdlib` does): none of their symbols is looked up and bound at each start (README,
-/// "Performance"). Compiled so, the executable's own objects name the
+/// --static-swift-stdlib` does): none of their symbols is looked up and bound at each start (docs/performance.md,
+/// "The binary"). Compiled so, the executable's own objects name the
 /// static libraries (and what Foundation's need: ICU, CoreFoundation) for the linker. Only the executable
 /// targets: the libraries stay as they are for the packages that build them otherwise (Fuzz/). Release
 /// only: the debug test runner links the CLI's module beside the shared runtime that Swift Testing uses.
 let staticStandardLibrary = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
 let executableSwiftSettings = swiftSettings + [.unsafeFlags(["-static-stdlib"], staticStandardLibrary)]
 
-/// How the release executables are linked, with `LeanICUData` (sizes and resident memory: README, "The
+/// How the release executables are linked, with `LeanICUData` (sizes and resident memory: docs/performance.md, "The
 /// binary"): lld; no symbol table for the dynamic loader (`-static-stdlib` asks for `--export-dynamic`,
 /// which also kept every public function of every package from `--gc-sections`); relative relocations
 /// packed (`.relr.dyn`, 0.03 MB, where `.rela.dyn` was 3.4 MB, all read at each start); identical functions

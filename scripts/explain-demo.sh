@@ -1,7 +1,8 @@
 #!/bin/bash
 set -u
-# The README's "Explaining and curating" outputs: eight real lists of ../shared/data/blocklists as file
-# sources (one a local "mirror" that then loses most of its lines), in a throwaway data directory.
+# The outputs in docs/explaining.md ("A session on real lists"): eight real lists of
+# ../shared/data/blocklists as file sources (one a local "mirror" that then loses most of its lines), in a
+# throwaway data directory.
 DEMO="${DEMO:-$(mktemp -d)}"
 S="${SANEHOSTS:-$(cd "$(dirname "$0")/.." && pwd)/.build/release/sanehosts}"
 SHARED="${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}"

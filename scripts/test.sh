@@ -39,7 +39,7 @@ else
   swift test --skip-build --filter "$heavy"
 fi
 
-# A short libFuzzer run of each fuzz target (the full runs are in the README). Skipped when arguments
+# A short libFuzzer run of each fuzz target (the full runs are in docs/hardening.md). Skipped when arguments
 # select tests, and with SANEHOSTS_FUZZ_SECONDS=0.
 fuzz_seconds=${SANEHOSTS_FUZZ_SECONDS:-15}
 if [ $# -eq 0 ] && [ "$fuzz_seconds" -gt 0 ]; then

@@ -39,7 +39,7 @@ public struct ByteSink: ~Copyable {
   private var directRefused = false
   /// Room of the aligned buffer (2 MiB; less in tests), a whole number of blocks. Two of 2 MiB rather
   /// than 8: the write of the last one, which `finish()` waits for, is a quarter as long, and the writing
-  /// thread starts sooner (measured: README, "Compiling").
+  /// thread starts sooner (measured: docs/performance.md, "Compiling").
   private let directCapacity: Int
   /// The alignment direct I/O wants of offsets, lengths and memory.
   static let directBlock = 4096

@@ -26,7 +26,7 @@ public struct Compiler: Sendable {
   /// Blocks parsed ahead per core until the first block is merged. The first merge makes the name set,
   /// zeroing a table of millions of slots (64 MB for 5M names) for tens of milliseconds, while the other
   /// cores parse on: with only the usual two blocks a core ahead, they ran out of work and waited
-  /// (measured: README, "Compiling").
+  /// (measured: docs/performance.md, "Compiling").
   static let startWindow = 6
 
   /// Progress of a compile, reported after each merged block.
@@ -149,7 +149,7 @@ public struct Compiler: Sendable {
     /// False once a block's offsets do not fit (a source over 4 GiB): no origins are kept then.
     var originsFit = true
     /// Names a merge stage handles at a time (8 rather than 16: fewer loads in flight at once, measured
-    /// faster; README, "Compiling").
+    /// faster; docs/performance.md, "Compiling").
     static let batchSize = 8
 
     init(sources: [ListSource], capacity: Int, bytes: Int) {

@@ -5,8 +5,8 @@
 /// wildcard, dnsmasq, unbound, RPZ) a listed parent's entry blocks every name under it, so an allowed name
 /// under a blocked parent needs an exception in the consumer's own syntax, or the parent blocks it anyway.
 /// A rule's `Scope` is exact (`=a.x`), its subtree (`a.x`) or below it (`*.a.x`); each format's lines for
-/// each scope are `Renderer.lines(for:ownEntry:)`, and README's table "What each target blocks" (checked
-/// against them by `ReadmeExceptionTableTests`).
+/// each scope are `Renderer.lines(for:ownEntry:)`, and docs/applying.md's table "What each target blocks" (checked
+/// against them by `TargetBlocksTableTests`).
 ///
 /// The wildcard format has no exception syntax: the parent's entry is written and still blocks the name,
 /// and the renderer counts it (`Renderer.Report.unexpressedExceptions`). A regular-expression allow rule

@@ -9,7 +9,7 @@ enum MemoryPolicy {
   /// An update compiles each source's copy alone, allocating and freeing tens of MB per source; with
   /// glibc's defaults each of those came back as fresh pages, and the page faults were a sixth of the
   /// update's CPU time (half the faults with this, and a faster large update for a higher peak: see
-  /// README, "Updating a profile"). Only `update`
+  /// docs/performance.md, "Updating a profile"). Only `update`
   /// sets it: a compile gained nothing and peaked 20 MB higher, and `serve` runs for days and must give
   /// memory back after a large job.
   @discardableResult

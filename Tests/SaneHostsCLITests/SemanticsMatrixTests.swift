@@ -65,7 +65,7 @@ struct SemanticsMatrixTests {
     }
   }
 
-  /// How a target treats each kind of name: the README's table of rule kinds and record types.
+  /// How a target treats each kind of name: the table of rule kinds and record types in docs/applying.md.
   struct Semantics {
     /// Whether entries block subdomains (all but dnsmasq-hosts).
     var covers = true

@@ -199,7 +199,7 @@ struct TestCommandTests {
     }
   }
 
-  @Test("Regression: test --help and the README give the one score formula (--help left out leaking)")
+  @Test("Regression: test --help and docs/testing.md give the one score formula (--help left out leaking)")
   func scoreFormula() async throws {
     let formula = "blocked ÷ (blocked + reachable + leaking)"
     let help = try await CommandRunner().run(["test", "--help"]).standardOutput
@@ -208,8 +208,8 @@ struct TestCommandTests {
       "\(help)")
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
-    #expect(readme.contains("Score: \(formula)"))
+    let guide = try String(contentsOf: root.appending(path: "docs/testing.md"), encoding: .utf8)
+    #expect(guide.contains("Score: \(formula)"))
   }
 
   @Test(

@@ -23,7 +23,7 @@ struct AttributionTests {
       covering.lists(for: "tracker.website") == [0, 1], "asked again, the same answer: nothing is kept between names")
   }
 
-  /// README's table "What each target blocks" for a rule on `a.x` whose parent `x` is listed (and, for
+  /// docs/applying.md's table "What each target blocks" for a rule on `a.x` whose parent `x` is listed (and, for
   /// the subdomains-only deny, not listed): whether `a.x` and `sub.a.x` are blocked, per output format.
   static let table: [(rule: String, deny: Bool, parentListed: Bool, expected: [OutputFormat: (Bool, Bool)])] = [
     // `=a.x`: unbound's transparent zone lets the subdomains through too; dnsmasq and RPZ re-block them.
@@ -48,7 +48,7 @@ struct AttributionTests {
   ]
 
   @Test(
-    "Regression: every rule kind × target counts as the target's drop-in makes the server answer (README's table): unbound's exact allow opens the subdomains, a subdomains-only deny blocks nothing where the format cannot say it"
+    "Regression: every rule kind × target counts as the target's drop-in makes the server answer (docs/applying.md's table): unbound's exact allow opens the subdomains, a subdomains-only deny blocks nothing where the format cannot say it"
   )
   func ruleKindsByTarget() async throws {
     // The formats of every target (NetworkHitsTests checks each target writes one of them).

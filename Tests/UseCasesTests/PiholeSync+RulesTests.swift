@@ -62,11 +62,11 @@ struct PiholeSyncRulesTests {
     #expect(try harness.store.ruleSet(for: profile).allow.count == 1)
   }
 
-  @Test("README's Pi-hole column is what sync adds for each rule kind")
+  @Test("The Pi-hole column of docs/applying.md's rule table is what sync adds for each rule kind")
   func readmeColumn() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: root.appending(path: "docs/applying.md"), encoding: .utf8)
     let rows: [(String, RuleSet.Kind)] = [("| `=a.x`", .exact), ("| `a.x`", .subdomains), ("| `*.a.x`", .wildcard)]
     for (prefix, kind) in rows {
       let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix(prefix + " (") }, "\(prefix)")

@@ -101,7 +101,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       let suggestion =
         error.status == .notFound
         ? (request.uri.path.hasPrefix("/api/")
-          ? "See README's dashboard section (docs/dashboard.md) for the API's routes."
+          ? "See docs/dashboard.md, \"Routes\", for the API's routes."
           : "The pages are listed at the top of / (the overview).") : nil
       return ErrorPayload(error: message, suggestion: suggestion).response(
         status: error.status, html: request.wantsHTML)

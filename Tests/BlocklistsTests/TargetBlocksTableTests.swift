@@ -2,14 +2,14 @@ import Blocklists
 import Foundation
 import Testing
 
-/// README's table "What each target blocks: rule kinds and record types" is checked against the
-/// renderer: each cell's code is what the format writes for that rule.
-@Suite("README: the rule kind × target table is what the renderer writes")
-struct ReadmeExceptionTableTests {
+/// The table "What each target blocks: rule kinds and record types" of docs/applying.md is checked
+/// against the renderer: each cell's code is what the format writes for that rule.
+@Suite("docs/applying.md: the rule kind × target table is what the renderer writes")
+struct TargetBlocksTableTests {
   static let readme: String? = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    return try? String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+    return try? String(contentsOf: root.appending(path: "docs/applying.md"), encoding: .utf8)
   }()
 
   /// The code spans of a table cell, `\|` read as `|`.
@@ -21,7 +21,7 @@ struct ReadmeExceptionTableTests {
 
   @Test("Each row's exception, in adblock, dnsmasq, unbound and RPZ, is the renderer's")
   func table() throws {
-    let readme = try #require(Self.readme, "README.md beside the package")
+    let readme = try #require(Self.readme, "docs/applying.md beside the package")
     let rows: [(String, Exceptions.Scope)] = [("| `=a.x`", .exact), ("| `a.x`", .subtree), ("| `*.a.x`", .below)]
     let columns: [(Int, OutputFormat)] = [(1, .adblock), (3, .dnsmasq), (4, .unbound), (5, .rpz)]
     for (prefix, scope) in rows {
@@ -41,7 +41,7 @@ struct ReadmeExceptionTableTests {
       for (column, format) in columns {
         let expected = Renderer(format: format).lines(for: exception, ownEntry: scope == .below && format == .rpz)
         let written = Self.codes(cells[column + 1]).map { $0 + "\n" }.joined()
-        #expect(written == expected, "\(prefix) \(format): README \(written), renderer \(expected)")
+        #expect(written == expected, "\(prefix) \(format): docs/applying.md \(written), renderer \(expected)")
       }
       #expect(cells[3].contains("cannot say it"))
     }
