@@ -159,7 +159,7 @@ let package = Package(
       name: "Apply",
       dependencies: [
         "Locking",
-        "Files", "Blocklists", "Store",
+        "Files", "Blocklists", "Store", "Traffic",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: swiftSettings
@@ -426,7 +426,7 @@ let package = Package(
       name: "SaneHostsCLITests",
       dependencies: [
         "Locking",
-        "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "BlockerTest", "DNS", "TestSupport",
+        "SaneHostsCLI", "Downloads", "Store", "Updates", "Apply", "BlockerTest", "DNS", "TestSupport", "Traffic",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -38,7 +38,7 @@ public struct NetworkHits: Sendable {
 
     /// The target whose rules decide what "blocked" means: the one asked, else the first log's server's.
     public var effectiveTarget: Target {
-      target ?? logs.first.flatMap { Target(name: $0.kind.rawValue) } ?? .hosts
+      target ?? logs.first.flatMap { ServerTarget.writing($0.kind).first.map(Target.server) } ?? .hosts
     }
   }
 
@@ -49,21 +49,13 @@ public struct NetworkHits: Sendable {
     self.store = store
   }
 
-  /// The targets a server of `kind` is applied as.
-  static func targets(of kind: LogKind) -> [String] {
-    switch kind {
-    case .dnsmasq: ["dnsmasq", "dnsmasq-hosts"]
-    case .unbound: ["unbound"]
-    case .bind: ["bind"]
-    }
-  }
-
   /// The profile and target `ledger` says were applied to a server of `kind` (`apply --target`), when
   /// every such file holds the same one, with the file last written; nil when none was or they differ.
   static func applied(to kind: LogKind, ledger: Ledger) -> (
     profile: String, target: Target, path: String, entry: Ledger.Entry
   )? {
-    let files = ledger.entries().filter { targets(of: kind).contains($0.value.target) && $0.value.profile != nil }
+    let targets = ServerTarget.writing(kind).map(\.rawValue)
+    let files = ledger.entries().filter { targets.contains($0.value.target) && $0.value.profile != nil }
     guard let (path, last) = files.max(by: { $0.value.date < $1.value.date }), let profile = last.profile,
       let target = Target(name: last.target),
       files.values.allSatisfy({ $0.profile == profile && $0.target == last.target })

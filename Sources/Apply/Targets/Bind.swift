@@ -1,11 +1,13 @@
 import Blocklists
 import Foundation
+import Traffic
 
 /// BIND, a response-policy zone: `name CNAME .` and `*.name CNAME .` (NXDOMAIN for both).
 struct Bind: ServerKind {
   var name: String { "bind" }
   var server: String { "BIND" }
   var program: String { "named" }
+  var queryLog: LogKind? { .bind }
   var label: String { "BIND (RPZ)" }
   var summary: String {
     "a response-policy zone: the names and their subdomains, every record type and names whose CNAME leads to them"

@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import Traffic
 
 /// dnsmasq, a `servers-file` of `server=/name/…/` lines: the name and its subdomains answer NXDOMAIN for
 /// every record type (never forwarded), with `server=/name/#` exceptions for allow rules; SIGHUP reads it
@@ -8,6 +9,7 @@ struct Dnsmasq: ServerKind {
   var name: String { "dnsmasq" }
   var server: String { "dnsmasq" }
   var program: String { "dnsmasq" }
+  var queryLog: LogKind? { .dnsmasq }
   var label: String { "dnsmasq (server=)" }
   var summary: String {
     "a servers-file of server=/name/…/ lines of up to 1,000 bytes: NXDOMAIN for the names and their subdomains, every record type; SIGHUP reads it again"

@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import Traffic
 
 /// One kind of DNS server that loads SaneHosts' drop-in: everything `apply`, the command line, the
 /// dashboard and the docs know about it.
@@ -33,6 +34,8 @@ public protocol ServerKind: Sendable {
   var reloadSocket: String? { get }
   /// An earlier default path of this kind's drop-in that `apply` names while it is still there.
   var formerOutput: String? { get }
+  /// The query log the server writes, which `hits --log KIND:FILE` reads; nil when `hits` reads none of it.
+  var queryLog: LogKind? { get }
 
   /// The renderer that writes the drop-in.
   func renderer(title: String, date: Date) -> Renderer
@@ -101,6 +104,7 @@ extension ServerKind {
   public var settleAfterReload: Duration { .seconds(2) }
   public var reloadSocket: String? { nil }
   public var formerOutput: String? { nil }
+  public var queryLog: LogKind? { nil }
 
   public func renderer(title: String, date: Date) -> Renderer {
     Renderer(format: format, title: title, date: date)

@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import Traffic
 
 /// A local DNS server that loads SaneHosts' list as a drop-in file: one of the kinds in `allCases`.
 ///
@@ -20,6 +21,13 @@ public struct ServerTarget: Sendable, Hashable, CaseIterable, RawRepresentable, 
     guard let found = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
     self = found
   }
+
+  /// The query log the server writes (`hits --log KIND:FILE`), from its kind.
+  public var queryLog: LogKind? { kind.queryLog }
+
+  /// The servers whose query log is of `kind`, in the table's order: the first is the target a log of
+  /// that kind is counted against when nothing says how the profile was applied.
+  public static func writing(_ kind: LogKind) -> [ServerTarget] { allCases.filter { $0.queryLog == kind } }
 
   /// The target's name (`--target NAME`).
   public var rawValue: String { kind.name }

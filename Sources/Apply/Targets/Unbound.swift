@@ -1,11 +1,13 @@
 import Blocklists
 import Foundation
+import Traffic
 
 /// Unbound, `server:` then `local-zone: "name." always_null`: the name and its subdomains.
 struct Unbound: ServerKind {
   var name: String { "unbound" }
   var server: String { "unbound" }
   var program: String { "unbound" }
+  var queryLog: LogKind? { .unbound }
   var summary: String { "local-zone always_null: the names and their subdomains, every record type" }
   var format: OutputFormat { .unbound }
   var defaultOutput: String { "/etc/unbound/unbound.conf.d/sanehosts.conf" }

@@ -1,6 +1,7 @@
 import Apply
 import ArgumentParser
 import Foundation
+import Traffic
 
 /// `sanehosts generate-target-table`: `docs/targets.md`, the table of targets as Markdown, made from the
 /// targets themselves (hidden: a test checks the committed file is its output).
@@ -19,8 +20,8 @@ struct TargetTableCommand: ParsableCommand {
       Generated from the table of targets in `Sources/Apply/Targets/` by `sanehosts generate-target-table`;
       a test keeps this file equal to its output. `sanehosts apply --help` reads the same table.
 
-      | target | writes | default path | blocks | checked by | `--reload` runs |
-      |---|---|---|---|---|---|
+      | target | writes | default path | blocks | checked by | `--reload` runs | query log (`hits --log`) |
+      |---|---|---|---|---|---|---|
 
       """
     for target in Target.all {
@@ -28,7 +29,8 @@ struct TargetTableCommand: ParsableCommand {
       let checker = target.server.map { "`\($0.checker)` (\($0.checkerPackage))" } ?? "-"
       let reload = target.server.map { "`\($0.defaultReload().command)`" } ?? "`--flush`: the running DNS caches"
       text += "| `\(target.name)` | \(cell(target.summary)) | \(path) | "
-      text += "\(target.capabilities.phrases.joined(separator: ", ")) | \(checker) | \(reload) |\n"
+      let log = target.server?.queryLog.map { "`\($0.rawValue)`" } ?? "-"
+      text += "\(target.capabilities.phrases.joined(separator: ", ")) | \(checker) | \(reload) | \(log) |\n"
     }
     text += "\n## Loading a drop-in (once, in the server's own configuration)\n\n"
     for server in ServerTarget.allCases {
