@@ -21,6 +21,9 @@ public struct Attribution: Sendable {
   private let compiled: CompiledList
   /// The format's exceptions and subdomains-only blocks (empty when it needs none).
   private let exceptions: Exceptions
+  /// The parents whose subdomains-only deny rule (`*.parent`) the format says, written or not (a listed
+  /// parent's entry makes the rule's own line redundant, but the rule still blocks its names alone).
+  private let denyBelow: Set<String>
   private let publicSuffixes: PublicSuffixList
 
   /// Attribution over `compiled` as a server given it in `format` answers.
@@ -29,6 +32,12 @@ public struct Attribution: Sendable {
     self.format = format
     self.publicSuffixes = publicSuffixes
     exceptions = compiled.exceptions(for: format, publicSuffixes: publicSuffixes)
+    let rules = compiled.rules
+    denyBelow = Set(
+      rules.subdomainDenials.map(\.pattern).filter { pattern in
+        CompiledList.canBlockSubdomainsOnly(format) && !rules.allowsEverySubdomain(of: pattern)
+          && !publicSuffixes.isPublicSuffix(pattern) && (format != .rpz || pattern.utf8.count <= Renderer.rpzNameLimit)
+      })
     lists = compiled.sources.map(\.name) + ["deny rules"]
     var sizes = [Int](repeating: 0, count: lists.count)
     let names = compiled.names
@@ -74,7 +83,7 @@ public struct Attribution: Sendable {
     }
     // A hosts file writes every listed name, a public suffix too (`CompiledList.isWritten`).
     guard covers else { return own.isEmpty ? [] : Self.sorted(own) }
-    if exceptions.isEmpty && exceptions.below.isEmpty {
+    if exceptions.isEmpty && exceptions.below.isEmpty && denyBelow.isEmpty {
       guard !own.isEmpty || !parents.isEmpty else { return [] }
       // No exception and no subdomains-only block: the name's entry and every listed parent's block it,
       // but a public suffix is never written in a covering format.
@@ -87,27 +96,43 @@ public struct Attribution: Sendable {
     // Nothing listed at the name or above it: only a subdomains-only block of a parent can block it (an
     // exception only ever lets a listed name through), so most names end here without the verdict.
     if own.isEmpty && parents.isEmpty
-      && (exceptions.below.isEmpty || !NameRules.parents(of: name).contains(where: exceptions.below.contains))
+      && (denyBelow.isEmpty || !NameRules.parents(of: name).contains(where: denyBelow.contains))
     {
       return []
     }
-    // The renderer's verdict for this format: its exceptions and subdomains-only blocks decide.
+    // The renderer's verdict for this format: its exceptions and subdomains-only blocks decide whether
+    // the name is blocked; then every entry that blocks it counts, as without exceptions.
     let written = { (candidate: String) in
       self.compiled.isWritten(candidate, format: self.format, publicSuffixes: self.publicSuffixes)
     }
     switch exceptions.verdict(name, isWritten: written) {
-    case .listed:
-      return Self.sorted(own)
-    case .covered(let parent):
-      if let listed = parents.first(where: { String(name.utf8.dropFirst($0.suffix))! == parent }) {
-        return Self.sorted(listed.sources)
-      }
-      // A subdomains-only block (`*.parent`) of a deny rule, or the re-block under an exact exception:
-      // the nearest listed parent's lists, else the deny rules.
-      return parents.first.map { Self.sorted($0.sources) } ?? [last]
+    case .listed, .covered:
+      return Self.sorted(blocking(name, own: own, parents: parents, written: written))
     case .excepted, .notCovered:
       return []
     }
+  }
+
+  /// The lists whose entries block a blocked `name`: its own entry's, then each written parent's, nearest
+  /// first, up to the nearest exception that lets the names below it through (an entry above it blocks
+  /// nothing here); a subdomains-only block of a parent counts for the deny rules. What each list alone
+  /// would block, whatever the others hold.
+  private func blocking(
+    _ name: String, own: [Int32], parents: [(suffix: Int, sources: [Int32])], written: (String) -> Bool
+  ) -> [Int32] {
+    var found = written(name) ? own : []
+    for parent in NameRules.parents(of: name) {
+      if let exception = exceptions.exception(at: parent),
+        exception.scope != .exact || !exceptions.reblocksBelowExact
+      {
+        break
+      }
+      if written(parent), let listed = parents.first(where: { String(name.utf8.dropFirst($0.suffix))! == parent }) {
+        found += listed.sources
+      }
+      if denyBelow.contains(parent) { found.append(Int32(lists.count - 1)) }
+    }
+    return found
   }
 
   private static func sorted(_ found: [Int32]) -> [Int32] { Array(Set(found)).sorted() }

@@ -295,18 +295,6 @@ public struct Explainer: Sendable {
     return result
   }
 
-  /// The allow rule that takes `name` out, in the order the engine tries them.
-  static func decidingAllowRule(_ rules: RuleSet, name: String, chain: [String]) -> RuleSet.Rule? {
-    func first(_ kind: RuleSet.Kind, _ pattern: String) -> RuleSet.Rule? {
-      rules.allow.first { $0.kind == kind && $0.pattern == pattern }
-    }
-    if let rule = first(.exact, name) ?? first(.subdomains, name) { return rule }
-    for parent in chain.dropFirst() {
-      if let rule = first(.subdomains, parent) ?? first(.wildcard, parent) { return rule }
-    }
-    return rules.allow.first { $0.kind == .regex && RuleSet.matches($0, name) }
-  }
-
   /// The name, then each parent, nearest first (`a.b.example.com`, `b.example.com`, `example.com`, `com`).
   static func selfAndParents(_ name: String) -> [String] { [name] + NameRules.parents(of: name) }
 
@@ -342,8 +330,9 @@ public struct Explainer: Sendable {
     // The rule that decides, as the engine finds it (`CompiledList.applyRules`): an allow rule takes a
     // listed or denied name out (exact, then subdomain rules on the name, then subdomain and wildcard
     // rules on each parent from the nearest, then expressions); else a deny rule on the name itself adds it.
-    let decidingAllow = Self.decidingAllowRule(rules, name: name, chain: chain)
-    let decidingDeny = decidingAllow == nil ? rules.deny.first { $0.kind != .wildcard && $0.pattern == name } : nil
+    let decidingAllow = rules.decidingAllowRule(for: name)
+    let decidingDeny =
+      decidingAllow == nil ? rules.decidingDenyRule(for: name).flatMap { $0.pattern == name ? $0 : nil } : nil
     let ruleMatches = Self.ruleMatches(
       rules, name: name, chain: chain, decidingAllow: decidingAllow, decidingDeny: decidingDeny)
     // The subdomains-only blocks above the name that a format would write (`CompiledList.subdomainBlocks`).
@@ -367,7 +356,15 @@ public struct Explainer: Sendable {
       var output = Explanation.Output(format: format.rawValue, written: .notWritten, parent: nil, reason: nil)
       // In the renderer's order: too long for the zone, a public suffix, then the exceptions and parents.
       let saysBelow = CompiledList.canBlockSubdomainsOnly(format)
-      if !blocked, let parent = chain.dropFirst().first(where: below.contains), !saysBelow {
+      let written = { (candidate: String) in
+        present(candidate) && !self.publicSuffixes.isPublicSuffix(candidate)
+          && (format != .rpz || candidate.utf8.count <= Renderer.rpzNameLimit)
+      }
+      // A subdomains-only rule the format cannot say, where no entry covers the name instead (an entry at
+      // the rule's name or above it blocks the subdomains already: `CompiledList.subdomainBlocks`).
+      if !blocked, let parent = chain.dropFirst().first(where: below.contains), !saysBelow,
+        !format.coversSubdomains || !Self.selfAndParents(parent).contains(where: written)
+      {
         output.reason = "your rule *.\(parent) blocks subdomains only, which \(format.rawValue) output cannot say"
       } else if !format.coversSubdomains {
         if blocked { output.written = .asItself } else { output.reason = notWrittenReason }
@@ -382,11 +379,7 @@ public struct Explainer: Sendable {
           saysBelow ? below.filter { format != .rpz || $0.utf8.count <= Renderer.rpzNameLimit } : []
         output = coveringOutput(
           format, name: name, candidates: candidates, below: writtenBelow, allowed: allowedBy != nil,
-          notWrittenReason: notWrittenReason,
-          written: { candidate in
-            present(candidate) && !publicSuffixes.isPublicSuffix(candidate)
-              && (format != .rpz || candidate.utf8.count <= Renderer.rpzNameLimit)
-          })
+          notWrittenReason: notWrittenReason, written: written)
       }
       outputs.append(output)
     }

@@ -28,4 +28,20 @@ struct RuleSetDecisionTests {
     #expect(rules.decision(for: "example.org") == nil)
     #expect(RuleSet().decision(for: "anything.website") == nil)
   }
+
+  @Test(
+    "Regression: the deciding rule is the engine's, whatever order the rules were added in (the test report named the first one added: *.x before =a.x, a far parent's deny before a near one's)"
+  )
+  func engineOrder() throws {
+    let rules = RuleSet(
+      allow: try RuleSet.parse("/^a\\./\n*.x.website\nx.website\n=a.x.website\n", origin: "allow"),
+      deny: try RuleSet.parse("y.website\nb.y.website\n*.c.b.y.website\n", origin: "deny", deny: true))
+    #expect(rules.decision(for: "a.x.website")?.rule == "=a.x.website")
+    #expect(rules.decidingAllowRule(for: "b.a.x.website")?.text == "x.website", "a parent with its subdomains first")
+    #expect(rules.decidingAllowRule(for: "a.other.website")?.text == "/^a\\./", "expressions last")
+    #expect(rules.decision(for: "z.b.y.website")?.rule == "b.y.website", "the nearest parent's deny rule")
+    #expect(rules.decision(for: "d.c.b.y.website")?.rule == "*.c.b.y.website")
+    #expect(
+      rules.decidingDenyRule(for: "c.b.y.website")?.pattern == "b.y.website", "*.c.b.y.website is not c.b.y.website's")
+  }
 }

@@ -23,6 +23,23 @@ struct AttributionTests {
       covering.lists(for: "tracker.website") == [0, 1], "asked again, the same answer: nothing is kept between names")
   }
 
+  @Test(
+    "Regression: once a profile has an allow rule, a name and its listed parent still count for every list whose entry blocks it (only the name's own entry counted), and a subdomains-only deny rule under a listed parent counts for the deny rules"
+  )
+  func everyBlockingEntry() async throws {
+    let list = try await HitCounterTests.compiled(allow: ["=ok.ads.website"], deny: ["*.tracker.website"])
+    let dnsmasq = Attribution(compiled: list, format: .dnsmasq)
+    // sub.tracker.website: the first and second lists' tracker.website entry, and the *.tracker.website rule.
+    #expect(dnsmasq.lists(for: "sub.tracker.website") == [0, 1, 2])
+    #expect(dnsmasq.lists(for: "tracker.website") == [0, 1], "the rule is for its subdomains only")
+    // The exact allow rule's exception keeps its subdomains blocked by ads.website's entry (dnsmasq).
+    #expect(dnsmasq.lists(for: "sub.ok.ads.website") == [0])
+    #expect(Attribution(compiled: list, format: .unbound).lists(for: "sub.ok.ads.website").isEmpty)
+    // Without any allow rule, the same counts.
+    let plain = try await HitCounterTests.compiled(deny: ["*.tracker.website"])
+    #expect(Attribution(compiled: plain, format: .dnsmasq).lists(for: "sub.tracker.website") == [0, 1, 2])
+  }
+
   /// docs/applying.md's table "What each target blocks" for a rule on `a.x` whose parent `x` is listed (and, for
   /// the subdomains-only deny, not listed): whether `a.x` and `sub.a.x` are blocked, per output format.
   static let table: [(rule: String, deny: Bool, parentListed: Bool, expected: [OutputFormat: (Bool, Bool)])] = [

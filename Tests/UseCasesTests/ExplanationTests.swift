@@ -231,6 +231,24 @@ struct ExplanationTests {
     #expect(checked >= 4)
   }
 
+  @Test(
+    "Regression: a subdomains-only deny rule under a listed parent: the parent's entry blocks the subdomains in wildcard and unbound output (why said they could not say the rule and did not block)"
+  )
+  func subdomainsRuleUnderListedParent() async throws {
+    let harness = try UpdatedStore()
+    defer { harness.remove() }
+    try harness.add("0.0.0.0 d7.website\n", key: "list")
+    try harness.store.addRule("*.d7.website", action: .deny)
+    try await harness.update()
+    let answer = try await Explainer(store: harness.store).explain(["s0.d7.website"])
+    let outputs = Dictionary(uniqueKeysWithValues: answer.names[0].outputs.map { ($0.format, $0) })
+    for format in ["wildcard", "unbound", "dnsmasq", "adblock", "rpz"] {
+      #expect(outputs[format]?.written == .coveredByParent, "\(format)")
+      #expect(outputs[format]?.parent == "d7.website", "\(format)")
+    }
+    #expect(outputs["hosts"]?.written == .notWritten)
+  }
+
   @Test("A source whose saved copy cannot be read is named, not silently skipped")
   func unreadableCopy() async throws {
     let harness = try UpdatedStore()
