@@ -102,7 +102,18 @@ struct SaneHosts: AsyncParsableCommand {
     if case .closedPipe = (error as? CLIError)?.underlying as? CompileError ?? error as? CompileError {
       Foundation.exit(141)
     }
-    exit(withError: error)
+    exit(withError: presented(error))
+  }
+
+  /// An error as it is shown, mapped here once for every command: a library's error (a `LocalizedError`)
+  /// with its message and what to do (`CLIError`; ArgumentParser would show the message alone), the
+  /// command line's own errors and exit codes as they are.
+  static func presented(_ error: any Error) -> any Error {
+    switch error {
+    case is CLIError, is CommandFailure, is ExitCode, is CleanExit, is ValidationError: error
+    case let localized as any LocalizedError: CLIError(localized)
+    default: error
+    }
   }
 
   /// `sanehosts help WORD…` where a word names no command (ArgumentParser showed the top help with

@@ -169,52 +169,44 @@ struct ApplyCommand: AsyncParsableCommand {
   func hostsAddress() throws -> Renderer.HostsAddress { try Renderer.HostsAddress(option: address) }
 
   func run() async throws {
-    do {
-      let file = files.file(for: target, output: output, data: store.directory)
-      // Before the store is opened: a user who may not write the file gets "use sudo or --hosts-file",
-      // not an error about root's data directory; a dry run refuses as the real run would. (Applier
-      // checks again, for callers without this step, and notes a drop-in folder it created.)
-      if target == .hosts
-        || FileManager.default.fileExists(atPath: (Ledger.key(file.path) as NSString).deletingLastPathComponent)
-      {
-        try file.checkWritable()
-      }
-      let store = try store.open()
-      let options = Applier.Options(
-        profile: profile.name, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
-        dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush,
-        verify: verify != nil)
-      var applied = try await Applier(store: store, file: file).apply(options)
-      if diff && !printing.json {
-        Terminal.writeOutput(await Self.unifiedDiff(applied.change, path: file.path, server: target.server))
-      }
-      var latency: Duration?
-      if diff && target == .hosts && Ledger.key(file.path) == "/etc/hosts", let last = applied.lastName {
-        latency = LookupLatency.measure(last)
-        applied.result.lookupMicroseconds = latency.map { Int($0.secondsValue * 1_000_000) }
-      }
-      if let summary = applied.result.flushSummary, !printing.json && !quiet {
-        Terminal.writeError("DNS caches: \(summary).\n")
-      }
-      if applied.result.firstWrite, let instructions = applied.result.instructions, !printing.json && !quiet,
-        let server = target.server
-      {
-        Terminal.writeError("To load it, add to \(server.server)'s configuration (once):\n\(instructions)\n")
-      }
-      var verification: Verification?
-      if verify != nil && applied.reloadFailure == nil {
-        verification = try await self.verification(applied, in: store)
-      }
-      report(applied.result, latency: latency, verification: verification, notLoaded: notLoadedLine(applied))
-      if let reloadFailure = applied.reloadFailure { throw CLIError(reloadFailure) }
-      if let verification, !verification.passed { throw ExitCode(5) }
-    } catch let error as CLIError {
-      throw error
-    } catch let error as ExitCode {
-      throw error
-    } catch {
-      throw CLIError(error)
+    let file = files.file(for: target, output: output, data: store.directory)
+    // Before the store is opened: a user who may not write the file gets "use sudo or --hosts-file",
+    // not an error about root's data directory; a dry run refuses as the real run would. (Applier
+    // checks again, for callers without this step, and notes a drop-in folder it created.)
+    if target == .hosts
+      || FileManager.default.fileExists(atPath: (Ledger.key(file.path) as NSString).deletingLastPathComponent)
+    {
+      try file.checkWritable()
     }
+    let store = try store.open()
+    let options = Applier.Options(
+      profile: profile.name, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
+      dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush,
+      verify: verify != nil)
+    var applied = try await Applier(store: store, file: file).apply(options)
+    if diff && !printing.json {
+      Terminal.writeOutput(await Self.unifiedDiff(applied.change, path: file.path, server: target.server))
+    }
+    var latency: Duration?
+    if diff && target == .hosts && Ledger.key(file.path) == "/etc/hosts", let last = applied.lastName {
+      latency = LookupLatency.measure(last)
+      applied.result.lookupMicroseconds = latency.map { Int($0.secondsValue * 1_000_000) }
+    }
+    if let summary = applied.result.flushSummary, !printing.json && !quiet {
+      Terminal.writeError("DNS caches: \(summary).\n")
+    }
+    if applied.result.firstWrite, let instructions = applied.result.instructions, !printing.json && !quiet,
+      let server = target.server
+    {
+      Terminal.writeError("To load it, add to \(server.server)'s configuration (once):\n\(instructions)\n")
+    }
+    var verification: Verification?
+    if verify != nil && applied.reloadFailure == nil {
+      verification = try await self.verification(applied, in: store)
+    }
+    report(applied.result, latency: latency, verification: verification, notLoaded: notLoadedLine(applied))
+    if let reloadFailure = applied.reloadFailure { throw reloadFailure }
+    if let verification, !verification.passed { throw ExitCode(5) }
   }
 
   /// The change as a summary line (`+N −M lines`) and then a unified diff of the whole file (`diff -u`),

@@ -85,12 +85,8 @@ struct CompileCommand: AsyncParsableCommand {
   func run() async throws {
     let started = ContinuousClock.now
     var rules = RuleSet()
-    do {
-      for path in allow { rules.allow += try RuleSet.parse(try Self.read(path), origin: path) }
-      for path in deny { rules.deny += try RuleSet.parse(try Self.read(path), origin: path, deny: true) }
-    } catch let error as CompileError {
-      throw CLIError(error)
-    }
+    for path in allow { rules.allow += try RuleSet.parse(try Self.read(path), origin: path) }
+    for path in deny { rules.deny += try RuleSet.parse(try Self.read(path), origin: path, deny: true) }
     var sources: [ListSource] = []
     // The profile alone: its block set file, when current, is the compile.
     var saved: CompiledList?
@@ -124,23 +120,19 @@ struct CompileCommand: AsyncParsableCommand {
 
     let list: CompiledList
     let report: Renderer.Report
-    do {
-      if let saved {
-        list = saved
-      } else {
-        list = try await Compiler().compile(sources, rules: rules)
+    if let saved {
+      list = saved
+    } else {
+      list = try await Compiler().compile(sources, rules: rules)
+    }
+    if let output {
+      report = try await OutputFile.write(output, directAfter: OutputFile.largeFile) {
+        (sink) async throws(CompileError) in
+        try await renderer.renderConcurrently(list, to: &sink)
       }
-      if let output {
-        report = try await OutputFile.write(output, directAfter: OutputFile.largeFile) {
-          (sink) async throws(CompileError) in
-          try await renderer.renderConcurrently(list, to: &sink)
-        }
-      } else {
-        var sink = ByteSink(descriptor: 1, path: "standard output")
-        report = try await renderer.renderConcurrently(list, to: &sink)
-      }
-    } catch {
-      throw CLIError(error)
+    } else {
+      var sink = ByteSink(descriptor: 1, path: "standard output")
+      report = try await renderer.renderConcurrently(list, to: &sink)
     }
 
     let summary = CompileSummary(list: list, report: report, format: format, elapsed: ContinuousClock.now - started)
@@ -155,9 +147,9 @@ struct CompileCommand: AsyncParsableCommand {
   /// The saved copies of the profile's enabled sources, and its rules.
   private func profileInputs() throws -> (Store, [ListSource], RuleSet) {
     let store = try store.open()
-    let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
-    let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }.filter(\.enabled)
-    let rules = try storeCall { () throws(StoreError) in try store.ruleSet(for: profile) }
+    let profile = try store.profile(self.profile.name)
+    let members = try store.sources(in: profile.name).filter(\.enabled)
+    let rules = try store.ruleSet(for: profile)
     var sources: [ListSource] = []
     for member in members {
       guard let file = member.source.cacheFile else {
@@ -169,19 +161,18 @@ struct CompileCommand: AsyncParsableCommand {
       sources.append(source)
     }
     if sources.isEmpty && inputs.isEmpty {
-      throw CLIError(
-        StoreError.invalid(
-          value: profile.name,
-          reason: members.isEmpty
-            ? "has no enabled source: add one with `sanehosts sources add`, or give INPUT files"
-            : "has no saved copy of any source yet: run `sanehosts update` first"))
+      throw StoreError.invalid(
+        value: profile.name,
+        reason: members.isEmpty
+          ? "has no enabled source: add one with `sanehosts sources add`, or give INPUT files"
+          : "has no saved copy of any source yet: run `sanehosts update` first")
     }
     return (store, sources, rules)
   }
 
   /// Downloads a URL input to a temporary file and returns its path.
   private static func download(_ text: String, into directory: URL) async throws -> String {
-    guard let url = URL(string: text) else { throw CLIError(DownloadError.invalidURL(text)) }
+    guard let url = URL(string: text) else { throw DownloadError.invalidURL(text) }
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var configuration = DownloadConfiguration()
     configuration.temporaryDirectory = directory
@@ -191,7 +182,7 @@ struct CompileCommand: AsyncParsableCommand {
           switch event {
           case .completed(let done): return done.fileURL.path
           case .failed(.cancelled): throw ExitCode(130)
-          case .failed(let error): throw CLIError(error)
+          case .failed(let error): throw error
           default: continue
           }
         }
@@ -204,7 +195,7 @@ struct CompileCommand: AsyncParsableCommand {
     do {
       return try String(contentsOfFile: path, encoding: .utf8)
     } catch {
-      throw CLIError(CompileError.unreadable(path: path, detail: "not a readable UTF-8 text file"))
+      throw CompileError.unreadable(path: path, detail: "not a readable UTF-8 text file")
     }
   }
 }

@@ -38,44 +38,40 @@ struct DisableCommand: AsyncParsableCommand {
   func run() async throws {
     let server = target.server
     let file = files.file(for: target, output: output, data: store.directory)
-    do {
-      // A dry run refuses where the real run would (same message, same exit), and the warning that
-      // the edits are replaced is said only when they will be.
-      try file.checkWritable()
-      let change = try file.prepareRemoval()
-      try file.checkCommit(change, force: force)
-      if let note = change.drift?.note(path: file.path), !change.isNoOp {
-        Terminal.writeError(note + "\n")
-      }
-      if change.isNoOp {
-        if !quiet {
-          Terminal.writeError(
-            server == nil
-              ? "\(file.path) has no SaneHosts section: nothing to remove.\n"
-              : "\(file.path) does not exist: nothing to remove.\n")
-        }
-        return
-      }
-      if dryRun {
-        if !quiet {
-          Terminal.writeError(
-            "Would remove \(change.removed.count.counted("line")) from \(file.path); nothing written (--dry-run).\n")
-        }
-        return
-      }
-      let outcome = try file.commit(change, profile: nil, names: 0, target: target.name, force: force)
+    // A dry run refuses where the real run would (same message, same exit), and the warning that
+    // the edits are replaced is said only when they will be.
+    try file.checkWritable()
+    let change = try file.prepareRemoval()
+    try file.checkCommit(change, force: force)
+    if let note = change.drift?.note(path: file.path), !change.isNoOp {
+      Terminal.writeError(note + "\n")
+    }
+    if change.isNoOp {
       if !quiet {
-        let what =
+        Terminal.writeError(
           server == nil
-          ? "the SaneHosts section from \(file.path) (\(change.removed.count.counted("line")))" : file.path
-        Terminal.writeError("Removed \(what).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n")
+            ? "\(file.path) has no SaneHosts section: nothing to remove.\n"
+            : "\(file.path) does not exist: nothing to remove.\n")
       }
-      if let server, reload {
-        let done = try await server.defaultReload(output: file.path).perform(runner: ProcessRunner())
-        if !quiet { Terminal.writeError("Reload: \(done).\n") }
+      return
+    }
+    if dryRun {
+      if !quiet {
+        Terminal.writeError(
+          "Would remove \(change.removed.count.counted("line")) from \(file.path); nothing written (--dry-run).\n")
       }
-    } catch {
-      throw CLIError(error)
+      return
+    }
+    let outcome = try file.commit(change, profile: nil, names: 0, target: target.name, force: force)
+    if !quiet {
+      let what =
+        server == nil
+        ? "the SaneHosts section from \(file.path) (\(change.removed.count.counted("line")))" : file.path
+      Terminal.writeError("Removed \(what).\(outcome.backup.map { " Backup: \($0.id)." } ?? "")\n")
+    }
+    if let server, reload {
+      let done = try await server.defaultReload(output: file.path).perform(runner: ProcessRunner())
+      if !quiet { Terminal.writeError("Reload: \(done).\n") }
     }
   }
 }

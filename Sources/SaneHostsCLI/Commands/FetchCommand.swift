@@ -84,7 +84,7 @@ struct FetchCommand: AsyncParsableCommand {
           } catch {
             // The download is complete but cannot be delivered: remove it rather than leave it behind.
             try? FileManager.default.removeItem(at: done.fileURL)
-            throw CLIError(error)
+            throw error
           }
           renderer.summary(done, savedTo: output?.path)
         case .notModified:
@@ -93,7 +93,7 @@ struct FetchCommand: AsyncParsableCommand {
           Terminal.writeError("Cancelled; nothing was written.\n")
           throw ExitCode(130)
         case .failed(let error):
-          throw CLIError(error)
+          throw error
         default:
           // The stream ended without an outcome: the command itself was cancelled by a signal.
           Terminal.writeError("Cancelled; nothing was written.\n")
@@ -106,7 +106,7 @@ struct FetchCommand: AsyncParsableCommand {
   /// Turns the command-line source into a URL: URLs stay as they are, paths become file URLs.
   static func url(for source: String) throws -> URL {
     if source.contains("://") {
-      guard let url = URL(string: source) else { throw CLIError(DownloadError.invalidURL(source)) }
+      guard let url = URL(string: source) else { throw DownloadError.invalidURL(source) }
       return url
     }
     return URL(fileURLWithPath: source)

@@ -19,7 +19,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
       let history = History(store: try store.open())
-      let runs = try storeCall { () throws(StoreError) in try history.store.testRuns(limit: limit) }
+      let runs = try history.store.testRuns(limit: limit)
       if printing.json {
         struct Row: Encodable {
           var id: Int64?, startedAt: Date, probe: String, target: String, milliseconds: Int
@@ -81,7 +81,7 @@ struct HistoryCommand: ParsableCommand {
       let history = History(store: try store.open())
       let pair: [Int64]
       if ids.isEmpty {
-        let newest = try storeCall { () throws(StoreError) in try history.store.testRuns(limit: 2) }.compactMap(\.id)
+        let newest = try history.store.testRuns(limit: 2).compactMap(\.id)
         guard newest.count == 2 else {
           throw CommandFailure("There are fewer than two saved runs.", suggestion: "Run `sanehosts test` again first.")
         }
@@ -112,14 +112,10 @@ struct HistoryCommand: ParsableCommand {
   }
 
   static func load(_ id: Int64?, _ history: History) throws -> TestReport {
-    do {
-      if let id { return try history.load(id) }
-      guard let latest = try history.latest() else {
-        throw CommandFailure("No blocker tests yet.", suggestion: "Run `sanehosts test`.")
-      }
-      return latest
-    } catch let error as StoreError {
-      throw CLIError(error)
+    if let id { return try history.load(id) }
+    guard let latest = try history.latest() else {
+      throw CommandFailure("No blocker tests yet.", suggestion: "Run `sanehosts test`.")
     }
+    return latest
   }
 }

@@ -74,32 +74,24 @@ struct HitsCommand: AsyncParsableCommand {
   func run() async throws {
     let store = try store.open()
     let report: HitReport
-    do {
-      let sources = try logs.map { argument throws(TrafficError) in try LogSource(argument: argument) }
-      let request = NetworkHits.Request(
-        logs: sources, since: try since.map { text throws(TrafficError) in try NetworkHits.since(text) },
-        profile: profile.name, target: target, byClient: byClient, top: top)
-      if follow {
-        try await NetworkHits(store: store).follow(request) {
-          Terminal.writeError("Following \(sources.map(\.path).joined(separator: ", ")) (Ctrl-C stops).\n")
-        } emit: { item in
-          Terminal.writeOutput(printing.json ? Text.jsonLine(item) : Self.feedLine(item))
-        }
-        return
+    let sources = try logs.map { argument throws(TrafficError) in try LogSource(argument: argument) }
+    let request = NetworkHits.Request(
+      logs: sources, since: try since.map { text throws(TrafficError) in try NetworkHits.since(text) },
+      profile: profile.name, target: target, byClient: byClient, top: top)
+    if follow {
+      try await NetworkHits(store: store).follow(request) {
+        Terminal.writeError("Following \(sources.map(\.path).joined(separator: ", ")) (Ctrl-C stops).\n")
+      } emit: { item in
+        Terminal.writeOutput(printing.json ? Text.jsonLine(item) : Self.feedLine(item))
       }
-      if let pihole {
-        report = try await connection.withClient(named: pihole, data: store.directory) { client in
-          try await NetworkHits(store: store).report(request, pihole: client)
-        }
-      } else {
-        report = try await NetworkHits(store: store).report(request)
+      return
+    }
+    if let pihole {
+      report = try await connection.withClient(named: pihole, data: store.directory) { client in
+        try await NetworkHits(store: store).report(request, pihole: client)
       }
-    } catch let error as CLIError {
-      throw error
-    } catch let error as CommandFailure {
-      throw error
-    } catch {
-      throw CLIError(error)
+    } else {
+      report = try await NetworkHits(store: store).report(request)
     }
     if printing.json {
       Terminal.writeOutput(Text.json(report))

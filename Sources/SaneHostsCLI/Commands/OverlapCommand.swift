@@ -30,11 +30,7 @@ struct OverlapCommand: AsyncParsableCommand {
   func run() async throws {
     let store = try store.open()
     let report: Overlap.Report
-    do {
-      report = try await Overlap.report(profile: profile.name, in: store)
-    } catch {
-      throw CLIError(error)
-    }
+    report = try await Overlap.report(profile: profile.name, in: store)
     if printing.json {
       Terminal.writeOutput(Text.json(JSONReport(report)))
     } else if csv {

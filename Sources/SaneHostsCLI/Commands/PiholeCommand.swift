@@ -133,10 +133,10 @@ struct PiholeCommand: AsyncParsableCommand {
 
     func run() async throws {
       let store = try self.store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
-      let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
+      let profile = try store.profile(self.profile.name)
+      let members = try store.sources(in: profile.name)
       let rules: RuleSet
-      do { rules = try await PiholeSync.rules(of: profile, in: store) } catch { throw CLIError(error) }
+      rules = try await PiholeSync.rules(of: profile, in: store)
       let (removeDropped, dryRun, noGravity) = (self.removeDropped, self.dryRun, self.noGravity)
       try await pihole.withClient(data: store.directory) { client in
         var plan = PiholeSync(

@@ -38,10 +38,8 @@ struct ProfileCommand: ParsableCommand {
       let store = try store.open()
       let preset = self.preset.flatMap { Catalog.builtIn.preset(id: $0) }
       let sources = preset.map { Catalog.builtIn.entries(of: $0).map(NewSource.init) } ?? []
-      let profile = try storeCall { () throws(StoreError) in
-        try store.createProfile(
-          name, summary: preset?.description, preset: preset?.id, sources: sources, activate: use)
-      }
+      let profile = try store.createProfile(
+        name, summary: preset?.description, preset: preset?.id, sources: sources, activate: use)
       Terminal.writeOutput(
         "Created profile \(profile.name)\(preset.map { " from preset \($0.name) (\(sources.count.counted("source")))" } ?? " (empty)")"
           + (use ? ", now active" : "") + ".\n")
@@ -56,7 +54,7 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let store = try store.open()
-      let profiles = try storeCall { () throws(StoreError) in try store.profiles() }
+      let profiles = try store.profiles()
       var rows = [["", "PROFILE", "SOURCES", "RULES", "NAMES", "COMPILED", "PRESET"]]
       var objects: [ProfileJSON] = []
       for profile in profiles {
@@ -82,7 +80,7 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let store = try store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.profile(name) }
+      let profile = try store.profile(name)
       let object = try ProfileJSON(profile, store: store)
       if printing.json {
         Terminal.writeOutput(Text.json(object))
@@ -97,7 +95,7 @@ struct ProfileCommand: ParsableCommand {
       } else {
         out += "Not compiled yet: run `sanehosts update --profile \(profile.name)`.\n"
       }
-      let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
+      let members = try store.sources(in: profile.name)
       out += "\nSources:\n" + (members.isEmpty ? "  none\n" : SourceTable.table(members))
       out += "\nAllow rules: \(object.allow.isEmpty ? "none" : object.allow.joined(separator: ", "))\n"
       out += "Deny rules: \(object.deny.isEmpty ? "none" : object.deny.joined(separator: ", "))\n"
@@ -115,7 +113,7 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let store = try store.open()
-      let copy = try storeCall { () throws(StoreError) in try store.duplicateProfile(name, as: newName) }
+      let copy = try store.duplicateProfile(name, as: newName)
       Terminal.writeOutput("Created profile \(copy.name) as a copy of \(name).\n")
     }
   }
@@ -132,7 +130,7 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let store = try store.open()
-      let added = try storeCall { () throws(StoreError) in try store.mergeProfile(from, into: into) }
+      let added = try store.mergeProfile(from, into: into)
       Terminal.writeOutput(
         "Merged \(from) into \(into): \(added.sources.counted("source")) and \(added.rules.counted("rule")) added.\n")
     }
@@ -146,7 +144,7 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
       let store = try store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.useProfile(name) }
+      let profile = try store.useProfile(name)
       Terminal.writeOutput("Profile \(profile.name) is now active.\n")
     }
   }
@@ -168,11 +166,7 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
       let store = try store.open()
       let applied: [ProfileDeletion.Applied]
-      do {
-        applied = try ProfileDeletion.delete(name, in: store, force: force)
-      } catch {
-        throw CLIError(error)
-      }
+      applied = try ProfileDeletion.delete(name, in: store, force: force)
       for file in applied {
         Terminal.writeError(
           "warning: \(file.path) still holds \(file.names.counted("name")) of the deleted profile \(name); `sanehosts disable` takes them off.\n"
@@ -199,7 +193,7 @@ struct ProfileJSON: Encodable {
   var compiledSHA256: String?
 
   init(_ profile: Profile, store: Store) throws {
-    self.init(try storeCall { () throws(StoreError) in try store.snapshot(of: profile.name) }, in: store.directory)
+    self.init(try store.snapshot(of: profile.name), in: store.directory)
   }
 
   init(_ snapshot: ProfileSnapshot, in directory: DataDirectory) {

@@ -50,7 +50,7 @@ struct RegistryCommand: ParsableCommand {
       let store = try store.open()
       for name in hostnames {
         let hostname: String
-        do { hostname = try Registry.normalize(name) } catch { throw CLIError(error) }
+        hostname = try Registry.normalize(name)
         // A domain the registry has is said so, not "Added" again.
         if let builtIn = Registry.builtIn.domains.first(where: { $0.hostname == hostname }) {
           Terminal.writeError(
@@ -58,16 +58,14 @@ struct RegistryCommand: ParsableCommand {
           )
           continue
         }
-        let known = try storeCall { () throws(StoreError) in try store.customTestDomains() }
+        let known = try store.customTestDomains()
         if let mine = known.first(where: { $0.hostname == hostname }), mine.category == category,
           mine.provider == provider
         {
           Terminal.writeError("\(hostname) is in your registry already (\(category), \(provider)): nothing added.\n")
           continue
         }
-        try storeCall { () throws(StoreError) in
-          try store.addCustomTestDomain(CustomTestDomain(hostname: hostname, category: category, provider: provider))
-        }
+        try store.addCustomTestDomain(CustomTestDomain(hostname: hostname, category: category, provider: provider))
         let was = known.first(where: { $0.hostname == hostname })
         Terminal.writeError(
           was.map { "Updated \(hostname): (\($0.category), \($0.provider)) → (\(category), \(provider)).\n" }
@@ -88,7 +86,7 @@ struct RegistryCommand: ParsableCommand {
         if Registry.builtIn.domains.contains(where: { $0.hostname == hostname }) {
           throw ValidationError("\(hostname) is built into the registry; only domains you added can be removed.")
         }
-        try storeCall { () throws(StoreError) in try store.removeCustomTestDomain(hostname) }
+        try store.removeCustomTestDomain(hostname)
         Terminal.writeError("Removed \(hostname).\n")
       }
     }
@@ -96,6 +94,6 @@ struct RegistryCommand: ParsableCommand {
 
   /// The built-in registry with the user's domains added.
   static func registry(_ store: Store) throws -> Registry {
-    try storeCall { () throws(StoreError) in try Registry.builtIn(with: store) }
+    try Registry.builtIn(with: store)
   }
 }

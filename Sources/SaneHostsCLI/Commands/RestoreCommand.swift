@@ -63,21 +63,17 @@ struct RestoreCommand: ParsableCommand {
       if !printing.json { Terminal.writeError(otherFiles(than: file)) }
       return
     }
-    do {
-      guard let chosen = id ?? backups.first?.id else {
-        Terminal.writeError(otherFiles(than: file))
-        throw ApplyError.noSuchBackup(id: "(newest)", known: [])
-      }
-      try file.checkWritable()
-      let (_, outcome) = try file.restore(chosen)
-      if !quiet {
-        Terminal.writeError(
-          outcome.wrote
-            ? "Restored \(file.path) from \(chosen).\(outcome.backup.map { " The file it replaced is backup \($0.id)." } ?? "")\n"
-            : "\(file.path) already equals \(chosen): nothing to write.\n")
-      }
-    } catch {
-      throw CLIError(error)
+    guard let chosen = id ?? backups.first?.id else {
+      Terminal.writeError(otherFiles(than: file))
+      throw ApplyError.noSuchBackup(id: "(newest)", known: [])
+    }
+    try file.checkWritable()
+    let (_, outcome) = try file.restore(chosen)
+    if !quiet {
+      Terminal.writeError(
+        outcome.wrote
+          ? "Restored \(file.path) from \(chosen).\(outcome.backup.map { " The file it replaced is backup \($0.id)." } ?? "")\n"
+          : "\(file.path) already equals \(chosen): nothing to write.\n")
     }
   }
 

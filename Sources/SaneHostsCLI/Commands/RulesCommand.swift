@@ -90,9 +90,7 @@ struct RuleArguments: ParsableArguments {
   /// Adds every rule, or none when one is refused (the error names it).
   func add(_ action: ProfileRule.Action) throws {
     let store = try store.open()
-    let (added, alreadyThere) = try storeCall { () throws(StoreError) in
-      try store.addRules(rules, action: action, to: profile.name, comment: comment)
-    }
+    let (added, alreadyThere) = try store.addRules(rules, action: action, to: profile.name, comment: comment)
     for text in alreadyThere { Terminal.writeOutput("Already there: \(action.rawValue) rule \(text).\n") }
     for rule in added {
       Terminal.writeOutput("Added \(action.rawValue) rule \(rule.text) (\(rule.kind.rawValue)).\n")
@@ -103,8 +101,7 @@ struct RuleArguments: ParsableArguments {
   func remove(_ action: ProfileRule.Action) throws {
     let store = try store.open()
     for text in rules {
-      let rule = try storeCall { () throws(StoreError) in try store.removeRule(text, action: action, from: profile.name)
-      }
+      let rule = try store.removeRule(text, action: action, from: profile.name)
       Terminal.writeOutput("Removed \(action.rawValue) rule \(rule.text).\n")
     }
   }
@@ -118,7 +115,7 @@ struct RuleListOptions: ParsableArguments {
 
   func list(_ action: ProfileRule.Action) throws {
     let store = try store.open()
-    let rules = try storeCall { () throws(StoreError) in try store.rules(in: profile.name, action: action) }
+    let rules = try store.rules(in: profile.name, action: action)
     if printing.json {
       struct RuleJSON: Encodable {
         var id: Int64?

@@ -83,15 +83,11 @@ struct ScheduleCommand: AsyncParsableCommand {
     /// store, the calendar and delay by systemd, the hosts file's or the drop-in's folder.
     func checkedSchedule() async throws -> Schedule {
       let schedule = try schedule()
-      do {
-        try await schedule.checkWithSystemd(runner: ProcessRunner())
-      } catch {
-        throw CLIError(error)
-      }
+      try await schedule.checkWithSystemd(runner: ProcessRunner())
       if let profile = profile.name {
         let data = DataDirectory.resolve(explicit: schedule.dataDirectory)
         let store = try StoreOptions.open(data)
-        _ = try storeCall { () throws(StoreError) in try store.profile(profile) }
+        _ = try store.profile(profile)
       }
       for path in [hostsFile, output].compactMap({ $0 }).map(Self.absolute) {
         let folder = (path as NSString).deletingLastPathComponent
@@ -150,17 +146,13 @@ struct ScheduleCommand: AsyncParsableCommand {
         Terminal.writeError(
           "warning: a user timer cannot write /etc/hosts; use --system (as root), or --hosts-file, or --target.\n")
       }
-      do {
-        let written = try await schedule.install(
-          into: options.scope.unitDir, runner: ProcessRunner(), enable: !noEnable)
-        Terminal.writeError("Wrote \(written.joined(separator: " and ")).\n")
-        Terminal.writeError(
-          noEnable
-            ? "Enable it with: systemctl\(schedule.scope == .user ? " --user" : "") enable --now \(Schedule.timerName)\n"
-            : "Enabled \(Schedule.timerName) (\(options.onCalendar), random delay up to \(options.randomizedDelay)).\n")
-      } catch {
-        throw CLIError(error)
-      }
+      let written = try await schedule.install(
+        into: options.scope.unitDir, runner: ProcessRunner(), enable: !noEnable)
+      Terminal.writeError("Wrote \(written.joined(separator: " and ")).\n")
+      Terminal.writeError(
+        noEnable
+          ? "Enable it with: systemctl\(schedule.scope == .user ? " --user" : "") enable --now \(Schedule.timerName)\n"
+          : "Enabled \(Schedule.timerName) (\(options.onCalendar), random delay up to \(options.randomizedDelay)).\n")
     }
   }
 
@@ -172,14 +164,10 @@ struct ScheduleCommand: AsyncParsableCommand {
 
     func run() async throws {
       let schedule = Schedule(scope: scope.scope, executable: ScheduleOptions.executable())
-      do {
-        let removed = try await schedule.remove(from: scope.unitDir, runner: ProcessRunner(), disable: !noDisable)
-        Terminal.writeError(
-          removed.isEmpty
-            ? "No SaneHosts timer is installed there.\n" : "Removed \(removed.joined(separator: " and ")).\n")
-      } catch {
-        throw CLIError(error)
-      }
+      let removed = try await schedule.remove(from: scope.unitDir, runner: ProcessRunner(), disable: !noDisable)
+      Terminal.writeError(
+        removed.isEmpty
+          ? "No SaneHosts timer is installed there.\n" : "Removed \(removed.joined(separator: " and ")).\n")
     }
   }
 

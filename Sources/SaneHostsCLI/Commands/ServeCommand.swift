@@ -69,31 +69,27 @@ struct ServeCommand: AsyncParsableCommand {
       hostsFile: hostsFile, keepBackups: keepBackups, dropInDirectory: dropInDir)
     configuration.queryLogs = logs.compactMap { try? LogSource(argument: $0) }
     var generated = false
-    do {
-      if !configuration.isLoopback && configuration.token == nil {
-        let (saved, created) = try AccessToken.loadOrCreate(in: data)
-        configuration.token = saved
-        generated = created
-      }
-      let dashboard = try Dashboard(configuration: configuration)
-      var logger = Logger(label: "sanehosts.dashboard")
-      logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
-      let shownHost = configuration.isLoopback ? (host.contains(":") ? "[\(host)]" : host) : host
-      let loopback = configuration.isLoopback
-      let tokenFile = AccessToken.file(in: data).path
-      let printedToken = generated ? configuration.token : nil
-      let app = dashboard.application(logger: logger) { port in
-        var text = "SaneHosts dashboard: http://\(shownHost):\(port)/\n"
-        if !loopback {
-          text += "Other machines need the access token"
-          text += printedToken.map { " (saved in \(tokenFile)): \($0)\n" } ?? " (\(tokenFile) or --token).\n"
-        }
-        text += "Data: \(data.url.path). Stop with Ctrl-C.\n"
-        Terminal.writeOutput(text)
-      }
-      try await app.runService()
-    } catch {
-      throw CLIError(error)
+    if !configuration.isLoopback && configuration.token == nil {
+      let (saved, created) = try AccessToken.loadOrCreate(in: data)
+      configuration.token = saved
+      generated = created
     }
+    let dashboard = try Dashboard(configuration: configuration)
+    var logger = Logger(label: "sanehosts.dashboard")
+    logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
+    let shownHost = configuration.isLoopback ? (host.contains(":") ? "[\(host)]" : host) : host
+    let loopback = configuration.isLoopback
+    let tokenFile = AccessToken.file(in: data).path
+    let printedToken = generated ? configuration.token : nil
+    let app = dashboard.application(logger: logger) { port in
+      var text = "SaneHosts dashboard: http://\(shownHost):\(port)/\n"
+      if !loopback {
+        text += "Other machines need the access token"
+        text += printedToken.map { " (saved in \(tokenFile)): \($0)\n" } ?? " (\(tokenFile) or --token).\n"
+      }
+      text += "Data: \(data.url.path). Stop with Ctrl-C.\n"
+      Terminal.writeOutput(text)
+    }
+    try await app.runService()
   }
 }

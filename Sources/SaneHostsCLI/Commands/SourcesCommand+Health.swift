@@ -41,7 +41,7 @@ extension SourcesCommand {
           source = try await store.acceptHeldCopy(reference, in: profile.name)
         } catch {
           if printing.json && !accepted.isEmpty { Terminal.writeOutput(Text.json(accepted)) }
-          throw CLIError(error)
+          throw error
         }
         accepted.append(Accepted(source: source.key, names: source.unique, before: source.previousUnique))
         if !printing.json {
@@ -81,11 +81,7 @@ extension SourcesCommand {
     func run() async throws {
       let store = try store.open()
       let difference: Store.CopyDifference?
-      do {
-        difference = try await store.difference(of: source, in: profile.name, held: held, limit: all ? nil : limit)
-      } catch {
-        throw CLIError(error)
-      }
+      difference = try await store.difference(of: source, in: profile.name, held: held, limit: all ? nil : limit)
       guard let difference else {
         let message =
           held

@@ -53,20 +53,16 @@ struct SourcesCommand: ParsableCommand {
         guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host() != nil else {
           throw ValidationError("--mirror “\(text)” is not an http(s) URL.")
         }
-        do {
-          _ = try URLPolicy.check(url)
-        } catch {
-          throw CLIError(error)
-        }
+        _ = try URLPolicy.check(url)
         return url
       }
     }
 
     func run() throws {
       let store = try store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
+      let profile = try store.profile(self.profile.name)
       for text in sources {
-        var new = try storeCall { () throws(StoreError) in try NewSource.parse(text) }
+        var new = try NewSource.parse(text)
         if let name {
           new.key = name
           new.name = name
@@ -75,11 +71,7 @@ struct SourcesCommand: ParsableCommand {
         if let category { new.category = category }
         new.mirrors += try mirrors()
         // Refused now, not at the first update: plain http to another machine, another scheme.
-        do {
-          _ = try URLPolicy.check(new.location)
-        } catch {
-          throw CLIError(error)
-        }
+        _ = try URLPolicy.check(new.location)
         do {
           let (source, _) = try store.addSource(new, to: profile.name)
           Terminal.writeOutput("Added \(source.key) (\(source.location)) to profile \(profile.name).\n")
@@ -87,7 +79,7 @@ struct SourcesCommand: ParsableCommand {
           // Adding what is there already changes nothing: said, and not an error (exit 0).
           Terminal.writeOutput("Already there: \(key) (\(location)) is in profile \(profile).\n")
         } catch {
-          throw CLIError(error)
+          throw error
         }
       }
       Terminal.writeOutput("Run `sanehosts update` to download.\n")
@@ -144,8 +136,8 @@ struct SourcesCommand: ParsableCommand {
 
     func run() throws {
       let store = try store.open()
-      let profile = try storeCall { () throws(StoreError) in try store.profile(self.profile.name) }
-      let members = try storeCall { () throws(StoreError) in try store.sources(in: profile.name) }
+      let profile = try store.profile(self.profile.name)
+      let members = try store.sources(in: profile.name)
       if printing.json {
         Terminal.writeOutput(Text.json(members.map { SourceSummary($0) }))
         return
@@ -177,7 +169,7 @@ struct SourceReferences: ParsableArguments {
   func each(_ verb: String, _ change: (Store, String, String?) throws(StoreError) -> Source) throws {
     let store = try store.open()
     for reference in sources {
-      let source = try storeCall { () throws(StoreError) in try change(store, reference, profile.name) }
+      let source = try change(store, reference, profile.name)
       Terminal.writeOutput("\(verb) \(source.key).\n")
     }
   }

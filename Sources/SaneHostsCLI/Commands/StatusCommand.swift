@@ -73,9 +73,8 @@ struct StatusCommand: ParsableCommand {
 
   func run() throws {
     let store = try store.open()
-    let status = try storeCall { () throws(StoreError) in
-      try ProfileStatus(profile: self.profile.name, in: store, staleDays: staleDays, outdatedDays: outdatedDays)
-    }
+    let status = try ProfileStatus(
+      profile: self.profile.name, in: store, staleDays: staleDays, outdatedDays: outdatedDays)
     let snapshot = status.snapshot
     let profile = snapshot.profile
     let object = ProfileJSON(snapshot, in: store.directory)

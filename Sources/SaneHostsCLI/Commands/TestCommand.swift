@@ -135,7 +135,7 @@ struct TestCommand: AsyncParsableCommand {
     } catch let error as TestError {
       progress.finish()
       if case .cancelled = error { throw ExitCode(130) }
-      throw CLIError(error)
+      throw error
     } catch is CancellationError {
       progress.finish()
       throw ExitCode(130)
@@ -162,15 +162,7 @@ struct TestCommand: AsyncParsableCommand {
     let sample: TestPlan.Sample? = sampleSource.map { .source($0) } ?? sampleProfile.map { .profile($0) }
     let plan = TestPlan(
       categories: category, sample: sample, sampleCount: sampleCount, seed: seed, sampleOnly: sampleOnly)
-    do {
-      return try await plan.registry(in: store)
-    } catch let error as TestPlanError {
-      throw CLIError(error)
-    } catch let error as StoreError {
-      throw CLIError(error)
-    } catch let error as ApplyError {
-      throw CLIError(error)
-    }
+    return try await plan.registry(in: store)
   }
 
   /// The run: where the names are asked (a Pi-hole's DNS server for --pihole), and how.
@@ -180,11 +172,7 @@ struct TestCommand: AsyncParsableCommand {
     case .system: through = .system
     case .https: through = .https
     case .dns:
-      do {
-        through = .dns(try Resolver(server: resolver ?? TestPlan.dnsServer(atHost: PiholeHost(pihole ?? "").host)))
-      } catch {
-        throw CLIError(error)
-      }
+      through = .dns(try Resolver(server: resolver ?? TestPlan.dnsServer(atHost: PiholeHost(pihole ?? "").host)))
     }
     return BlockerTestRun(
       through: through, timeout: Self.duration(timeout), concurrency: concurrency,

@@ -102,8 +102,6 @@ struct UpdateCommand: AsyncParsableCommand {
     } catch UpdateError.store(.updateRunning(let pid, let lockFile)) {
       Terminal.writeError("Error: \(CLIError(StoreError.updateRunning(pid: pid, lockFile: lockFile)))\n")
       throw ExitCode(75)
-    } catch let error as UpdateError {
-      throw CLIError(error)
     }
 
     let (summary, health) = (outcome.summary, outcome.health)

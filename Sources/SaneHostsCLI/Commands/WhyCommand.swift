@@ -42,12 +42,8 @@ struct WhyCommand: AsyncParsableCommand {
   func run() async throws {
     let store = try store.open()
     let answer: Explainer.Answer
-    do {
-      answer = try await Explainer(store: store, profile: profile.name).explain(
-        names, resolver: try resolver.map { try ServerAddress(parsing: $0) })
-    } catch {
-      throw CLIError(error)
-    }
+    answer = try await Explainer(store: store, profile: profile.name).explain(
+      names, resolver: try resolver.map { try ServerAddress(parsing: $0) })
     printing.write(answer) { Self.text(answer) }
     if answer.names.contains(where: { $0.verdict == .invalid }) { throw ExitCode(1) }
   }

@@ -25,7 +25,7 @@ struct PiholeOptions: ParsableArguments {
     guard let text = host ?? ProcessInfo.processInfo.environment["PIHOLE_HOST"], !text.isEmpty else {
       throw ValidationError("Name the Pi-hole with --host (pi.hole, 192.168.1.2, http://pi.hole/admin) or PIHOLE_HOST.")
     }
-    do { return try PiholeHost(text) } catch { throw CLIError(error) }
+    return try PiholeHost(text)
   }
 
   /// The password: --password-file, else $PIHOLE_PASSWORD, else the saved one, else asked for on the
@@ -109,7 +109,7 @@ struct PiholeOptions: ParsableArguments {
     _ body: @escaping @Sendable (PiholeClient) async throws -> R
   ) async throws -> R {
     let host: PiholeHost
-    do { host = try PiholeHost(pihole) } catch { throw CLIError(error) }
+    host = try PiholeHost(pihole)
     let password = noPassword ? nil : try Self.password(file: passwordFile, data: data)
     return try await withClient(host: host, password: password, totp: totp, body)
   }
@@ -118,13 +118,9 @@ struct PiholeOptions: ParsableArguments {
   static func withClient<R: Sendable>(
     host: PiholeHost, password: String?, totp: Int? = nil, _ body: @escaping @Sendable (PiholeClient) async throws -> R
   ) async throws -> R {
-    do {
-      return try await Interrupts.exitingOnSignal {
-        try await PiholeClient.withSession(
-          host: host, password: password, totp: totp, userAgent: "sanehosts/\(SaneHosts.version)", body)
-      }
-    } catch let error as PiholeError {
-      throw CLIError(error)
+    try await Interrupts.exitingOnSignal {
+      try await PiholeClient.withSession(
+        host: host, password: password, totp: totp, userAgent: "sanehosts/\(SaneHosts.version)", body)
     }
   }
 }

@@ -16,25 +16,12 @@ struct StoreOptions: ParsableArguments {
   /// The resolved data directory.
   var directory: DataDirectory { DataDirectory.resolve(explicit: dataDirectory) }
 
-  /// Opens the store, turning failures into a readable error.
+  /// Opens the store.
   func open() throws -> Store { try Self.open(directory) }
 
-  /// Opens the store in `directory`, turning failures into a readable error.
+  /// Opens the store in `directory`.
   static func open(_ directory: DataDirectory) throws -> Store {
-    do {
-      return try Store.open(directory)
-    } catch {
-      throw CLIError(error)
-    }
-  }
-}
-
-/// Runs a store operation, showing its error readably.
-func storeCall<T>(_ body: () throws(StoreError) -> T) throws -> T {
-  do {
-    return try body()
-  } catch {
-    throw CLIError(error)
+    return try Store.open(directory)
   }
 }
 
