@@ -181,32 +181,35 @@ struct ApplyCommand: AsyncParsableCommand {
     let store = try store.open()
     let options = Applier.Options(
       profile: profile.name, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
-      dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush,
-      verify: verify != nil)
-    var applied = try await Applier(store: store, file: file).apply(options)
+      dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush)
+    // validate() checked the server's address (none for the hosts file: the system resolver).
+    let checking = verify.map { value in
+      ApplyRun.Verify(
+        server: target == .hosts ? nil : try? ServerAddress(parsing: value), sample: verifySample,
+        timeout: .milliseconds(Int(verifyTimeout * 1000)))
+    }
+    var outcome = try await ApplyRun(store: store, file: file, target: target, options: options, verify: checking).run()
     if diff && !printing.json {
-      Terminal.writeOutput(await Self.unifiedDiff(applied.change, path: file.path, server: target.server))
+      Terminal.writeOutput(await Self.unifiedDiff(outcome.applied.change, path: file.path, server: target.server))
     }
     var latency: Duration?
-    if diff && target == .hosts && Ledger.key(file.path) == "/etc/hosts", let last = applied.lastName {
+    if diff && target == .hosts && Ledger.key(file.path) == "/etc/hosts", let last = outcome.applied.lastName {
       latency = LookupLatency.measure(last)
-      applied.result.lookupMicroseconds = latency.map { Int($0.secondsValue * 1_000_000) }
+      outcome.applied.result.lookupMicroseconds = latency.map { Int($0.secondsValue * 1_000_000) }
     }
-    if let summary = applied.result.flushSummary, !printing.json && !quiet {
+    if let summary = outcome.applied.result.flushSummary, !printing.json && !quiet {
       Terminal.writeError("DNS caches: \(summary).\n")
     }
-    if applied.result.firstWrite, let instructions = applied.result.instructions, !printing.json && !quiet,
+    if outcome.applied.result.firstWrite, let instructions = outcome.applied.result.instructions,
+      !printing.json && !quiet,
       let server = target.server
     {
       Terminal.writeError("To load it, add to \(server.server)'s configuration (once):\n\(instructions)\n")
     }
-    var verification: Verification?
-    if verify != nil && applied.reloadFailure == nil {
-      verification = try await self.verification(applied, in: store)
-    }
-    report(applied.result, latency: latency, verification: verification, notLoaded: notLoadedLine(applied))
-    if let reloadFailure = applied.reloadFailure { throw reloadFailure }
-    if let verification, !verification.passed { throw ExitCode(5) }
+    let notLoaded = outcome.notLoaded.map { "\($0): apply with --reload (or reload it yourself), then verify again." }
+    report(outcome.applied.result, latency: latency, verification: outcome.verification, notLoaded: notLoaded)
+    if let reloadFailure = outcome.applied.reloadFailure { throw reloadFailure }
+    if let verification = outcome.verification, !verification.passed { throw ExitCode(5) }
   }
 
   /// The change as a summary line (`+N −M lines`) and then a unified diff of the whole file (`diff -u`),
@@ -240,22 +243,6 @@ struct ApplyCommand: AsyncParsableCommand {
   var reloadMethod: ReloadMethod? {
     guard reload, let server = target.server else { return nil }
     return server.reload(output: output, choice: reloadChoice)
-  }
-
-  /// Probes a sample of the names just applied, and the controls, through the target.
-  private func verification(_ applied: Applier.Applied, in store: Store) async throws -> Verification {
-    // validate() checked the address (none for the hosts file: the system resolver).
-    let server = target == .hosts ? nil : try? ServerAddress(parsing: verify ?? "")
-    return try await ApplyVerification.verify(
-      applied, target: target, through: server, in: store, sample: verifySample,
-      timeout: .milliseconds(Int(verifyTimeout * 1000)))
-  }
-
-  /// `written, not loaded: …` with what to do, when the server has not confirmed loading the file.
-  private func notLoadedLine(_ applied: Applier.Applied) -> String? {
-    guard let server = target.server, let line = ApplyVerification.notLoadedLine(applied, server: server.server)
-    else { return nil }
-    return "\(line): apply with --reload (or reload it yourself), then verify again."
   }
 
   private func report(_ result: Applier.Result, latency: Duration?, verification: Verification?, notLoaded: String?) {

@@ -1,0 +1,80 @@
+import Apply
+import BlockerTest
+import DNS
+import Foundation
+import Store
+
+/// Applying a profile to a target and, when asked, checking it through the target: the one flow of
+/// `sanehosts apply [--verify]` and the dashboard's Apply page, which differ only in how they ask and
+/// what they print.
+public struct ApplyRun: Sendable {
+  /// How to verify what was written.
+  public struct Verify: Sendable {
+    /// The DNS server that loads a drop-in; nil for the hosts file (the system resolver).
+    public var server: ServerAddress?
+    /// Names sampled.
+    public var sample: Int
+    /// How long each answer may take.
+    public var timeout: Duration
+
+    /// A verification request.
+    public init(server: ServerAddress?, sample: Int = ApplyVerification.defaultSample, timeout: Duration = .seconds(2))
+    {
+      self.server = server
+      self.sample = sample
+      self.timeout = timeout
+    }
+  }
+
+  /// What happened.
+  public struct Outcome: Sendable {
+    /// What was written (or would be, on a dry run), and the reload's result.
+    public var applied: Applier.Applied
+    /// The verification, when it was asked for and could run.
+    public var verification: Verification?
+    /// Why it was asked for but not run: no resolver reads the file (`ApplyVerification.obstacle`), in
+    /// words that name no option.
+    public var notVerified: String?
+    /// `written, not loaded: …` when the server has not confirmed loading the file.
+    public var notLoaded: String?
+  }
+
+  /// The store the profile is read from.
+  public var store: Store
+  /// The file written.
+  public var file: ManagedFile
+  /// The target it is written as.
+  public var target: Target
+  /// How it is applied.
+  public var options: Applier.Options
+  /// How it is verified; nil: not.
+  public var verify: Verify?
+
+  /// A run; `options.verify` follows `verify`.
+  public init(store: Store, file: ManagedFile, target: Target, options: Applier.Options, verify: Verify?) {
+    self.store = store
+    self.file = file
+    self.target = target
+    self.options = options
+    self.options.verify = verify != nil
+    self.verify = verify
+  }
+
+  /// Applies, then verifies unless it was a dry run, the reload failed, or nothing reads the file.
+  /// Throws what the apply throws, and when the names applied cannot be read back for the verification.
+  public func run() async throws -> Outcome {
+    let applied = try await Applier(store: store, file: file).apply(options)
+    var outcome = Outcome(applied: applied)
+    if let server = target.server {
+      outcome.notLoaded = ApplyVerification.notLoadedLine(applied, server: server.server)
+    }
+    guard let verify, !options.dryRun, applied.reloadFailure == nil else { return outcome }
+    if let obstacle = ApplyVerification.obstacle(target: target, path: applied.result.path, server: verify.server) {
+      outcome.notVerified = obstacle
+      return outcome
+    }
+    outcome.verification = try await ApplyVerification.verify(
+      applied, target: target, through: verify.server, in: store, sample: verify.sample, timeout: verify.timeout)
+    return outcome
+  }
+}
