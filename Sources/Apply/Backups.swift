@@ -14,6 +14,12 @@ public struct Backups: Sendable {
     public var url: URL
     /// When it was taken (to the second).
     public var date: Date
+
+    /// Its size in bytes (0 when it cannot be read): what `restore --list` and the dashboard show.
+    public var bytes: Int {
+      var info = stat()
+      return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
+    }
   }
 
   /// Where the backups are kept.

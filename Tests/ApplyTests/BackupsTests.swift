@@ -26,6 +26,7 @@ struct BackupsTests {
     #expect(status.st_mode & 0o777 == 0o600)
     #expect(backups.backup(id: list[1].id)?.url == list[1].url)
     #expect(backups.backup(id: "hosts-nope") == nil)
+    #expect(list.map(\.bytes) == [10, 10, 10], "each one's size, as restore --list and the dashboard show it")
   }
 
   @Test("Files that are not our backups are ignored and kept")

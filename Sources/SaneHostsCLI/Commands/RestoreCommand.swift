@@ -45,10 +45,7 @@ struct RestoreCommand: ParsableCommand {
     let backups = file.backups.list()
     if list || printing.json {
       let rows = backups.map { backup in
-        BackupJSON(
-          id: backup.id, date: backup.date,
-          bytes: (try? FileManager.default.attributesOfItem(atPath: backup.url.path)[.size] as? Int) ?? 0,
-          path: backup.url.path)
+        BackupJSON(id: backup.id, date: backup.date, bytes: backup.bytes, path: backup.url.path)
       }
       if printing.json {
         Terminal.writeOutput(Text.json(rows))

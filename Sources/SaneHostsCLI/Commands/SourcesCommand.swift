@@ -47,39 +47,18 @@ struct SourcesCommand: ParsableCommand {
       if !mirror.isEmpty && sources.count > 1 { throw ValidationError("--mirror needs a single source.") }
     }
 
-    /// The mirrors as URLs, each allowed as a source's own location would be.
-    func mirrors() throws -> [URL] {
-      try mirror.map { text in
-        guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host() != nil else {
-          throw ValidationError("--mirror “\(text)” is not an http(s) URL.")
-        }
-        _ = try URLPolicy.check(url)
-        return url
-      }
-    }
-
     func run() throws {
       let store = try store.open()
       let profile = try store.profile(self.profile.name)
       for text in sources {
-        var new = try NewSource.parse(text)
-        if let name {
-          new.key = name
-          new.name = name
-        }
-        if let format { new.format = format }
-        if let category { new.category = category }
-        new.mirrors += try mirrors()
-        // Refused now, not at the first update: plain http to another machine, another scheme.
-        _ = try URLPolicy.check(new.location)
-        do {
-          let (source, _) = try store.addSource(new, to: profile.name)
+        var addition = SourceAddition(text)
+        (addition.name, addition.format, addition.category, addition.mirrors) = (name, format, category, mirror)
+        switch try addition.add(to: profile.name, in: store) {
+        case .added(let source):
           Terminal.writeOutput("Added \(source.key) (\(source.location)) to profile \(profile.name).\n")
-        } catch .alreadyInProfile(let key, let location, let profile) {
+        case .alreadyThere(let key, let location):
           // Adding what is there already changes nothing: said, and not an error (exit 0).
-          Terminal.writeOutput("Already there: \(key) (\(location)) is in profile \(profile).\n")
-        } catch {
-          throw error
+          Terminal.writeOutput("Already there: \(key) (\(location)) is in profile \(profile.name).\n")
         }
       }
       Terminal.writeOutput("Run `sanehosts update` to download.\n")
