@@ -136,7 +136,7 @@ public struct Applier: Sendable {
     /// The names applied, when they were loaded (a file found already holding them loads none).
     public var list: CompiledList?
     /// What the names are compiled from, to load them when `list` is nil.
-    public var plan: BlockSet.Plan
+    public var plan: ProfileList.Plan
     /// Whether the file's format blocks subdomains too (public suffixes are then left out of it).
     public var coversSubdomains: Bool
     /// The file applied to, with its ledger.
@@ -239,7 +239,7 @@ public struct Applier: Sendable {
     try options.reload?.precheck()
     let folder = try Self.checkDestination(file, dropIn: options.server != nil, dryRun: options.dryRun)
     // The names are loaded only when something is rendered (or their count is not known).
-    let plan = try BlockSet.plan(profile: options.profile, in: store)
+    let plan = try ProfileList.plan(profile: options.profile, in: store)
     let warnings = plan.missing.map { ApplyWarning.notDownloaded(source: $0) } + (folder.map { [$0] } ?? [])
     if let server = options.server {
       return try await applyToServer(server, plan: plan, options: options, warnings: warnings)
@@ -247,7 +247,8 @@ public struct Applier: Sendable {
     return try await applyToHosts(plan: plan, options: options, warnings: warnings)
   }
 
-  private func applyToHosts(plan: BlockSet.Plan, options: Options, warnings: [ApplyWarning]) async throws -> Applied {
+  private func applyToHosts(plan: ProfileList.Plan, options: Options, warnings: [ApplyWarning]) async throws -> Applied
+  {
     var warnings = warnings
     let content = "\(plan.fingerprint) hosts \(options.address) \(options.namesPerLine)"
     let change: ManagedFile.Change
@@ -322,7 +323,7 @@ public struct Applier: Sendable {
 
   /// How many names the profile blocks: the loaded list's count, else the current compile's, else the
   /// list loaded now.
-  private func count(_ list: inout CompiledList?, plan: BlockSet.Plan) async throws -> Int {
+  private func count(_ list: inout CompiledList?, plan: ProfileList.Plan) async throws -> Int {
     if let list { return list.count }
     if let names = plan.names { return names }
     let loaded = try await plan.load(from: store).list
@@ -331,7 +332,7 @@ public struct Applier: Sendable {
   }
 
   private func applyToServer(
-    _ server: ServerTarget, plan: BlockSet.Plan, options: Options, warnings: [ApplyWarning]
+    _ server: ServerTarget, plan: ProfileList.Plan, options: Options, warnings: [ApplyWarning]
   ) async throws -> Applied {
     var warnings = warnings
     let content = "\(plan.fingerprint) \(server.rawValue) drop-in \(ServerTarget.dropInVersion)"
@@ -397,7 +398,7 @@ public struct Applier: Sendable {
 
   /// Renders the drop-in, unless the file already holds exactly these entries, and checks it with the
   /// server's checker while it is compared with the old file and hashed.
-  private func prepare(_ server: ServerTarget, plan: BlockSet.Plan, options: Options, content: String) async throws
+  private func prepare(_ server: ServerTarget, plan: ProfileList.Plan, options: Options, content: String) async throws
     -> PreparedDropIn
   {
     if let current = try file.unchanged(content: content) {
@@ -428,7 +429,7 @@ public struct Applier: Sendable {
   /// again); returns what was written, how it was reloaded, and a reload's failure. A reload that
   /// succeeded confirms the file loaded, unless a verification follows to confirm it from the answers.
   private func commit(
-    _ change: ManagedFile.Change, server: ServerTarget, plan: BlockSet.Plan, options: Options, names: Int,
+    _ change: ManagedFile.Change, server: ServerTarget, plan: ProfileList.Plan, options: Options, names: Int,
     entriesChanged: Bool, content: String, digests: ManagedFile.Digests?, warnings: inout [ApplyWarning]
   ) async throws -> (ManagedFile.Outcome, String?, (any Error)?) {
     var outcome = ManagedFile.Outcome()

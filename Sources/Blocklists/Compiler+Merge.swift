@@ -41,10 +41,10 @@ extension Compiler {
     ///
     /// The profile's report of the source counts as unique the names no source before it had; the
     /// returned one, the source's distinct names.
-    public mutating func add(_ parsed: consuming ParsedList, name: String) -> LeanList {
+    public mutating func add(_ parsed: consuming ParsedList, name: String) -> CopyNames {
       precondition(reports.count < sourceCount, "more lists than the merge was prepared for")
       let index = reports.count
-      var own = LeanList(report: parsed.report)
+      var own = CopyNames(report: parsed.report)
       own.report.name = name
       own.bytes.reserveCapacity(parsed.nameBytes)
       own.ends.reserveCapacity(parsed.names)

@@ -219,7 +219,7 @@ public struct Compiler: Sendable {
 
   /// Parses one block on whatever core runs the task.
   static func parse(
-    _ block: BlockReader.Block, format: ListFormat?, isFirstBlock: Bool, reusing spare: consuming ParsedNames? = nil,
+    _ block: BlockReader.Block, format: InputFormat?, isFirstBlock: Bool, reusing spare: consuming ParsedNames? = nil,
     recordsOrigins: Bool = false
   ) -> ParsedNames {
     var parser = LineParser(format: format, reusing: spare, recordsOrigins: recordsOrigins)

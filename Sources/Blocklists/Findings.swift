@@ -31,7 +31,7 @@ public struct Findings: Sendable, Hashable, Codable {
   /// Up to five samples per reason.
   public var samples: [RejectReason: [Sample]] = [:]
   /// Lines per format, as recognised.
-  public var formats: [ListFormat: Int] = [:]
+  public var formats: [InputFormat: Int] = [:]
   /// What the data looks like when it is plainly not a list (a web page, an archive…), if so.
   public var content: ContentKind?
   /// The list's own exceptions (`@@||name^`): each name, normalised, and its line; they become allow rules
@@ -84,7 +84,7 @@ public struct Findings: Sendable, Hashable, Codable {
   public var totalRejected: Int { rejected.values.reduce(0, +) }
 
   /// The format most lines were in, if any line held names.
-  public var dominantFormat: ListFormat? {
+  public var dominantFormat: InputFormat? {
     formats.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }?.key
   }
 

@@ -26,7 +26,7 @@ enum LineKind {
   case rpz
 
   /// The format the kind belongs to, for counting.
-  var format: ListFormat? {
+  var format: InputFormat? {
     switch self {
     case .adblock, .exception, .subdomains: .adblock
     case .wildcard: .wildcard
@@ -40,7 +40,7 @@ enum LineKind {
   }
 
   /// Whether a line of this kind belongs in a list forced to `format`.
-  func fits(_ format: ListFormat) -> Bool {
+  func fits(_ format: InputFormat) -> Bool {
     switch (self, format) {
     case (.ignored, _), (.unsupported, _), (.malformed, _): true
     case (.hosts, .hosts), (.plain, .hosts), (.plain, .domains), (.hosts, .domains): true

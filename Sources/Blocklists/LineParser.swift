@@ -19,24 +19,24 @@
 /// twice).
 public struct LineParser: ~Copyable {
   /// The format lines must be in, or `nil` to recognise each line.
-  public let format: ListFormat?
+  public let format: InputFormat?
   /// What was parsed so far.
   public private(set) var result = ParsedNames()
   private let scratch: UnsafeMutableBufferPointer<UInt8>
-  /// Lines per format, indexed by `ListFormat.ordinal` (a dictionary update per line is too slow).
-  private var formatLines = [Int](repeating: 0, count: ListFormat.allCases.count)
+  /// Lines per format, indexed by `InputFormat.ordinal` (a dictionary update per line is too slow).
+  private var formatLines = [Int](repeating: 0, count: InputFormat.allCases.count)
   /// Whether line 1 may start with a byte-order mark (true for the first block of a source).
   public var stripsByteOrderMark = true
 
   /// Creates a parser for a forced format, or for any format when `format` is `nil`.
-  public init(format: ListFormat? = nil) {
+  public init(format: InputFormat? = nil) {
     self.format = format
     scratch = .allocate(capacity: 256)
   }
 
   /// Creates a parser that collects into `spare`'s room (emptied first) instead of new arrays; with
   /// `recordsOrigins`, each name's line number and line start are kept too.
-  init(format: ListFormat?, reusing spare: consuming ParsedNames?, recordsOrigins: Bool = false) {
+  init(format: InputFormat?, reusing spare: consuming ParsedNames?, recordsOrigins: Bool = false) {
     self.init(format: format)
     if var reused = spare.take() {
       reused.clear()
@@ -49,7 +49,7 @@ public struct LineParser: ~Copyable {
 
   /// Returns what was parsed; the parser is used up (its scratch buffer freed).
   public consuming func finish() -> ParsedNames {
-    for format in ListFormat.allCases where formatLines[format.ordinal] > 0 {
+    for format in InputFormat.allCases where formatLines[format.ordinal] > 0 {
       result.findings.formats[format, default: 0] += formatLines[format.ordinal]
     }
     return result
@@ -192,7 +192,7 @@ public struct LineParser: ~Copyable {
   }
 
   /// Counts a line as written in a format (only lines that gave a name count, so junk decides nothing).
-  private mutating func count(_ format: ListFormat, if accepted: Bool) {
+  private mutating func count(_ format: InputFormat, if accepted: Bool) {
     if accepted { formatLines[format.ordinal] += 1 }
   }
 

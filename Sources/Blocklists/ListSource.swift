@@ -15,22 +15,22 @@ public struct ListSource: Sendable, Hashable {
   /// Where the bytes are.
   public var location: Location
   /// The format lines must be in; `nil` recognises each line.
-  public var format: ListFormat?
+  public var format: InputFormat?
 
   /// Creates a source.
-  public init(name: String, location: Location, format: ListFormat? = nil) {
+  public init(name: String, location: Location, format: InputFormat? = nil) {
     self.name = name
     self.location = location
     self.format = format
   }
 
   /// A file source named after its path.
-  public static func file(_ path: String, format: ListFormat? = nil) -> ListSource {
+  public static func file(_ path: String, format: InputFormat? = nil) -> ListSource {
     ListSource(name: path, location: .file(path), format: format)
   }
 
   /// An in-memory source, for tests and already-read data.
-  public static func text(_ text: String, name: String = "text", format: ListFormat? = nil) -> ListSource {
+  public static func text(_ text: String, name: String = "text", format: InputFormat? = nil) -> ListSource {
     ListSource(name: name, location: .bytes(Array(text.utf8)), format: format)
   }
 }

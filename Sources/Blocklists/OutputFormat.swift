@@ -1,6 +1,6 @@
 /// The formats SaneHosts writes (`compile --format`, the drop-ins, subscription lists): each with its
 /// comment syntax, whether a line blocks subdomains, and what it can say of exceptions and of
-/// subdomains-only blocks. What is read is a `ListFormat`.
+/// subdomains-only blocks. What is read is a `InputFormat`.
 ///
 /// - `hosts`: `0.0.0.0 name` lines (or `::`, both, or one address given): exact names.
 /// - `domains`: one name per line: exact names.
@@ -15,7 +15,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case hosts, domains, adblock, wildcard, dnsmasq, unbound, rpz
 
   /// Whether a line in this format also blocks every subdomain of its name.
-  public var coversSubdomains: Bool { ListFormat(self).coversSubdomains }
+  public var coversSubdomains: Bool { InputFormat(self).coversSubdomains }
 
   /// The prefix of a comment line in this format.
   public var commentPrefix: String {
@@ -27,7 +27,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
   }
 }
 
-extension ListFormat {
+extension InputFormat {
   /// The format a file written as `output` is read back in: every output is a list SaneHosts reads.
   public init(_ output: OutputFormat) {
     switch output {

@@ -97,7 +97,7 @@ extension Catalog {
     /// Where the list itself is published.
     public var url: URL
     /// The list's format as published.
-    public var format: ListFormat
+    public var format: InputFormat
     /// The id of its category.
     public var category: String
     /// The licence (an SPDX id where there is one).
@@ -111,7 +111,7 @@ extension Catalog {
 
     /// Creates an entry.
     public init(
-      id: String, name: String, homepage: URL, url: URL, format: ListFormat, category: String, licence: String,
+      id: String, name: String, homepage: URL, url: URL, format: InputFormat, category: String, licence: String,
       estimatedNames: Int, description: String, mirrors: [URL]? = nil
     ) {
       self.mirrors = mirrors

@@ -13,7 +13,7 @@ public struct NewSource: Sendable, Hashable {
   /// The catalog entry, if it is one.
   public var catalogID: String?
   /// The format to force; `nil` recognises each line.
-  public var format: ListFormat?
+  public var format: InputFormat?
   /// Its category.
   public var category: String?
   /// Other places the same list is published, tried in order when `location` fails.
@@ -21,7 +21,7 @@ public struct NewSource: Sendable, Hashable {
 
   /// Creates a source description.
   public init(
-    location: URL, key: String? = nil, name: String? = nil, catalogID: String? = nil, format: ListFormat? = nil,
+    location: URL, key: String? = nil, name: String? = nil, catalogID: String? = nil, format: InputFormat? = nil,
     category: String? = nil, mirrors: [URL] = []
   ) {
     self.mirrors = mirrors

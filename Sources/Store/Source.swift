@@ -27,7 +27,7 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
   /// The catalog entry it came from, if any.
   public var catalogID: String?
   /// The format forced for it; `nil` recognises each line.
-  public var format: ListFormat?
+  public var format: InputFormat?
   /// Its category (a catalog category id), if known.
   public var category: String?
   /// When it was added.
@@ -62,7 +62,7 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
   /// Rejected tokens in the last good copy.
   public var rejected: Int?
   /// The format most of its lines were in.
-  public var detectedFormat: ListFormat?
+  public var detectedFormat: InputFormat?
   /// Rejections by reason, with samples.
   public var findings: Findings?
   /// The copy before the last good one (kept for `sources diff`), relative to the data directory.
@@ -84,7 +84,7 @@ public struct Source: Sendable, Hashable, Codable, Identifiable {
 
   /// Creates a source that has never been downloaded, with row id `id`.
   public init(
-    id: Int64, key: String, name: String, location: String, catalogID: String? = nil, format: ListFormat? = nil,
+    id: Int64, key: String, name: String, location: String, catalogID: String? = nil, format: InputFormat? = nil,
     category: String? = nil, addedAt: Date = Date()
   ) {
     self.id = id

@@ -25,7 +25,7 @@ public struct SourceUpdate: Sendable {
     /// Rejected tokens.
     public var rejected: Int
     /// The format most lines were in.
-    public var detectedFormat: ListFormat?
+    public var detectedFormat: InputFormat?
     /// Rejections by reason with samples.
     public var findings: Findings
     /// The date in the copy's own header, if it gives one.
@@ -36,7 +36,7 @@ public struct SourceUpdate: Sendable {
     /// Creates a copy description.
     public init(
       etag: String?, lastModified: String?, sha256: String, cacheFile: String, bytes: Int64,
-      accepted: Int, unique: Int, duplicates: Int, rejected: Int, detectedFormat: ListFormat?, findings: Findings,
+      accepted: Int, unique: Int, duplicates: Int, rejected: Int, detectedFormat: InputFormat?, findings: Findings,
       headerDate: Date? = nil
     ) {
       self.headerDate = headerDate

@@ -8,7 +8,7 @@ extension Store {
   /// A digest of what a profile compiles from: each source's id, checksum and forced format, the rules,
   /// the engine and the block set file's format. Equal fingerprints mean equal compiled block sets.
   public static func fingerprint(
-    _ inputs: [(id: Int64, sha256: String, format: ListFormat?)], rules: RuleSet
+    _ inputs: [(id: Int64, sha256: String, format: InputFormat?)], rules: RuleSet
   ) -> String {
     var text = "engine \(Compiler.engineVersion) blockset \(CompiledList.archiveVersion)\n"
     for input in inputs { text += "source \(input.id) \(input.sha256) \(input.format?.rawValue ?? "auto")\n" }

@@ -15,7 +15,7 @@ extension Store {
 
   /// The fingerprint a copy's block set file is written under: the copy's checksum, the forced format,
   /// the engine and the file format.
-  public static func copyFingerprint(sha256: String, format: ListFormat?) -> String {
+  public static func copyFingerprint(sha256: String, format: InputFormat?) -> String {
     "copy \(sha256) \(format?.rawValue ?? "auto") engine \(Compiler.engineVersion) blockset \(CompiledList.archiveVersion)"
   }
 
@@ -32,7 +32,7 @@ extension Store {
   /// A copy (the good, previous or held copy of a source) compiled alone, read from its block set file,
   /// or compiled now and the file written; nil when the copy cannot be read.
   public func list(
-    copy cacheFile: String, sha256: String, format: ListFormat?, name: String, rebuilding: Bool = false
+    copy cacheFile: String, sha256: String, format: InputFormat?, name: String, rebuilding: Bool = false
   ) async -> CompiledList? {
     let fingerprint = Self.copyFingerprint(sha256: sha256, format: format)
     let path = directory.file(Self.listFile(forCopy: cacheFile)).path
@@ -45,7 +45,7 @@ extension Store {
   /// Adds a copy's names to a profile's merge from the copy's block set file; a copy without a current
   /// one (saved by an older version) is compiled alone now, and its file written for next time.
   public func merge(
-    copy cacheFile: String, sha256: String, format: ListFormat?, name: String, into merging: inout Compiler.Merging,
+    copy cacheFile: String, sha256: String, format: InputFormat?, name: String, into merging: inout Compiler.Merging,
     compiler: Compiler = Compiler()
   ) async throws(CompileError) {
     let path = directory.file(Self.listFile(forCopy: cacheFile)).path
@@ -73,7 +73,7 @@ extension Store {
 
   /// A copy compiled alone, without rules, its block set file written (lean) for next time.
   private func compileCopy(
-    _ cacheFile: String, sha256: String, format: ListFormat?, name: String, compiler: Compiler = Compiler()
+    _ cacheFile: String, sha256: String, format: InputFormat?, name: String, compiler: Compiler = Compiler()
   ) async throws(CompileError) -> CompiledList {
     var input = ListSource.file(directory.file(cacheFile).path, format: format)
     input.name = name

@@ -37,8 +37,8 @@ extension HitCounter {
   }
 
   /// The other server whose parser finds queries in the first thousand lines of `file`, if one does.
-  static func kind(of file: String, other than: LogKind) -> LogKind? {
-    for kind in LogKind.allCases where kind != than {
+  static func kind(of file: String, other than: QueryLogFormat) -> QueryLogFormat? {
+    for kind in QueryLogFormat.allCases where kind != than {
       guard var reader = try? LogReader(path: file) else { return nil }
       var parser = kind.parser()
       var clock = LogClock(now: Date())

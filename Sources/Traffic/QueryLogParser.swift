@@ -15,7 +15,7 @@ public protocol QueryLogParser: Sendable {
   var tellsBlocks: Bool { get }
 }
 
-extension LogKind {
+extension QueryLogFormat {
   /// A parser for this server's log.
   public func parser() -> any QueryLogParser {
     switch self {

@@ -14,7 +14,7 @@ public enum TrafficError: Error, LocalizedError, Sendable, Equatable {
   public var errorDescription: String? {
     switch self {
     case .badLogArgument(let value):
-      "'\(value)' is not a query log: give KIND:PATH, KIND one of \(LogKind.allCases.map(\.rawValue).joined(separator: ", ")) (e.g. dnsmasq:/var/log/dnsmasq.log)"
+      "'\(value)' is not a query log: give KIND:PATH, KIND one of \(QueryLogFormat.allCases.map(\.rawValue).joined(separator: ", ")) (e.g. dnsmasq:/var/log/dnsmasq.log)"
     case .unreadable(let path, let reason):
       "cannot read the query log \(path): \(reason); check the path and that you may read it (sudo?)"
     case .badSince(let value):

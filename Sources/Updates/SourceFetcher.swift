@@ -331,7 +331,7 @@ struct SourceFetcher: Sendable {
   /// Finishes a new copy's work once the run has merged its names (`own`, the copy's distinct names):
   /// writes them as the copy's block set file, counts them, and reports the source done. Returns the
   /// file written (relative, flushed by the run) and whether this wrote it first.
-  func finish(_ work: inout SourceWork, of source: Source, merged own: LeanList) throws(CompileError) -> (
+  func finish(_ work: inout SourceWork, of source: Source, merged own: CopyNames) throws(CompileError) -> (
     file: String, isNew: Bool
   )? {
     guard var copy = work.copy else { return nil }

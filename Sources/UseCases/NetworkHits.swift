@@ -51,7 +51,7 @@ public struct NetworkHits: Sendable {
 
   /// The profile and target `ledger` says were applied to a server of `kind` (`apply --target`), when
   /// every such file holds the same one, with the file last written; nil when none was or they differ.
-  static func applied(to kind: LogKind, ledger: Ledger) -> (
+  static func applied(to kind: QueryLogFormat, ledger: Ledger) -> (
     profile: String, target: Target, path: String, entry: Ledger.Entry
   )? {
     let targets = ServerTarget.writing(kind).map(\.rawValue)
@@ -102,7 +102,7 @@ public struct NetworkHits: Sendable {
   func counter(
     profile: String?, target: Target, applied: (path: String, entry: Ledger.Entry)?, since: Date?, byClient: Bool
   ) async throws -> (HitCounter, profile: String, applyCommand: String?) {
-    let plan = try BlockSet.plan(profile: profile, in: store)
+    let plan = try ProfileList.plan(profile: profile, in: store)
     let format = target.server?.format ?? .hosts
     let timeline = applied.map { Self.timeline(of: $0.entry, target: target) } ?? []
     guard let applied, let latest = timeline.last else {

@@ -21,7 +21,7 @@ public struct SourceAddition: Sendable {
   /// The source's key and name, instead of the ones made from its location.
   public var name: String?
   /// How to read it, instead of recognising each line.
-  public var format: ListFormat?
+  public var format: InputFormat?
   /// A category for a list of one's own.
   public var category: String?
   /// Other URLs of the same list, tried when its own fails.

@@ -59,7 +59,7 @@ public struct TestPlan: Sendable {
       (label, names) = (key, await store.names(of: source))
     case .profile(let name):
       // The profile's block set, as applied: its file when current, else merged now.
-      (label, names) = (name, try await BlockSet.compile(profile: name, in: store).list.allNames.sorted())
+      (label, names) = (name, try await ProfileList.compile(profile: name, in: store).list.allNames.sorted())
     }
     let domains = Registry.sample(names, count: sampleCount, seed: seed).map {
       TestDomain(hostname: $0, category: "Sample", provider: label)

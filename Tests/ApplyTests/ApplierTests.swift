@@ -79,8 +79,8 @@ struct ApplierTests {
       _ = try store.addRule("ads.website", action: .deny)
       // Compiled as `update` leaves it: the profile's block set file under the current fingerprint.
       try await store.saveAsCompiled(
-        try await BlockSet.compile(profile: nil, in: store).list, names: 1, withLookupTable: false)
-      #expect(try BlockSet.plan(profile: nil, in: store).names == 1)
+        try await ProfileList.compile(profile: nil, in: store).list, names: 1, withLookupTable: false)
+      #expect(try ProfileList.plan(profile: nil, in: store).names == 1)
 
       for server in [nil, ServerTarget.dnsmasq] {
         let path = directory.file(server == nil ? "hosts" : "drop-in.conf")

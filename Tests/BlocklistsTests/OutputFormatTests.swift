@@ -6,8 +6,8 @@ struct OutputFormatTests {
   @Test("Every output is read back as the input format of the same name, covering subdomains alike")
   func readBack() {
     for format in OutputFormat.allCases {
-      #expect(ListFormat(format).rawValue == format.rawValue)
-      #expect(ListFormat(format).coversSubdomains == format.coversSubdomains)
+      #expect(InputFormat(format).rawValue == format.rawValue)
+      #expect(InputFormat(format).coversSubdomains == format.coversSubdomains)
     }
     #expect(OutputFormat.allCases.filter { !$0.coversSubdomains } == [.hosts, .domains])
   }

@@ -7,7 +7,7 @@ import Testing
 struct RealListTests {
   let folder = sharedData?.appending(path: "blocklists")
 
-  func names(_ file: String, format: ListFormat? = nil) async throws -> (Set<String>, CompiledList) {
+  func names(_ file: String, format: InputFormat? = nil) async throws -> (Set<String>, CompiledList) {
     let list = try await Compiler().compile([.file(folder!.appending(path: file).path, format: format)])
     return (Set(list.allNames), list)
   }
@@ -58,7 +58,7 @@ struct RealListTests {
       var sink = ByteSink()
       let report = try Renderer(format: format).render(list, to: &sink)
       let reparsed = try await Compiler().compile([
-        .text(String(decoding: sink.memory, as: UTF8.self), format: ListFormat(format))
+        .text(String(decoding: sink.memory, as: UTF8.self), format: InputFormat(format))
       ])
       #expect(reparsed.count == report.written, "\(format)")
       #expect(reparsed.sources[0].findings.totalRejected == 0, "\(format): \(reparsed.sources[0].findings.samples)")

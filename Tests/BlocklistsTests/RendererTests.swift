@@ -166,7 +166,7 @@ struct RendererTests {
     let list = try await compile([source, "||z.example.org^\n*.wild.example.org"])
     let text = try render(list, format)
     let expected = bodyLines(text, format).count / (format == .rpz ? 2 : 1)
-    let reparsed = try await compile([text], format: ListFormat(format))
+    let reparsed = try await compile([text], format: InputFormat(format))
     #expect(reparsed.count == expected)
     #expect(reparsed.sources[0].findings.totalRejected == 0, "\(reparsed.sources[0].findings.samples)")
     #expect(Set(reparsed.allNames).isSubset(of: Set(list.allNames)))

@@ -2,7 +2,7 @@ import Blocklists
 import Foundation
 
 /// Parses text with a line parser and returns the names and findings.
-func parse(_ text: String, format: ListFormat? = nil) -> (names: [String], findings: Findings) {
+func parse(_ text: String, format: InputFormat? = nil) -> (names: [String], findings: Findings) {
   var parser = LineParser(format: format)
   Array(text.utf8).withUnsafeBufferPointer { parser.parse(buffer: $0) }
   let result = parser.finish()
@@ -11,7 +11,7 @@ func parse(_ text: String, format: ListFormat? = nil) -> (names: [String], findi
 
 /// Compiles text sources and returns the list.
 func compile(
-  _ texts: [String], format: ListFormat? = nil, rules: RuleSet = RuleSet(), blockSize: Int = 4 << 20
+  _ texts: [String], format: InputFormat? = nil, rules: RuleSet = RuleSet(), blockSize: Int = 4 << 20
 ) async throws -> CompiledList {
   let sources = texts.enumerated().map { ListSource.text($1, name: "list\($0 + 1)", format: format) }
   return try await Compiler(blockSize: blockSize).compile(sources, rules: rules)

@@ -47,7 +47,7 @@ struct TargetTableCommandTests {
     #expect(partial.isEmpty, "\(partial)")
     // The servers hits reads come from the same table.
     #expect(ServerTarget.writing(.dnsmasq).map(\.rawValue) == ["dnsmasq", "dnsmasq-hosts"])
-    #expect(LogKind.allCases.allSatisfy { !ServerTarget.writing($0).isEmpty })
+    #expect(QueryLogFormat.allCases.allSatisfy { !ServerTarget.writing($0).isEmpty })
   }
 
   /// Whether `line` names `word` as a word of its own.

@@ -15,7 +15,7 @@ func withStore<R>(_ body: (Store, TemporaryDirectory) async throws -> R) async t
 }
 
 /// A web source at a made-up address (never fetched).
-func web(_ name: String, key: String? = nil, format: ListFormat? = nil) -> NewSource {
+func web(_ name: String, key: String? = nil, format: InputFormat? = nil) -> NewSource {
   NewSource(location: URL(string: "https://lists.website/\(name).txt")!, key: key, format: format)
 }
 
@@ -40,7 +40,7 @@ extension Store {
 
   /// Writes a cache file for `key` (a hosts list), and returns the copy an update would save.
   func copy(
-    _ names: [String], key: String, sha: String = UUID().uuidString, format: ListFormat? = .hosts,
+    _ names: [String], key: String, sha: String = UUID().uuidString, format: InputFormat? = .hosts,
     etag: String? = nil, lastModified: String? = nil
   ) throws -> SourceUpdate.Copy {
     let cacheFile = "lists/\(key)-\(sha.prefix(8)).list"
@@ -63,7 +63,7 @@ extension Store {
 
   /// Saves a new copy of a source as an update run would, and returns the source as saved.
   @discardableResult
-  func save(_ names: [String], for source: Source, format: ListFormat? = .hosts, at date: Date = Date()) async throws
+  func save(_ names: [String], for source: Source, format: InputFormat? = .hosts, at date: Date = Date()) async throws
     -> Source
   {
     let copy = try copy(names, key: source.key, format: source.format ?? format)

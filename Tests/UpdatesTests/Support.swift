@@ -76,7 +76,7 @@ struct Harness {
 
   /// Adds a URL source to the active profile.
   @discardableResult
-  func add(_ url: URL, key: String, format: ListFormat? = nil) throws -> Source {
+  func add(_ url: URL, key: String, format: InputFormat? = nil) throws -> Source {
     try store.addSource(NewSource(location: url, key: key, format: format)).source
   }
 

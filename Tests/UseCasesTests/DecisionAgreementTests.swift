@@ -67,7 +67,7 @@ struct DecisionAgreementTests {
     for rule in Set(profile.allow) { try harness.store.addRule(rule, action: .allow) }
     for rule in Set(profile.deny) { try harness.store.addRule(rule, action: .deny) }
     try await harness.update()
-    let compiled = try await BlockSet.compile(profile: nil, in: harness.store).list
+    let compiled = try await ProfileList.compile(profile: nil, in: harness.store).list
 
     var random = Seeded(state: UInt64(seed))
     let queries = Array(Set((0..<150).map { _ in Self.name(&random) } + ["d0.website", "s0.d0.website"])).sorted()

@@ -11,7 +11,7 @@ struct OverlapProfileTests {
   func report() async throws {
     let harness = try UpdatedStore()
     defer { harness.remove() }
-    let lists = ExplanationTests.lists(seed: 9)
+    let lists = ExplainerTests.lists(seed: 9)
     for list in lists { try harness.add(list.text, key: list.key) }
     // A list that adds nothing of its own, and a disabled one that must not count.
     let copy = lists[0].text.split(separator: "\n").prefix(50).joined(separator: "\n") + "\n"
@@ -22,7 +22,7 @@ struct OverlapProfileTests {
     try await harness.update()
 
     let report = try await Overlap.report(in: harness.store)
-    let sets = (lists.map(\.text) + [copy]).map { Set(ExplanationTests.membership($0).keys) }
+    let sets = (lists.map(\.text) + [copy]).map { Set(ExplainerTests.membership($0).keys) }
     #expect(report.sources.map(\.key) == lists.map(\.key) + ["subset"])
     #expect(report.total == sets.reduce(Set<String>()) { $0.union($1) }.count)
     for (a, source) in report.sources.enumerated() {

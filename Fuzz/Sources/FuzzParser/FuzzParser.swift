@@ -13,7 +13,7 @@ import Foundation
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let buffer = UnsafeBufferPointer(start: data, count: size)
   var automatic: Set<String> = []
-  for format in [nil] + ListFormat.allCases.map(Optional.some) {
+  for format in [nil] + InputFormat.allCases.map(Optional.some) {
     var parser = LineParser(format: format)
     parser.parse(buffer: buffer)
     let parsed = parser.finish()
@@ -40,7 +40,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
       fatalError("rendering \(format) into memory failed: \(error)")
     }
-    var parser = LineParser(format: ListFormat(format))
+    var parser = LineParser(format: InputFormat(format))
     sink.memory.withUnsafeBufferPointer { parser.parse(buffer: $0) }
     let reparsed = Set(parser.finish().names)
     check(

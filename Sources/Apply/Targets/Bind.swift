@@ -3,11 +3,11 @@ import Foundation
 import Traffic
 
 /// BIND, a response-policy zone: `name CNAME .` and `*.name CNAME .` (NXDOMAIN for both).
-struct Bind: ServerKind {
+struct Bind: DropInServer {
   var name: String { "bind" }
   var server: String { "BIND" }
   var program: String { "named" }
-  var queryLog: LogKind? { .bind }
+  var queryLog: QueryLogFormat? { .bind }
   var label: String { "BIND (RPZ)" }
   var summary: String {
     "a response-policy zone: the names and their subdomains, every record type and names whose CNAME leads to them"

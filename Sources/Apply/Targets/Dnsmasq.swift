@@ -5,11 +5,11 @@ import Traffic
 /// dnsmasq, a `servers-file` of `server=/name/…/` lines: the name and its subdomains answer NXDOMAIN for
 /// every record type (never forwarded), with `server=/name/#` exceptions for allow rules; SIGHUP reads it
 /// again.
-struct Dnsmasq: ServerKind {
+struct Dnsmasq: DropInServer {
   var name: String { "dnsmasq" }
   var server: String { "dnsmasq" }
   var program: String { "dnsmasq" }
-  var queryLog: LogKind? { .dnsmasq }
+  var queryLog: QueryLogFormat? { .dnsmasq }
   var label: String { "dnsmasq (server=)" }
   var summary: String {
     "a servers-file of server=/name/…/ lines of up to 1,000 bytes: NXDOMAIN for the names and their subdomains, every record type; SIGHUP reads it again"

@@ -3,11 +3,11 @@ import Foundation
 import Traffic
 
 /// dnsmasq, an `addn-hosts` file with `0.0.0.0 name` and `:: name`: exactly the names listed.
-struct DnsmasqHosts: ServerKind {
+struct DnsmasqHosts: DropInServer {
   var name: String { "dnsmasq-hosts" }
   var server: String { "dnsmasq" }
   var program: String { "dnsmasq" }
-  var queryLog: LogKind? { .dnsmasq }
+  var queryLog: QueryLogFormat? { .dnsmasq }
   var label: String { "dnsmasq (addn-hosts)" }
   var summary: String {
     "an addn-hosts file with 0.0.0.0 and :: per name, exact names only; dnsmasq still forwards their other record types, HTTPS included"

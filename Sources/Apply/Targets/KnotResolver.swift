@@ -3,7 +3,7 @@ import Foundation
 
 /// Knot Resolver 5, a response-policy zone loaded by `policy.rpz` in a Lua file beside it (it watches the
 /// zone and loads it again when it changes).
-struct KnotResolver: ServerKind {
+struct KnotResolver: DropInServer {
   var name: String { "knot-resolver" }
   var server: String { "Knot Resolver" }
   var program: String { "kresd" }

@@ -2,7 +2,7 @@ import Blocklists
 import Foundation
 
 /// PowerDNS Recursor, a response-policy zone loaded by `rpzFile` in a Lua file beside it.
-struct PowerDNSRecursor: ServerKind {
+struct PowerDNSRecursor: DropInServer {
   var name: String { "pdns-recursor" }
   var server: String { "PowerDNS Recursor" }
   var program: String { "pdns_recursor" }

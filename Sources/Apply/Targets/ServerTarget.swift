@@ -5,16 +5,16 @@ import Traffic
 /// A local DNS server that loads SaneHosts' list as a drop-in file: one of the kinds in `allCases`.
 ///
 /// The value is a name (`--target NAME`, the ledger's target, the dashboard's menu) and the kind that
-/// knows everything else. Adding a server is one new `ServerKind` file in this folder and its line here.
+/// knows everything else. Adding a server is one new `DropInServer` file in this folder and its line here.
 public struct ServerTarget: Sendable, Hashable, CaseIterable, RawRepresentable, Codable, CustomStringConvertible {
   /// Every kind of server a drop-in can be written for, in the order help and menus list them.
   public static let allCases: [ServerTarget] = [.dnsmasq, .dnsmasqHosts, .unbound, .bind, .pdnsRecursor, .knotResolver]
 
   /// What this kind of server is and does.
-  public let kind: any ServerKind
+  public let kind: any DropInServer
 
   /// A target for `kind`.
-  init(_ kind: any ServerKind) { self.kind = kind }
+  init(_ kind: any DropInServer) { self.kind = kind }
 
   /// The target named `rawValue`, or nil when there is none.
   public init?(rawValue: String) {
@@ -23,11 +23,11 @@ public struct ServerTarget: Sendable, Hashable, CaseIterable, RawRepresentable, 
   }
 
   /// The query log the server writes (`hits --log KIND:FILE`), from its kind.
-  public var queryLog: LogKind? { kind.queryLog }
+  public var queryLog: QueryLogFormat? { kind.queryLog }
 
   /// The servers whose query log is of `kind`, in the table's order: the first is the target a log of
   /// that kind is counted against when nothing says how the profile was applied.
-  public static func writing(_ kind: LogKind) -> [ServerTarget] { allCases.filter { $0.queryLog == kind } }
+  public static func writing(_ kind: QueryLogFormat) -> [ServerTarget] { allCases.filter { $0.queryLog == kind } }
 
   /// The target's name (`--target NAME`).
   public var rawValue: String { kind.name }

@@ -3,11 +3,11 @@ import Foundation
 import Traffic
 
 /// Unbound, `server:` then `local-zone: "name." always_null`: the name and its subdomains.
-struct Unbound: ServerKind {
+struct Unbound: DropInServer {
   var name: String { "unbound" }
   var server: String { "unbound" }
   var program: String { "unbound" }
-  var queryLog: LogKind? { .unbound }
+  var queryLog: QueryLogFormat? { .unbound }
   var summary: String { "local-zone always_null: the names and their subdomains, every record type" }
   var format: OutputFormat { .unbound }
   var defaultOutput: String { "/etc/unbound/unbound.conf.d/sanehosts.conf" }

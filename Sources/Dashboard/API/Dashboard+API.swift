@@ -107,9 +107,9 @@ extension Dashboard {
       var parsed = try NewSource.parse(text)
       if let key = body.key, !key.isEmpty { parsed.key = key }
       if let format = body.format, !format.isEmpty {
-        guard let listFormat = ListFormat(rawValue: format) else {
+        guard let listFormat = InputFormat(rawValue: format) else {
           throw DashboardError.badRequest(
-            "Unknown format \"\(format)\": use one of \(ListFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+            "Unknown format \"\(format)\": use one of \(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         parsed.format = listFormat
       }

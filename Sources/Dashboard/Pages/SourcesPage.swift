@@ -72,7 +72,7 @@ enum SourcesPage {
     html.raw(
       "<div><label for=\"source-format\">Format</label><select id=\"source-format\" name=\"format\"><option value=\"\">detect</option>"
     )
-    for format in ListFormat.allCases { html.raw("<option>\(format.rawValue)</option>") }
+    for format in InputFormat.allCases { html.raw("<option>\(format.rawValue)</option>") }
     html.raw("</select></div></div><button id=\"add-source-submit\" type=\"submit\">Add</button></form></section>")
   }
 

@@ -69,7 +69,7 @@ actor ListCache {
     if let entry = entries[cacheKey], entry.fingerprint == fingerprint { return entry.rendered }
 
     let modified = members.compactMap(\.source.lastChange).max() ?? profile.createdAt
-    let set = try await BlockSet.compile(profile: profile.name, in: store)
+    let set = try await ProfileList.compile(profile: profile.name, in: store)
     let renderer = Renderer(
       format: format.outputFormat, title: "SaneHosts profile \(profile.name)", date: modified)
     var sink = ByteSink()

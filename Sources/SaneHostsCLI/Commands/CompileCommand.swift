@@ -42,7 +42,7 @@ struct CompileCommand: AsyncParsableCommand {
   var output: String?
 
   @Option(help: "Read every input as this format instead of recognising each line.")
-  var inputFormat: ListFormat?
+  var inputFormat: InputFormat?
 
   @Option(help: "Allow rules file (repeatable).")
   var allow: [String] = []
@@ -93,7 +93,7 @@ struct CompileCommand: AsyncParsableCommand {
     if profile.name != nil || inputs.isEmpty {
       let (store, profileSources, profileRules) = try profileInputs()
       if inputs.isEmpty && allow.isEmpty && deny.isEmpty {
-        saved = try await BlockSet.compile(profile: self.profile.name, in: store).list
+        saved = try await ProfileList.compile(profile: self.profile.name, in: store).list
       }
       sources += profileSources
       rules.allow = profileRules.allow + rules.allow
@@ -200,7 +200,7 @@ struct CompileCommand: AsyncParsableCommand {
   }
 }
 
-extension ListFormat: ExpressibleByArgument {}
+extension InputFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
 
 extension Renderer.HostsAddress {

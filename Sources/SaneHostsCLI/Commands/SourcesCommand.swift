@@ -35,7 +35,7 @@ struct SourcesCommand: ParsableCommand {
     @OptionGroup var profile: ProfileOption
     @Argument(help: "Catalog ids, URLs or files.", completion: Completions.catalogEntries) var sources: [String]
     @Option(help: "A short name for the source (one source only).") var name: String?
-    @Option(help: "Read the list as this format instead of recognising each line.") var format: ListFormat?
+    @Option(help: "Read the list as this format instead of recognising each line.") var format: InputFormat?
     @Option(help: "A category for a custom source (see `sanehosts catalog`).", completion: Completions.categories)
     var category: String?
     @Option(help: "Another URL of the same list, tried when the source's own fails (repeatable).")

@@ -5,7 +5,7 @@ import Testing
 struct ListFormatTests {
   @Test("Only hosts and plain domains block exactly one name per entry")
   func coverage() {
-    #expect(ListFormat.allCases.filter { !$0.coversSubdomains } == [.hosts, .domains])
+    #expect(InputFormat.allCases.filter { !$0.coversSubdomains } == [.hosts, .domains])
   }
 
   @Test("Comment syntax per format")
@@ -26,12 +26,12 @@ struct ListFormatTests {
 struct LineFormatTests {
   @Test("Each line is recognised as the parser does; comments and blank lines have none")
   func lines() {
-    #expect(ListFormat.of(line: "0.0.0.0 ads.website\r") == .hosts)
-    #expect(ListFormat.of(line: "||ads.website^") == .adblock)
-    #expect(ListFormat.of(line: "address=/ads.website/#") == .dnsmasq)
-    #expect(ListFormat.of(line: "local-zone: \"ads.website.\" always_null") == .unbound)
-    #expect(ListFormat.of(line: "*.ads.website") == .wildcard)
-    #expect(ListFormat.of(line: "  ads.website") == .domains)
-    #expect(ListFormat.of(line: "") == nil)
+    #expect(InputFormat.of(line: "0.0.0.0 ads.website\r") == .hosts)
+    #expect(InputFormat.of(line: "||ads.website^") == .adblock)
+    #expect(InputFormat.of(line: "address=/ads.website/#") == .dnsmasq)
+    #expect(InputFormat.of(line: "local-zone: \"ads.website.\" always_null") == .unbound)
+    #expect(InputFormat.of(line: "*.ads.website") == .wildcard)
+    #expect(InputFormat.of(line: "  ads.website") == .domains)
+    #expect(InputFormat.of(line: "") == nil)
   }
 }

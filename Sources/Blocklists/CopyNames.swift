@@ -4,7 +4,7 @@ import Files
 /// alone gives, as `Compiler.Merging.add(_:name:)` collects it while inserting the source into a
 /// profile's set. It is written as the copy's lean block set file, which reads back as
 /// `Compiler.compile([source])` written lean does: the same names, order and report.
-public struct LeanList: Sendable {
+public struct CopyNames: Sendable {
   /// The names, one after another.
   var bytes: [UInt8] = []
   /// Where each name ends in `bytes`.
@@ -44,7 +44,7 @@ public struct LeanList: Sendable {
   }
 }
 
-extension LeanList {
+extension CopyNames {
   /// Adds a name.
   @inline(__always)
   mutating func append(_ name: UnsafeBufferPointer<UInt8>) {

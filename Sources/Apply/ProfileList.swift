@@ -7,7 +7,7 @@ import Store
 /// Read from the profile's block set file (written by `update`) when its fingerprint matches the current
 /// copies and rules; else merged from each copy's own block set file with the current rules, so a rule
 /// added since the last `update` takes effect at once without parsing any copy again.
-public struct BlockSet: Sendable {
+public struct ProfileList: Sendable {
   /// The profile.
   public var profile: Profile
   /// The compiled names.
@@ -49,7 +49,7 @@ public struct BlockSet: Sendable {
     /// The names: the profile's block set file when its fingerprint is current; else each copy's own
     /// block set file merged with the current rules (a rule added since the last `update` takes effect
     /// at once, without parsing any copy again).
-    public func load(from store: Store) async throws -> BlockSet {
+    public func load(from store: Store) async throws -> ProfileList {
       try await load(from: store, rules: nil)
     }
 
@@ -60,22 +60,24 @@ public struct BlockSet: Sendable {
 
     /// The names compiled with `other` rules instead of the profile's own (what a file written with
     /// those rules holds, over today's copies); nil, or the same rules: the profile's.
-    public func load(from store: Store, rules other: Ledger.Rules?) async throws -> BlockSet {
+    public func load(from store: Store, rules other: Ledger.Rules?) async throws -> ProfileList {
       if let other, other != appliedRules {
         var set = RuleSet()
         set.allow = other.allow.compactMap { try? RuleSet.rule($0, origin: "as applied") }
         set.deny = other.deny.compactMap { try? RuleSet.rule($0, origin: "as applied", deny: true) }
         let merging = try await store.merging(copiesOf: snapshot.sources.filter(\.enabled).map(\.source))
-        return BlockSet(profile: profile, list: merging.finish(rules: set), missing: missing, fingerprint: fingerprint)
+        return ProfileList(
+          profile: profile, list: merging.finish(rules: set), missing: missing, fingerprint: fingerprint)
       }
       if let compiled = snapshot.compiled, compiled.fingerprint == fingerprint,
         let list = CompiledList.readArchive(
           at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)
       {
-        return BlockSet(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
+        return ProfileList(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
       }
       let merging = try await store.merging(copiesOf: snapshot.sources.filter(\.enabled).map(\.source))
-      return BlockSet(profile: profile, list: merging.finish(rules: rules), missing: missing, fingerprint: fingerprint)
+      return ProfileList(
+        profile: profile, list: merging.finish(rules: rules), missing: missing, fingerprint: fingerprint)
     }
   }
 
@@ -93,7 +95,7 @@ public struct BlockSet: Sendable {
   }
 
   /// Compiles a profile (nil: the active one).
-  public static func compile(profile name: String?, in store: Store) async throws -> BlockSet {
+  public static func compile(profile name: String?, in store: Store) async throws -> ProfileList {
     try await plan(profile: name, in: store).load(from: store)
   }
 }

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Checking drop-ins with the servers' own checkers (ServerKind.check)")
+@Suite("Checking drop-ins with the servers' own checkers (DropInServer.check)")
 struct ServerKindTests {
   @Test("The real checkers accept every rendered target", arguments: ServerTarget.allCases)
   func accepted(_ target: ServerTarget) async throws {

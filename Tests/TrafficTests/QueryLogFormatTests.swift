@@ -16,7 +16,7 @@ struct LogKindTests {
     }
     let message = TrafficError.badLogArgument("pihole:/x").errorDescription ?? ""
     #expect(message.contains("pihole:/x") && message.contains("dnsmasq, unbound, bind"))
-    #expect(LogKind.allCases.allSatisfy { !$0.setup.isEmpty })
-    #expect(LogKind.unbound.parser() is UnboundLog)
+    #expect(QueryLogFormat.allCases.allSatisfy { !$0.setup.isEmpty })
+    #expect(QueryLogFormat.unbound.parser() is UnboundLog)
   }
 }

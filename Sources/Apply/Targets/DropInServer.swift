@@ -7,7 +7,7 @@ import Traffic
 ///
 /// Each kind is one file in this folder, and one line in `ServerTarget.allCases`. The protocol's
 /// defaults (below) are what most servers do; a kind overrides only where its server differs.
-public protocol ServerKind: Sendable {
+public protocol DropInServer: Sendable {
   /// The target's name on the command line, in the dashboard and in the ledger (`--target NAME`).
   var name: String { get }
   /// The server program, for messages.
@@ -35,7 +35,7 @@ public protocol ServerKind: Sendable {
   /// An earlier default path of this kind's drop-in that `apply` names while it is still there.
   var formerOutput: String? { get }
   /// The query log the server writes, which `hits --log KIND:FILE` reads; nil when `hits` reads none of it.
-  var queryLog: LogKind? { get }
+  var queryLog: QueryLogFormat? { get }
 
   /// The renderer that writes the drop-in.
   func renderer(title: String, date: Date) -> Renderer
@@ -98,13 +98,13 @@ public struct ReloadChoice: Sendable, Hashable {
   }
 }
 
-extension ServerKind {
+extension DropInServer {
   public var label: String { server }
   public var leaks: [String] { [] }
   public var settleAfterReload: Duration { .seconds(2) }
   public var reloadSocket: String? { nil }
   public var formerOutput: String? { nil }
-  public var queryLog: LogKind? { nil }
+  public var queryLog: QueryLogFormat? { nil }
 
   public func renderer(title: String, date: Date) -> Renderer {
     Renderer(format: format, title: title, date: date)

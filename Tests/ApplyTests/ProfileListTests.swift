@@ -13,7 +13,7 @@ struct BlockSetTests {
     defer { directory.remove() }
     let store = try Store.open(DataDirectory(url: directory.file("data")))
     await #expect(throws: ApplyError.nothingToApply(profile: "default", reason: .noEnabledSource)) {
-      try await BlockSet.compile(profile: nil, in: store)
+      try await ProfileList.compile(profile: nil, in: store)
     }
   }
 
@@ -25,7 +25,7 @@ struct BlockSetTests {
     try store.addRule("ads.website", action: .deny)
     try store.addRule("=tracker.website", action: .deny)
     try store.addSource(NewSource(location: URL(string: "https://lists.website/never.txt")!, key: "never"))
-    let set = try await BlockSet.compile(profile: nil, in: store)
+    let set = try await ProfileList.compile(profile: nil, in: store)
     #expect(set.profile.name == "default")
     #expect(set.missing == ["never"])
     #expect(set.list.blocks("ads.website") && set.list.blocks("tracker.website"))
@@ -39,20 +39,20 @@ struct BlockSetTests {
     defer { directory.remove() }
     let store = try Store.open(DataDirectory(url: directory.file("data")))
     try store.addRule("ads.website", action: .deny)
-    let fresh = try await BlockSet.compile(profile: nil, in: store)
+    let fresh = try await ProfileList.compile(profile: nil, in: store)
     #expect(!fresh.fromFile)
     // Save it as `update` does: the file, and the compiled profile under the current fingerprint.
     let file = try await store.saveAsCompiled(fresh.list, names: 1)
-    let saved = try await BlockSet.compile(profile: nil, in: store)
+    let saved = try await ProfileList.compile(profile: nil, in: store)
     #expect(saved.fromFile && saved.list.allNames == ["ads.website"])
 
     try store.addRule("tracker.website", action: .deny)
-    let changed = try await BlockSet.compile(profile: nil, in: store)
+    let changed = try await ProfileList.compile(profile: nil, in: store)
     #expect(!changed.fromFile && changed.list.blocks("tracker.website"))
 
     try store.removeRule("tracker.website", action: .deny)
     try Data("damaged".utf8).write(to: URL(fileURLWithPath: file))
-    let recompiled = try await BlockSet.compile(profile: nil, in: store)
+    let recompiled = try await ProfileList.compile(profile: nil, in: store)
     #expect(!recompiled.fromFile && recompiled.list.allNames == ["ads.website"])
   }
 }

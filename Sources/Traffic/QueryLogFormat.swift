@@ -1,7 +1,7 @@
 import Foundation
 
 /// A DNS server whose query log `hits` reads.
-public enum LogKind: String, CaseIterable, Sendable, Codable {
+public enum QueryLogFormat: String, CaseIterable, Sendable, Codable {
   /// dnsmasq with `log-queries` (or `log-queries=extra`) and `log-facility=FILE`.
   case dnsmasq
   /// unbound with `log-queries` and `log-local-actions` (or `log-replies`), `use-syslog: no`, `logfile:`.
@@ -33,12 +33,12 @@ public enum LogKind: String, CaseIterable, Sendable, Codable {
 /// One `--log KIND:PATH`: which server wrote the file, and where it is.
 public struct LogSource: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The server.
-  public var kind: LogKind
+  public var kind: QueryLogFormat
   /// The log file (its rotated siblings are read too: `LogFiles`).
   public var path: String
 
   /// A log source.
-  public init(kind: LogKind, path: String) {
+  public init(kind: QueryLogFormat, path: String) {
     self.kind = kind
     self.path = path
   }
@@ -46,7 +46,7 @@ public struct LogSource: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Reads `dnsmasq:/var/log/dnsmasq.log`.
   public init(argument: String) throws(TrafficError) {
     guard let colon = argument.firstIndex(of: ":"),
-      let kind = LogKind(rawValue: String(argument[..<colon]).lowercased())
+      let kind = QueryLogFormat(rawValue: String(argument[..<colon]).lowercased())
     else { throw .badLogArgument(argument) }
     let path = String(argument[argument.index(after: colon)...])
     guard !path.isEmpty else { throw .badLogArgument(argument) }

@@ -1,6 +1,6 @@
 /// The syntaxes a blocklist is read in (what `compile --input-format` and a source's format name); what
 /// SaneHosts writes is an `OutputFormat`.
-public enum ListFormat: String, Sendable, Hashable, CaseIterable, Codable {
+public enum InputFormat: String, Sendable, Hashable, CaseIterable, Codable {
   /// `0.0.0.0 ads.example` (also 127.0.0.1, ::, ::1; several names per line; inline `#` comments).
   case hosts
   /// One name per line: `ads.example`.
@@ -38,10 +38,10 @@ public enum ListFormat: String, Sendable, Hashable, CaseIterable, Codable {
   }
 }
 
-extension ListFormat {
+extension InputFormat {
   /// The format one line is written in, as the parser recognises it (`||x^` adblock, `0.0.0.0 x` hosts,
   /// …); nil for comments, blank and unsupported lines. For showing where a name came from in a mixed list.
-  public static func of(line text: String) -> ListFormat? {
+  public static func of(line text: String) -> InputFormat? {
     var bytes = Array(text.utf8)
     while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0D { bytes.removeLast() }
     while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
