@@ -36,4 +36,12 @@ public enum JSONCoding {
   public static func text(_ value: some Encodable, pretty: Bool = false) -> String {
     String(decoding: (try? encode(value, pretty: pretty)) ?? Data("null".utf8), as: UTF8.self) + "\n"
   }
+
+  /// A JSON object made of dictionaries, arrays, strings and numbers (an event whose fields vary), in the
+  /// same form on one line, without a newline; `{}` when it is not one.
+  public static func line(object: [String: Any]) -> String {
+    guard JSONSerialization.isValidJSONObject(object) else { return "{}" }
+    let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    return String(decoding: data ?? Data("{}".utf8), as: UTF8.self)
+  }
 }

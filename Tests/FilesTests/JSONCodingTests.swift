@@ -19,4 +19,10 @@ struct JSONCodingTests {
     #expect(try JSONCoding.decode(Sample.self, from: Data(pretty.utf8)) == Sample())
     #expect(try JSONCoding.decode(Sample.self, from: JSONCoding.encode(Sample())) == Sample())
   }
+
+  @Test("An object of varying fields: the same form on one line; {} for what is not one")
+  func object() {
+    #expect(JSONCoding.line(object: ["b": 1, "a": "https://x/y"]) == #"{"a":"https://x/y","b":1}"#)
+    #expect(JSONCoding.line(object: ["bad": Date()]) == "{}")
+  }
 }

@@ -1,4 +1,5 @@
 import Blocklists
+import Files
 import Foundation
 import Loading
 
@@ -102,9 +103,7 @@ struct CompileSummary {
       "uniqueNames": list.count, "sources": sources,
       "rules": rules, "seconds": seconds,
     ]
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-    return String(decoding: data, as: UTF8.self)
+    return JSONCoding.line(object: object)
   }
 
   /// Seconds to two decimals, `0.03`: written by hand, as `String(format:)` looked up its arguments'

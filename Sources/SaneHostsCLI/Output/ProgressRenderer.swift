@@ -1,4 +1,5 @@
 import Downloads
+import Files
 import Foundation
 import Loading
 
@@ -158,8 +159,6 @@ struct ProgressRenderer {
       object = ["event": "failed", "error": error.errorDescription ?? "\(error)"]
       if let suggestion = error.recoverySuggestion { object["suggestion"] = suggestion }
     }
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-    return String(decoding: data, as: UTF8.self)
+    return JSONCoding.line(object: object)
   }
 }

@@ -1,4 +1,5 @@
 import Blocklists
+import Files
 import Foundation
 import Loading
 import Locking
@@ -230,9 +231,7 @@ final class UpdateRenderer: Sendable {
       ]
       if let run = summary.run.id { object["run"] = run }
     }
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-    return String(decoding: data, as: UTF8.self)
+    return JSONCoding.line(object: object)
   }
 }
 
