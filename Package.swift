@@ -62,6 +62,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
   ],
   targets: [
     // MARK: Libraries
@@ -229,12 +230,17 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "Mustache", package: "swift-mustache"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
-      // The stylesheet and the script are files (a test checks the script's syntax with node), compiled into
-      // the binary: `sanehosts serve` needs no file beside it.
-      resources: [.embedInCode("Resources/dashboard.css"), .embedInCode("Resources/dashboard.js")],
+      // The stylesheet, the script and the Mustache templates are files (a test checks the script's syntax
+      // with node, and parses every template), compiled into the binary: `sanehosts serve` needs no file
+      // beside it.
+      resources: [
+        .embedInCode("Resources/dashboard.css"), .embedInCode("Resources/dashboard.js"),
+        .embedInCode("Resources/Templates"),
+      ],
       swiftSettings: swiftSettings
     ),
 
@@ -412,6 +418,7 @@ let package = Package(
         "Updates",
         "UseCases", "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Mustache", package: "swift-mustache"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
