@@ -218,6 +218,12 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// Writes a target's `Resources/Templates/*.mustache` into one Swift file (`Templates.files`), for the
+    /// EmbedTemplates build plugin.
+    .executableTarget(name: "TemplateEmbedder"),
+    /// Embeds the Mustache templates of a target, each registered by its file name (see `TemplateEmbedder`).
+    .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
+
     /// The local web dashboard: pages, a JSON API, live progress over Server-Sent Events, list subscriptions.
     .target(
       name: "Dashboard",
@@ -236,12 +242,11 @@ let package = Package(
       ],
       // The stylesheet, the script and the Mustache templates are files (a test checks the script's syntax
       // with node, and parses every template), compiled into the binary: `sanehosts serve` needs no file
-      // beside it.
-      resources: [
-        .embedInCode("Resources/dashboard.css"), .embedInCode("Resources/dashboard.js"),
-        .embedInCode("Resources/Templates"),
-      ],
-      swiftSettings: swiftSettings
+      // beside it. The templates go in through the EmbedTemplates plugin, which lists them by name.
+      exclude: ["Resources/Templates"],
+      resources: [.embedInCode("Resources/dashboard.css"), .embedInCode("Resources/dashboard.js")],
+      swiftSettings: swiftSettings,
+      plugins: ["EmbedTemplates"]
     ),
 
     // MARK: The command-line tool

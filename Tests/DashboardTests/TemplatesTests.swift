@@ -28,7 +28,7 @@ struct TemplatesTests {
     #expect(Set(files.map { String($0.dropLast(".mustache".count)) }) == Set(Templates.files.map(\.name)))
     for file in Templates.files {
       let text = try String(contentsOf: Self.folder.appending(path: "\(file.name).mustache"), encoding: .utf8)
-      #expect(String(decoding: file.bytes, as: UTF8.self) == text, "\(file.name)")
+      #expect(file.text == text, "\(file.name)")
       #expect(throws: Never.self) { try MustacheTemplate(string: text) }
       #expect(Templates.library.getTemplate(named: file.name) != nil)
     }
@@ -37,7 +37,7 @@ struct TemplatesTests {
   @Test("No template writes a value unescaped ({{{ }}} or {{& }}), and none has an inline script or style")
   func escapedOnly() {
     for file in Templates.files {
-      let text = String(decoding: file.bytes, as: UTF8.self)
+      let text = file.text
       #expect(!text.contains("{{{") && !text.contains("{{&"), "\(file.name)")
       #expect(!text.contains("<script>") && !text.contains("style=") && !text.contains("<style"), "\(file.name)")
       #expect(text.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(file.name): an event handler")
