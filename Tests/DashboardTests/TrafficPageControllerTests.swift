@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Traffic
 
@@ -53,5 +54,36 @@ struct TrafficPageControllerTests {
     let pending = PageRenderer(csrf: "t").html("traffic-hit", model: TrafficPageController.NameRow(item))
     #expect(pending.contains("allowed, not applied yet") && !pending.contains("<form"))
     #expect(pending.contains("blocked by the server, in no list of the profile"))
+  }
+
+  @Test("/traffic/feed sends each blocked query as the page's list item, rendered, with its Allow form")
+  func feed() async throws {
+    try await DashboardHarness.with(queryLogs: ["dnsmasq.log"]) { harness in
+      _ = try await WhySearchTests.store(harness.directory)
+      let log = harness.directory.file("dnsmasq.log")
+      try Data().write(to: log)
+      try await harness.live { client in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          group.addTask {
+            let text = try await client.text("/traffic/feed", until: "</li>", seconds: 20)
+            #expect(text.contains("event: hit\ndata: <li><code>tracker.website</code>"), "\(text)")
+            #expect(text.contains("name=\"pattern\" value=\"=tracker.website\""))
+          }
+          // The feed starts at the log's end once the stream is open: a line is appended every 300 ms.
+          group.addTask {
+            while !Task.isCancelled {
+              try await Task.sleep(for: .milliseconds(300))
+              let handle = try FileHandle(forWritingTo: log)
+              try handle.seekToEnd()
+              try handle.write(
+                contentsOf: Data(TrafficControllerTests.line("query[A] tracker.website from 10.0.0.2").utf8))
+              try handle.close()
+            }
+          }
+          try await group.next()
+          group.cancelAll()
+        }
+      }
+    }
   }
 }

@@ -49,9 +49,14 @@ struct PageRenderer: Sendable {
     _ template: String, title: String, section: String, model: Any, flash: String? = nil,
     status: HTTPResponse.Status = .ok
   ) -> Response {
+    Self.response(document(template, title: title, section: section, model: model, flash: flash), status: status)
+  }
+
+  /// A whole page's markup: `template` rendered with `model` inside the layout.
+  func document(_ template: String, title: String, section: String, model: Any, flash: String? = nil) -> String {
     let nav = Self.sections.map { Section(path: $0.path, label: $0.label, current: $0.path == section) }
     let frame = Frame(pageTitle: title, csrf: csrf, nav: nav, flash: flash, template: template, page: model)
-    return Self.response(render("layout", frame), status: status)
+    return render("layout", frame)
   }
 
   /// One fragment alone (a partial of a page, rendered with the page's model), as a response.
@@ -65,10 +70,37 @@ struct PageRenderer: Sendable {
   }
 
   private func render(_ template: String, _ frame: Frame) -> String {
-    guard let text = library.render(frame, withTemplate: template) else {
+    guard let text = library.render(Self.prepared(frame) ?? [:], withTemplate: template) else {
       preconditionFailure("No template \(template).mustache")
     }
     return text
+  }
+
+  /// `value` as Mustache reads it fastest: each structure as a dictionary of its stored properties (read
+  /// once here, where Mustache would reflect on the value again for every name it looks up, and on each
+  /// value below it while it climbs the context), arrays element by element, optionals unwrapped (nil is
+  /// left out, so a name then resolves further up, as with reflection). Rendering the overview this way
+  /// took GET / from about 2,300 to 3,700 requests/s (release build, wrk, 16 connections, here).
+  static func prepared(_ value: Any) -> Any? {
+    switch value {
+    case is String, is Bool, is Int, is Int64, is Double: return value
+    default: break
+    }
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .optional:
+      return mirror.children.first.flatMap { prepared($0.value) }
+    case .struct, .class:
+      var fields: [String: Any] = [:]
+      for child in mirror.children {
+        if let label = child.label, let field = prepared(child.value) { fields[label] = field }
+      }
+      return fields
+    case .collection:
+      return mirror.children.compactMap { prepared($0.value) }
+    default:
+      return value
+    }
   }
 
   /// An HTML response with the security headers.

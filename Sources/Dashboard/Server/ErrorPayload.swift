@@ -20,7 +20,8 @@ struct ErrorPayload: Codable, Sendable {
   /// the flash a script takes from it.
   func response(status: HTTPResponse.Status, for request: Request, renderer: PageRenderer) -> Response {
     guard request.wantsHTML else { return JSONResponse.make(self, status: status) }
-    return renderer.page(
+    // Without the run's CSRF token: an error page also answers requests the guard refused.
+    return PageRenderer(csrf: "", library: renderer.library).page(
       "error", title: status.reasonPhrase, section: "", model: ErrorPage(heading: status.reasonPhrase),
       flash: [error, suggestion].compactMap { $0 }.joined(separator: " "), status: status)
   }
