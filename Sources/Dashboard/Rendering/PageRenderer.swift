@@ -95,7 +95,7 @@ struct PageRenderer: Sendable {
       for child in mirror.children {
         if let label = child.label, let field = prepared(child.value) { fields[label] = field }
       }
-      return fields
+      return Fields(fields)
     case .collection:
       return mirror.children.compactMap { prepared($0.value) }
     default:
@@ -127,4 +127,16 @@ struct PageRenderer: Sendable {
 extension Request {
   /// The fragment a script asked for (`?fragment=NAME`), or nil for the whole page.
   var fragment: String? { uri.queryParameters["fragment"].map(String.init) }
+}
+
+/// A value's stored properties by name, as `PageRenderer.prepared` reads them for Mustache (a class: the
+/// template engine's cast to `MustacheParent` is cheaper than a dictionary's conditional conformance).
+private final class Fields: MustacheParent, @unchecked Sendable {
+  private let fields: [String: Any]
+
+  /// The fields of one value.
+  init(_ fields: [String: Any]) { self.fields = fields }
+
+  /// The field named `named`, or nil, so that Mustache looks further up the context.
+  func child(named: String) -> Any? { fields[named] }
 }
