@@ -47,6 +47,9 @@ struct TemplatesTests {
   /// Every page's model on a first visit: no source, no run, no report, nothing typed.
   static func firstVisit() async throws -> [(String, Any)] {
     let overlap = Overlap(try await Compiler().compile([]))
+    let empty = TestReport(
+      id: 1, startedAt: Date(), milliseconds: 0, probe: .system, target: "system resolver", timeoutMilliseconds: 1,
+      controls: [], results: [])
     return [
       (
         "overview",
@@ -76,6 +79,7 @@ struct TemplatesTests {
       ),
       ("test-status", TestPageController.Status(TestStatus())),
       ("history", HistoryPageController.Page([])),
+      ("run-diff", RunDiffPageController.Page(RunDifference(from: empty, to: empty))),
       ("apply", ApplyPageController.Page(target: .hosts, path: "/etc/hosts", appliedNow: nil, backups: [])),
       ("login", LoginPageController.Page(failed: false)),
       ("error", ErrorPayload.ErrorPage(heading: "Not Found")),
@@ -164,6 +168,18 @@ struct TemplatesTests {
       ("apply", ApplyPageController.Page(target: .hosts, path: h, appliedNow: h, backups: [])),
       ("flash", TrafficPageController.Flash(flash: h)),
     ]
+  }
+
+  @Test("Every template is rendered by these tests: by itself, or as a partial of one that is")
+  func covered() async throws {
+    let texts = Dictionary(uniqueKeysWithValues: Templates.files.map { ($0.name, $0.text) })
+    var reached = Set(try await Self.firstVisit().map(\.0) + Self.hostileModels().map(\.0) + ["layout", "fragment"])
+    var queue = Array(reached)
+    while let name = queue.popLast() {
+      let partials = (texts[name] ?? "").matches(of: /\{\{>([a-z0-9-]+)\}\}/).map { String($0.output.1) }
+      for partial in partials where reached.insert(partial).inserted { queue.append(partial) }
+    }
+    #expect(reached == Set(texts.keys), "not rendered: \(Set(texts.keys).subtracting(reached).sorted())")
   }
 
   @Test("Hostile text from lists, URLs, logs and the user renders inert: escaped wherever it lands")
