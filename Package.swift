@@ -62,6 +62,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
   ],
   targets: [
     // MARK: Libraries
@@ -217,6 +218,12 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// Writes a target's `Resources/Templates/*.mustache` into one Swift file (`Templates.files`), for the
+    /// EmbedTemplates build plugin.
+    .executableTarget(name: "TemplateEmbedder"),
+    /// Embeds the Mustache templates of a target, each registered by its file name (see `TemplateEmbedder`).
+    .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
+
     /// The local web dashboard: pages, a JSON API, live progress over Server-Sent Events, list subscriptions.
     .target(
       name: "Dashboard",
@@ -229,13 +236,17 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "Mustache", package: "swift-mustache"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
-      // The stylesheet and the script are files (a test checks the script's syntax with node), compiled into
-      // the binary: `sanehosts serve` needs no file beside it.
+      // The stylesheet, the script and the Mustache templates are files (a test checks the script's syntax
+      // with node, and parses every template), compiled into the binary: `sanehosts serve` needs no file
+      // beside it. The templates go in through the EmbedTemplates plugin, which lists them by name.
+      exclude: ["Resources/Templates"],
       resources: [.embedInCode("Resources/dashboard.css"), .embedInCode("Resources/dashboard.js")],
-      swiftSettings: swiftSettings
+      swiftSettings: swiftSettings,
+      plugins: ["EmbedTemplates"]
     ),
 
     // MARK: The command-line tool
@@ -412,6 +423,7 @@ let package = Package(
         "Updates",
         "UseCases", "TestSupport",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Mustache", package: "swift-mustache"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -39,6 +39,19 @@ public struct ApplyRun: Sendable {
     public var notLoaded: String?
   }
 
+  /// The file was applied, but the names it holds could not be read back to verify it.
+  public struct ReadBackFailure: Error, LocalizedError {
+    /// What was applied (and not verified).
+    public var outcome: Outcome
+    /// Why the names could not be read.
+    public var underlying: any Error
+
+    public var errorDescription: String? {
+      "\(outcome.applied.result.path) was applied, but the names it holds could not be read back to verify it: \(underlying.localizedDescription)"
+    }
+    public var recoverySuggestion: String? { "Run `sanehosts update`, then apply again with --verify." }
+  }
+
   /// The store the profile is read from.
   public var store: Store
   /// The file written.
@@ -61,7 +74,8 @@ public struct ApplyRun: Sendable {
   }
 
   /// Applies, then verifies unless it was a dry run, the reload failed, or nothing reads the file.
-  /// Throws what the apply throws, and when the names applied cannot be read back for the verification.
+  /// Throws what the apply throws, and `ReadBackFailure` (with what was applied) when the names applied
+  /// cannot be read back for the verification.
   public func run() async throws -> Outcome {
     let applied = try await Applier(store: store, file: file).apply(options)
     var outcome = Outcome(applied: applied)
@@ -73,8 +87,12 @@ public struct ApplyRun: Sendable {
       outcome.notVerified = obstacle
       return outcome
     }
-    outcome.verification = try await ApplyVerification.verify(
-      applied, target: target, through: verify.server, in: store, sample: verify.sample, timeout: verify.timeout)
+    do {
+      outcome.verification = try await ApplyVerification.verify(
+        applied, target: target, through: verify.server, in: store, sample: verify.sample, timeout: verify.timeout)
+    } catch {
+      throw ReadBackFailure(outcome: outcome, underlying: error)
+    }
     return outcome
   }
 }

@@ -11,9 +11,13 @@ struct AssetsTests {
     .deletingLastPathComponent().appending(path: "Sources/Dashboard/Resources")
 
   @Test(
-    "The script writes data only as text and sends the CSRF header; the stylesheet has dark mode and a phone layout")
+    "The script builds no markup (it swaps in what the server renders) and sends the CSRF header; the stylesheet has dark mode and a phone layout"
+  )
   func assets() {
-    #expect(!Assets.javascript.contains("innerHTML"))
+    #expect(!Assets.javascript.contains("innerHTML") && !Assets.javascript.contains("outerHTML"))
+    // It builds no markup: every element comes from the server's templates.
+    #expect(!Assets.javascript.contains("createElement") && !Assets.javascript.contains("insertAdjacentHTML"))
+    #expect(Assets.javascript.contains("new DOMParser()"))
     #expect(!Assets.javascript.contains("eval("))
     #expect(Assets.javascript.contains("\"X-CSRF-Token\": csrf"))
     #expect(Assets.javascript.contains("new EventSource"))

@@ -115,6 +115,17 @@ struct LiveClient: Sendable {
     return Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
   }
 
+  /// Reads the raw text of `path` (a Server-Sent Events stream) until `marker` appears, for at most `seconds`.
+  func text(_ path: String, until marker: String, seconds: Int64 = 30) async throws -> String {
+    let response = try await http.execute(HTTPClientRequest(url: base + path), timeout: .seconds(seconds))
+    var text = ""
+    for try await chunk in response.body {
+      text += String(buffer: chunk)
+      if text.contains(marker) { break }
+    }
+    return text
+  }
+
   /// Reads the Server-Sent Events of `path` until `until` holds for a status (returned), for at most `seconds`.
   func events(
     _ path: String, seconds: Int64 = 60, headers: [(String, String)] = [],
@@ -150,6 +161,14 @@ extension TestResponse {
   var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] }
   /// The body as a JSON array.
   var jsonArray: [[String: Any]]? { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] }
+}
+
+/// A controller's routes as `METHOD /path`, mounted at `path` as the dashboard mounts it.
+func mountedRoutes(_ collection: RouteCollection<DashboardContext>, at path: String) throws -> [String] {
+  let router = Router(context: DashboardContext.self)
+  router.addRoutes(collection, atPath: RouterPath(path))
+  try router.validate()
+  return router.routes.map { "\($0.method) \($0.path)" }.sorted()
 }
 
 extension TestClientProtocol {

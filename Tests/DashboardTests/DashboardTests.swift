@@ -1,11 +1,13 @@
-import Dashboard
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Store
 import TestSupport
 import Testing
+
+@testable import Dashboard
 
 @Suite("Dashboard")
 struct DashboardTests {
@@ -46,6 +48,29 @@ struct DashboardTests {
         #expect(page.status == .notFound && String(buffer: page.body).contains("Nothing is at /nope."))
         #expect(try await client.execute(uri: "/nope", method: .head).status == .notFound)
       }
+    }
+  }
+
+  @Test("The router: every page, API resource and list from its own controller, each route once, none clashing")
+  func routes() async throws {
+    try await DashboardHarness.with { harness in
+      let router = harness.dashboard.router()
+      try router.validate()
+      let all = router.routes.map { "\($0.method) \($0.path)" }
+      #expect(Set(all).count == all.count)
+      let api = all.filter { $0.split(separator: " ")[1].hasPrefix("/api/") }
+      #expect(api.count == 40, "\(api.sorted())")
+      for route in ["POST /api/update/sources/{key}/cancel", "GET /api/history/{id}/export", "GET /api/test/events"] {
+        #expect(api.contains(route), "\(route)")
+      }
+      let pages = Set(all).subtracting(api)
+      #expect(
+        pages == [
+          "GET /", "GET /sources", "GET /sources/events", "GET /sources/{key}/diff", "GET /why", "GET /traffic",
+          "GET /traffic/feed", "GET /overlap", "GET /test", "GET /test/events", "GET /history", "GET /history/{id}",
+          "GET /diff", "GET /apply", "POST /apply", "GET /login", "POST /login", "GET /static/style.css",
+          "GET /static/app.js", "GET /lists/{file}", "HEAD /lists/{file}",
+        ], "\(pages.sorted())")
     }
   }
 }

@@ -13,6 +13,16 @@ struct TrafficControllerTests {
     return "\(formatter.string(from: Date())) dnsmasq[7]: \(text)\n"
   }
 
+  @Test("Its routes, mounted at /api/traffic")
+  func routes() async throws {
+    try await DashboardHarness.with { harness in
+      let dashboard = harness.dashboard
+      let controller = TrafficController(traffic: dashboard.trafficReader, events: dashboard.events)
+      let routes = try mountedRoutes(controller.routes, at: "/api/traffic")
+      #expect(routes == ["GET /api/traffic", "GET /api/traffic/events"])
+    }
+  }
+
   @Test("GET /api/traffic and /traffic count the log; the feed sends each blocked name as it is logged")
   func hitsAndFeed() async throws {
     try await DashboardHarness.with(queryLogs: ["dnsmasq.log"]) { harness in

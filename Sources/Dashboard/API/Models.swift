@@ -47,6 +47,39 @@ struct OverviewView: Codable, Sendable {
   var test: TestStatus
   /// The subscription URLs' paths for the active profile.
   var subscriptions: [String]
+
+  /// The overview of the active profile's state and the jobs' statuses.
+  init(_ state: StoreView.State, update: UpdateStatus, test: TestStatus) {
+    let snapshot = state.snapshot
+    let base = "/lists/\(snapshot.profile.name)"
+    profile = snapshot.profile.name
+    profiles = snapshot.profiles.map(\.name)
+    names = snapshot.compiled?.names
+    compiledAt = snapshot.compiled?.compiledAt
+    sources = snapshot.sources.map { SourceSummary($0) }
+    lastTest = state.lastRun
+    warnings = ProfileStatus(snapshot).warnings.map(WebAdvice.text)
+    self.update = update
+    self.test = test
+    subscriptions = ListCache.Format.allCases.map { "\(base).\($0.fileExtension)" }
+  }
+
+  /// An overview of given values (tests).
+  init(
+    profile: String, profiles: [String], names: Int?, compiledAt: Date?, sources: [SourceSummary],
+    lastTest: RunView?, warnings: [String], update: UpdateStatus, test: TestStatus, subscriptions: [String]
+  ) {
+    self.profile = profile
+    self.profiles = profiles
+    self.names = names
+    self.compiledAt = compiledAt
+    self.sources = sources
+    self.lastTest = lastTest
+    self.warnings = warnings
+    self.update = update
+    self.test = test
+    self.subscriptions = subscriptions
+  }
 }
 
 /// A backup of an applied file.

@@ -21,6 +21,8 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
   let csrf: String
   /// Whether the server only listens on loopback.
   let loopback: Bool
+  /// Renders the refusal for a browser.
+  let renderer: PageRenderer
 
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
@@ -29,7 +31,7 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     if loopback, let host = request.head.authority,
       !DashboardConfiguration.isLoopback(Self.hostPart(host))
     {
-      return Self.refuse(
+      return refuse(
         .misdirectedRequest, "This dashboard only answers to 127.0.0.1 or localhost, not \(host).", request)
     }
     let path = request.uri.path
@@ -43,17 +45,17 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
         if request.method == .get && request.wantsHTML {
           return Response(status: .seeOther, headers: [.location: "/login"])
         }
-        return Self.refuse(
+        return refuse(
           .unauthorized, "This dashboard needs its access token (Authorization: Bearer TOKEN, or sign in at /login).",
           request)
       }
     }
     if request.method != .get && request.method != .head {
       if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" || site == "same-site" {
-        return Self.refuse(.forbidden, "Cross-site requests may not change anything.", request)
+        return refuse(.forbidden, "Cross-site requests may not change anything.", request)
       }
       if let origin = request.headers[.origin], !Self.sameOrigin(origin, request) {
-        return Self.refuse(.forbidden, "Requests from \(origin) may not change anything here.", request)
+        return refuse(.forbidden, "Requests from \(origin) may not change anything here.", request)
       }
       let bearerValid = token.map { t in bearer.map { AccessToken.matches($0, t) } ?? false } ?? false
       if !bearerValid && path != "/login" {
@@ -63,7 +65,7 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
           presented = Self.formField("csrf", in: String(buffer: body))
         }
         guard let presented, AccessToken.matches(presented, csrf) else {
-          return Self.refuse(
+          return refuse(
             .forbidden, "Missing or wrong CSRF token: reload the page and try again (scripts: send the bearer token).",
             request)
         }
@@ -106,7 +108,8 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     return nil
   }
 
-  static func refuse(_ status: HTTPResponse.Status, _ message: String, _ request: Request) -> Response {
-    ErrorPayload(error: message, suggestion: nil).response(status: status, html: request.wantsHTML)
+  /// A refusal: JSON, or a page for a browser.
+  func refuse(_ status: HTTPResponse.Status, _ message: String, _ request: Request) -> Response {
+    ErrorPayload(error: message, suggestion: nil).response(status: status, for: request, renderer: renderer)
   }
 }

@@ -9,6 +9,10 @@ import Updates
 
 /// The local web dashboard: pages, a JSON API, live progress over Server-Sent Events, list subscriptions.
 ///
+/// It owns what the controllers share (the store, the jobs and their runner, the caches) and wires one
+/// controller per page and per API resource into the router (`router()`); each controller holds only
+/// what it uses.
+///
 /// Create it with a configuration, then run `application()` (a Hummingbird application with
 /// ServiceLifecycle: SIGINT and SIGTERM shut it down cleanly, cancelling a running update or test).
 public struct Dashboard: Sendable {
@@ -63,18 +67,84 @@ public struct Dashboard: Sendable {
     downloads.temporaryDirectory = configuration.data.staging
   }
 
-  /// The router with every page, API route and list subscription, behind the access guard.
+  /// The router: every page, API resource and list subscription, each from its controller, behind the
+  /// access guard.
   public func router() -> Router<DashboardContext> {
     let router = Router(context: DashboardContext.self)
-    router.middlewares.add(ErrorMiddleware())
+    let renderer = PageRenderer(csrf: csrf)
+    router.middlewares.add(ErrorMiddleware(renderer: renderer))
     router.middlewares.add(
       AccessGuard(
-        token: configuration.isLoopback ? nil : configuration.token, csrf: csrf, loopback: configuration.isLoopback))
-    addPageRoutes(to: router)
-    addAPIRoutes(to: router)
-    addListRoutes(to: router)
+        token: configuration.isLoopback ? nil : configuration.token, csrf: csrf, loopback: configuration.isLoopback,
+        renderer: renderer))
+    addPages(to: router, renderer: renderer)
+    addAPI(to: router)
+    router.addRoutes(ListsController(lists: lists).routes, atPath: "/lists")
     return router
   }
+
+  /// The pages: a template, a controller and this one line each.
+  private func addPages(to router: Router<DashboardContext>, renderer: PageRenderer) {
+    let (update, test) = (updates.relay, tests.relay)
+    router.addRoutes(
+      OverviewPageController(storeView: storeView, update: update, test: test, renderer: renderer).routes, atPath: "/")
+    router.addRoutes(
+      SourcesPageController(store: store, updates: updateService, events: events, renderer: renderer).routes,
+      atPath: "/sources")
+    router.addRoutes(SourceDiffPageController(store: store, renderer: renderer).routes, atPath: "/sources/:key/diff")
+    router.addRoutes(WhyPageController(why: why, renderer: renderer).routes, atPath: "/why")
+    router.addRoutes(
+      TrafficPageController(traffic: trafficReader, events: events, renderer: renderer).routes, atPath: "/traffic")
+    router.addRoutes(OverlapPageController(store: store, renderer: renderer).routes, atPath: "/overlap")
+    router.addRoutes(
+      TestPageController(tests: testService, events: events, renderer: renderer).routes, atPath: "/test")
+    router.addRoutes(HistoryPageController(reports: reports, renderer: renderer).routes, atPath: "/history")
+    router.addRoutes(RunDiffPageController(reports: reports, renderer: renderer).routes, atPath: "/diff")
+    router.addRoutes(ApplyPageController(applier: applier, renderer: renderer).routes, atPath: "/apply")
+    router.addRoutes(
+      LoginPageController(token: configuration.token, renderer: renderer).routes, atPath: "/login")
+    router.addRoutes(AssetsController().routes, atPath: "/static")
+  }
+
+  /// The JSON API: a controller per resource, each mounted at its path.
+  private func addAPI(to router: Router<DashboardContext>) {
+    router.addRoutes(
+      StatusController(storeView: storeView, update: updates.relay, test: tests.relay).routes, atPath: "/api/status")
+    router.addRoutes(SessionController(csrf: csrf).routes, atPath: "/api/session")
+    router.addRoutes(SourcesController(store: store).routes, atPath: "/api/sources")
+    router.addRoutes(CatalogController().routes, atPath: "/api/catalog")
+    router.addRoutes(PresetsController(store: store).routes, atPath: "/api/presets")
+    router.addRoutes(WhyController(why: why).routes, atPath: "/api/why")
+    router.addRoutes(OverlapController(store: store).routes, atPath: "/api/overlap")
+    router.addRoutes(ProfilesController(store: store).routes, atPath: "/api/profiles")
+    router.addRoutes(RulesController(store: store).routes, atPath: "/api/rules")
+    router.addRoutes(SettingsController(data: configuration.data).routes, atPath: "/api/settings")
+    router.addRoutes(UpdateController(updates: updateService, events: events).routes, atPath: "/api/update")
+    router.addRoutes(TestController(tests: testService, events: events).routes, atPath: "/api/test")
+    router.addRoutes(HistoryController(reports: reports).routes, atPath: "/api/history")
+    router.addRoutes(RunDiffController(reports: reports).routes, atPath: "/api/diff")
+    router.addRoutes(ApplyController(applier: applier).routes, atPath: "/api/apply")
+    router.addRoutes(BackupsController(applier: applier).routes, atPath: "/api/backups")
+    router.addRoutes(RestoreController(applier: applier).routes, atPath: "/api/restore")
+    router.addRoutes(TrafficController(traffic: trafficReader, events: events).routes, atPath: "/api/traffic")
+  }
+
+  // MARK: Services the controllers share
+
+  /// Updating the active profile, as a job.
+  var updateService: UpdateService {
+    UpdateService(job: updates, sources: updateSources, runner: runner, store: store, downloads: downloads)
+  }
+  /// The blocker test, as a job.
+  var testService: TestService { TestService(job: tests, runner: runner, store: store, data: configuration.data) }
+  /// Applying to the configured files.
+  var applier: ApplyService { ApplyService(configuration: configuration, store: store) }
+  /// The saved test runs.
+  var reports: RunReports { RunReports(store: store) }
+  /// The configured query logs.
+  var trafficReader: TrafficReader { TrafficReader(store: store, logs: configuration.queryLogs) }
+  /// Server-Sent Events with this dashboard's heartbeat.
+  var events: EventStream { EventStream(heartbeat: heartbeat, clock: clock) }
 
   /// The server; `onRunning` gets the port it listens on (useful with port 0).
   public func application(

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Hummingbird
 
@@ -31,7 +32,7 @@ public struct BodyDecoder: RequestDecoder {
       let body = String(buffer: try await request.body.collect(upTo: context.maxUploadSize))
       return try URLEncodedFormDecoder().decode(type, from: Self.arrayingRepeatedKeys(body))
     }
-    return try await JSONDecoder().decode(type, from: request, context: context)
+    return try await JSONCoding.decoder().decode(type, from: request, context: context)
   }
 
   /// `a=1&a=2&b=3` → `a[]=1&a[]=2&b=3`: keys given more than once become array keys.

@@ -1,4 +1,5 @@
 import Apply
+import Downloads
 import Files
 import Foundation
 import HTTPTypes
@@ -16,18 +17,20 @@ struct ErrorPayload: Codable, Sendable {
   /// What to do about it.
   var suggestion: String?
 
-  /// The error as a response: JSON, or an HTML page with a way back.
-  func response(status: HTTPResponse.Status, html: Bool) -> Response {
-    if html {
-      let page = HTML()
-      page.raw("<h1>\(HTML.escape(status.reasonPhrase))</h1><p role=\"alert\" class=\"error\">")
-      page.text(error)
-      page.raw("</p>")
-      if let suggestion { page.raw("<p>").text(suggestion).raw("</p>") }
-      page.raw("<p><a href=\"/\">Back to the overview</a></p>")
-      return Layout.page(title: status.reasonPhrase, path: "", csrf: "", body: page, status: status)
-    }
-    return JSONResponse.make(self, status: status)
+  /// The error as a response: JSON, or for a browser (a form, a page) a page that says it at the top, in
+  /// the flash a script takes from it.
+  func response(status: HTTPResponse.Status, for request: Request, renderer: PageRenderer) -> Response {
+    guard request.wantsHTML else { return JSONResponse.make(self, status: status) }
+    // Without the run's CSRF token: an error page also answers requests the guard refused.
+    return PageRenderer(csrf: "", library: renderer.library).page(
+      "error", title: status.reasonPhrase, section: "", model: ErrorPage(heading: status.reasonPhrase),
+      flash: [error, suggestion].compactMap { $0 }.joined(separator: " "), status: status)
+  }
+
+  /// What an error page shows below the flash.
+  struct ErrorPage {
+    /// The status's reason phrase: "Bad Request".
+    var heading: String
   }
 
   /// The payload and status for any error a route throws.
@@ -37,7 +40,8 @@ struct ErrorPayload: Codable, Sendable {
     var payload = ErrorPayload(error: message, suggestion: localized?.recoverySuggestion)
     if let error = error as? ApplyError { payload.suggestion = WebAdvice.suggestion(for: error) }
     switch error {
-    case is TestPlanError:
+    case is TestPlanError, is SourceAdditionError, is DownloadError:
+      // A request's own value refused: a test's plan, a source's text or mirror, a URL the policy refuses.
       return (payload, .badRequest)
     case let error as DashboardError:
       switch error {
@@ -88,6 +92,10 @@ struct ErrorPayload: Codable, Sendable {
 
 /// Turns what a route throws into `ErrorPayload` responses (JSON, or a page for a browser form).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  /// Renders error pages.
+  let renderer: PageRenderer
+
+  /// Answers what `next` throws with its payload and status.
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
   {
@@ -104,11 +112,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
           ? "See docs/dashboard.md, \"Routes\", for the API's routes."
           : "The pages are listed at the top of / (the overview).") : nil
       return ErrorPayload(error: message, suggestion: suggestion).response(
-        status: error.status, html: request.wantsHTML)
+        status: error.status, for: request, renderer: renderer)
     } catch {
       let (payload, status) = ErrorPayload.from(error)
       if status == .internalServerError { context.logger.error("\(request.uri.path): \(payload.error)") }
-      return payload.response(status: status, html: request.wantsHTML)
+      return payload.response(status: status, for: request, renderer: renderer)
     }
   }
 }
@@ -124,16 +132,5 @@ struct HeadAsGet<Inner: HTTPResponder>: HTTPResponder {
     head.method = .get
     let response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
     return Response(status: response.status, headers: response.headers, body: ResponseBody())
-  }
-}
-
-/// JSON responses with ISO 8601 dates and sorted keys.
-enum JSONResponse {
-  static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-    let data = (try? JSONCoding.encode(value)) ?? Data("{}".utf8)
-    return Response(
-      status: status,
-      headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-      body: .init(byteBuffer: ByteBuffer(bytes: data)))
   }
 }

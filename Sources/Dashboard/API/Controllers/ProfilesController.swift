@@ -1,21 +1,22 @@
 import Hummingbird
 import Store
 
-/// `/api/profiles…`: the profiles, creating one, choosing the active one.
-struct ProfilesController {
-  let dashboard: Dashboard
+/// `/api/profiles`: the profiles, creating one, choosing the active one.
+struct ProfilesController: Sendable {
+  /// The store.
+  let store: Store
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("profiles") { _, _ in JSONResponse.make(try dashboard.store.profiles()) }
-    group.post("profiles") { request, context in
+  /// `GET /`, `POST /`, `POST /:name/use`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { _, _ in JSONResponse.make(try store.profiles()) }
+    routes.post { request, context in
       let body = try await request.decode(as: APIRequest.Profile.self, context: context)
-      let profile = try dashboard.store.createProfile(body.name)
-      return dashboard.reply(request, profile, status: .created, back: "/sources")
+      return JSONResponse.reply(request, try store.createProfile(body.name), status: .created, back: "/sources")
     }
-    group.post("profiles/:name/use") { request, context in
-      let profile = try dashboard.store.useProfile(try context.parameters.require("name"))
-      return dashboard.reply(request, profile, back: "/sources")
+    routes.post(":name/use") { request, context in
+      JSONResponse.reply(request, try store.useProfile(try context.parameters.require("name")), back: "/sources")
     }
+    return routes
   }
 }

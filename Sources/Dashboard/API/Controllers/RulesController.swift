@@ -1,22 +1,39 @@
 import Hummingbird
 import Store
 
-/// `/api/rules…`: the active profile's allow and deny rules.
-struct RulesController {
-  let dashboard: Dashboard
+/// `/api/rules`: the active profile's allow and deny rules.
+struct RulesController: Sendable {
+  /// The store.
+  let store: Store
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("rules") { _, _ in JSONResponse.make(try dashboard.store.rules()) }
-    group.post("rules") { request, context in
+  /// `GET /`, `POST /`, `POST /remove`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { _, _ in JSONResponse.make(try store.rules()) }
+    routes.post { request, context in
       let body = try await request.decode(as: APIRequest.Rule.self, context: context)
-      let rule = try dashboard.store.addRule(body.pattern, action: try Dashboard.action(body.kind))
-      return dashboard.reply(request, rule, status: .created, back: Dashboard.localPage(body.back) ?? "/sources")
+      let rule = try store.addRule(body.pattern, action: try Self.action(body.kind))
+      return JSONResponse.reply(request, rule, status: .created, back: Self.localPage(body.back) ?? "/sources")
     }
-    group.post("rules/remove") { request, context in
+    routes.post("remove") { request, context in
       let body = try await request.decode(as: APIRequest.Rule.self, context: context)
-      try dashboard.store.removeRule(body.pattern, action: try Dashboard.action(body.kind))
-      return dashboard.reply(request, ["removed": body.pattern], back: "/sources")
+      try store.removeRule(body.pattern, action: try Self.action(body.kind))
+      return JSONResponse.reply(request, ["removed": body.pattern], back: "/sources")
     }
+    return routes
+  }
+
+  /// A rule kind by name: allow or deny.
+  static func action(_ kind: String) throws(DashboardError) -> ProfileRule.Action {
+    guard let action = ProfileRule.Action(rawValue: kind.lowercased()) else {
+      throw .badRequest("Unknown rule kind \"\(kind)\": use allow or deny.")
+    }
+    return action
+  }
+
+  /// A page of this dashboard a form names to go back to (`/traffic`): a path, never another site.
+  static func localPage(_ back: String?) -> String? {
+    guard let back, back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\") else { return nil }
+    return back
   }
 }

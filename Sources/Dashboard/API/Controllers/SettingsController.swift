@@ -1,17 +1,21 @@
 import Hummingbird
+import Store
 
 /// `/api/settings`: the probe, resolver, timeout and default target the pages use.
-struct SettingsController {
-  let dashboard: Dashboard
+struct SettingsController: Sendable {
+  /// The data directory holding `dashboard.json`.
+  let data: DataDirectory
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("settings") { _, _ in JSONResponse.make(Settings.load(from: dashboard.configuration.data)) }
-    group.post("settings") { request, context in
+  /// `GET /`, `POST /`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { _, _ in JSONResponse.make(Settings.load(from: data)) }
+    routes.post { request, context in
       let change = try await request.decode(as: Settings.Change.self, context: context)
-      let settings = try Settings.load(from: dashboard.configuration.data).applying(change).validated()
-      try settings.save(to: dashboard.configuration.data)
-      return dashboard.reply(request, settings, back: "/test")
+      let settings = try Settings.load(from: data).applying(change).validated()
+      try settings.save(to: data)
+      return JSONResponse.reply(request, settings, back: "/test")
     }
+    return routes
   }
 }

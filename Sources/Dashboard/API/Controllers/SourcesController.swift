@@ -1,62 +1,89 @@
+import Blocklists
 import Catalog
+import Downloads
+import Foundation
 import Hummingbird
 import Store
 import UseCases
 
-/// `/api/sources…`: the sources, adding, removing, enabling, accepting a held copy, a copy's diff; `/api/catalog` and `/api/presets/:id`.
-struct SourcesController {
-  let dashboard: Dashboard
+/// `/api/sources`: the active profile's sources: adding (by URL or catalog id), removing, enabling,
+/// accepting a held copy, a copy's diff.
+struct SourcesController: Sendable {
+  /// The store.
+  let store: Store
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("sources") { _, _ in JSONResponse.make(try dashboard.store.sources().map { SourceSummary($0) }) }
-    group.post("sources") { request, context in
+  /// `GET /`, `POST /`, `POST /:key/remove`, `POST /:key/enabled`, `POST /:key/accept`, `GET /:key/diff`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { _, _ in JSONResponse.make(try store.sources().map { SourceSummary($0) }) }
+    routes.post { request, context in
       let body = try await request.decode(as: APIRequest.AddSource.self, context: context)
-      let view = try dashboard.addSource(body)
-      return dashboard.reply(request, view, status: .created, back: "/sources")
+      return JSONResponse.reply(request, try add(body), status: .created, back: "/sources")
     }
-    group.post("sources/:key/remove") { request, context in
+    routes.post(":key/remove") { request, context in
       let key = try context.parameters.require("key")
-      _ = try dashboard.store.removeSource(key)
-      return dashboard.reply(request, ["removed": key], back: "/sources")
+      _ = try store.removeSource(key)
+      return JSONResponse.reply(request, ["removed": key], back: "/sources")
     }
-    group.post("sources/:key/enabled") { request, context in
+    routes.post(":key/enabled") { request, context in
       let key = try context.parameters.require("key")
-      let body = try await request.decode(as: APIRequest.Enabled.self, context: context)
-      try dashboard.store.setEnabled(body.enabled?.value ?? false, source: key)
-      return dashboard.reply(request, ["key": key, "enabled": "\(body.enabled?.value ?? false)"], back: "/sources")
+      let enabled = try await request.decode(as: APIRequest.Enabled.self, context: context).enabled?.value ?? false
+      try store.setEnabled(enabled, source: key)
+      return JSONResponse.reply(request, ["key": key, "enabled": "\(enabled)"], back: "/sources")
     }
-    group.post("sources/:key/accept") { request, context in
-      let key = try context.parameters.require("key")
-      let source = try await dashboard.store.acceptHeldCopy(key)
-      return dashboard.reply(request, ["key": source.key, "names": "\(source.unique ?? 0)"], back: "/sources")
+    routes.post(":key/accept") { request, context in
+      let source = try await store.acceptHeldCopy(try context.parameters.require("key"))
+      return JSONResponse.reply(request, ["key": source.key, "names": "\(source.unique ?? 0)"], back: "/sources")
     }
-    group.get("sources/:key/diff") { request, context in
-      let key = try context.parameters.require("key")
-      let query = request.uri.queryParameters
-      let held = query["held"].map { $0 == "1" || $0 == "true" } ?? false
-      let limit = query["limit"].flatMap { Int($0) }.map { min(max(0, $0), Dashboard.diffLimit) } ?? Dashboard.diffLimit
-      guard let difference = try await dashboard.store.difference(of: key, held: held, limit: limit) else {
-        return JSONResponse.make([
-          "source": key,
-          "message": held ? "There is no copy held back." : "There is only one copy so far: nothing to compare yet.",
-        ])
+    routes.get(":key/diff") { request, context in try await difference(request, key: context.parameters.require("key"))
+    }
+    return routes
+  }
+
+  /// The names a source's last update added and removed, or what its held copy would change.
+  private func difference(_ request: Request, key: String) async throws -> Response {
+    let query = request.uri.queryParameters
+    let held = query["held"].map { $0 == "1" || $0 == "true" } ?? false
+    let limit =
+      query["limit"].flatMap { Int($0) }.map { min(max(0, $0), JSONResponse.diffLimit) } ?? JSONResponse.diffLimit
+    guard let difference = try await store.difference(of: key, held: held, limit: limit) else {
+      return JSONResponse.make([
+        "source": key,
+        "message": held ? "There is no copy held back." : "There is only one copy so far: nothing to compare yet.",
+      ])
+    }
+    return JSONResponse.make(difference)
+  }
+
+  /// Adds a list by catalog id, or by http(s) URL with an optional key and format (`SourceAddition`, as
+  /// `sanehosts sources add` does); adding one that is there already changes nothing.
+  func add(_ body: APIRequest.AddSource) throws -> SourceSummary {
+    var addition: SourceAddition
+    if let id = body.catalog, !id.isEmpty {
+      guard Catalog.builtIn.entry(id: id) != nil else {
+        throw DashboardError.notFound("No catalog list \"\(id)\": see GET /api/catalog for the ids.")
       }
-      return JSONResponse.make(difference)
-    }
-    group.get("catalog") { _, _ in JSONResponse.make(Catalog.builtIn) }
-    group.post("presets/:id") { request, context in
-      let id = try context.parameters.require("id")
-      guard let preset = Catalog.builtIn.preset(id: id) else {
-        throw DashboardError.notFound(
-          "No preset \"\(id)\": use one of \(Catalog.builtIn.presets.map(\.id).joined(separator: ", ")).")
+      addition = SourceAddition(id)
+    } else {
+      addition = SourceAddition(body.url ?? "")
+      addition.onlyURLs = true
+      addition.name = body.key
+      if let format = body.format, !format.isEmpty {
+        guard let inputFormat = InputFormat(rawValue: format) else {
+          throw DashboardError.badRequest(
+            "Unknown format \"\(format)\": use one of \(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        addition.format = inputFormat
       }
-      var added: [String] = []
-      for entry in Catalog.builtIn.entries(of: preset) {
-        let result = try dashboard.store.addSource(NewSource(entry))
-        if result.isNew { added.append(result.source.key) }
-      }
-      return dashboard.reply(request, ["added": added], status: .created, back: "/sources")
     }
+    let key: String
+    switch try addition.add(in: store) {
+    case .added(let source): key = source.key
+    case .alreadyThere(let existing, _): key = existing
+    }
+    guard let member = try store.sources().first(where: { $0.source.key == key }) else {
+      throw DashboardError.notFound("The source \(key) is not in the active profile.")
+    }
+    return SourceSummary(member)
   }
 }

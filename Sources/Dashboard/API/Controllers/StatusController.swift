@@ -1,14 +1,22 @@
 import Hummingbird
+import Loading
 
-/// `/api/status` (the overview) and `/api/session` (the CSRF token for scripts on this machine).
-struct StatusController {
-  let dashboard: Dashboard
+/// `/api/status`: the overview as JSON (the active profile, its sources, the last test, warnings, the jobs).
+struct StatusController: Sendable {
+  /// The active profile's state, read again only after a write.
+  let storeView: StoreView
+  /// The update job's status.
+  let update: StateRelay<UpdateStatus>
+  /// The test job's status.
+  let test: StateRelay<TestStatus>
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("status") { _, _ in JSONResponse.make(try await dashboard.overview()) }
-    // The CSRF token for scripts on this machine (the same one every page carries; no CORS, so other
-    // sites cannot read it).
-    group.get("session") { _, _ in JSONResponse.make(["csrf": dashboard.csrf]) }
+  /// `GET /`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { _, _ in
+      JSONResponse.make(
+        OverviewView(try storeView.current(), update: update.currentValue, test: test.currentValue))
+    }
+    return routes
   }
 }

@@ -3,27 +3,31 @@ import Hummingbird
 import Loading
 import Store
 
-/// `/api/test…`: the blocker-test job: its status, starting, cancelling, its event stream, the latest report.
-struct TestController {
-  let dashboard: Dashboard
+/// `/api/test`: the blocker-test job: its status, starting, cancelling, its event stream, the latest report.
+struct TestController: Sendable {
+  /// The test job.
+  let tests: TestService
+  /// Server-Sent Events.
+  let events: EventStream
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("test") { _, _ in JSONResponse.make(dashboard.tests.relay.currentValue) }
-    group.post("test") { request, context in
+  /// `GET /`, `POST /`, `POST /cancel`, `GET /events`, `GET /result`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { _, _ in JSONResponse.make(tests.relay.currentValue) }
+    routes.post { request, context in
       let body = try await request.decode(as: TestRequest.self, context: context)
-      return dashboard.reply(request, try await dashboard.startTest(body), status: .accepted, back: "/test")
+      return JSONResponse.reply(request, try await tests.start(body), status: .accepted, back: "/test")
     }
-    group.post("test/cancel") { request, _ in
-      let cancelled = await dashboard.tests.cancel()
-      return dashboard.reply(request, ["cancelled": cancelled], back: "/test")
+    routes.post("cancel") { request, _ in
+      JSONResponse.reply(request, ["cancelled": await tests.cancel()], back: "/test")
     }
-    group.get("test/events") { _, _ in dashboard.events(dashboard.tests.relay) }
-    group.get("test/result") { _, _ in
-      guard let report = try History(store: dashboard.store).latest() else {
+    routes.get("events") { _, _ in events.statuses(tests.relay) }
+    routes.get("result") { _, _ in
+      guard let report = try History(store: tests.store).latest() else {
         throw DashboardError.notFound("No blocker test has run yet: start one on the Test page or POST /api/test.")
       }
       return JSONResponse.make(report)
     }
+    return routes
   }
 }

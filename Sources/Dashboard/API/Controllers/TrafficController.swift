@@ -1,44 +1,35 @@
 import Foundation
 import Hummingbird
 import Traffic
-import UseCases
 
-/// `/api/traffic…`: which lists block the network's queries (the query logs of `serve --log`), and the
-/// live feed of blocked names over Server-Sent Events.
-struct TrafficController {
-  let dashboard: Dashboard
+/// `/api/traffic`: which lists block the network's queries (the query logs of `serve --log`), and the live
+/// feed of blocked names over Server-Sent Events.
+struct TrafficController: Sendable {
+  /// The query logs against the active profile.
+  let traffic: TrafficReader
+  /// Server-Sent Events.
+  let events: EventStream
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("traffic") { request, _ in
-      JSONResponse.make(try await dashboard.traffic(since: request.uri.queryParameters["since"].map(String.init)))
+  /// `GET /?since=…`, `GET /events`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { request, _ in
+      JSONResponse.make(try await traffic.report(since: request.uri.queryParameters["since"].map(String.init)))
     }
-    group.get("traffic/events") { _, _ in dashboard.trafficEvents() }
-  }
-}
-
-extension Dashboard {
-  /// The report over the configured logs since `since` (a duration or a date; default 24 h).
-  func traffic(since: String?) async throws -> HitReport {
-    let start = try NetworkHits.since(since ?? "24h")
-    return try await NetworkHits(store: store).report(NetworkHits.Request(logs: configuration.queryLogs, since: start))
+    routes.get("events") { _, _ in feed() }
+    return routes
   }
 
-  /// The live feed: each blocked query as a `hit` event (a `FeedItem` as JSON) as the logs grow, a comment
-  /// every `heartbeat` while idle; it ends when the page goes away or the server shuts down.
-  func trafficEvents() -> Response {
-    let logs = configuration.queryLogs
-    let store = self.store
-    return eventStream { continuation in
-      do {
-        try await NetworkHits(store: store).follow(NetworkHits.Request(logs: logs)) { item in
-          continuation.yield(Self.eventMessage("hit", item))
-        }
-      } catch is CancellationError {
-      } catch {
-        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-        continuation.yield("event: failure\ndata: \(message.replacingOccurrences(of: "\n", with: " "))\n\n")
-      }
+  /// The live feed: each blocked query as a `hit` event (a `FeedItem` as JSON) as the logs grow, a
+  /// `failure` event when a log cannot be read.
+  func feed() -> Response {
+    let traffic = self.traffic
+    return events.response { continuation in
+      await traffic.follow(
+        hit: { continuation.yield(EventStream.message("hit", $0)) },
+        failed: {
+          continuation.yield(EventStream.message("failure", text: $0.replacingOccurrences(of: "\n", with: " ")))
+        })
     }
   }
 }

@@ -1,36 +1,30 @@
 import Hummingbird
 import Loading
-import Locking
-import Updates
 
-/// `/api/update…`: the update job: its status, starting, cancelling it or one source, its event stream.
-struct UpdateController {
-  let dashboard: Dashboard
+/// `/api/update`: the update job: its status, starting, cancelling it or one source, its event stream.
+struct UpdateController: Sendable {
+  /// The update job.
+  let updates: UpdateService
+  /// Server-Sent Events.
+  let events: EventStream
 
-  func addRoutes(to group: RouterGroup<DashboardContext>) {
-    let dashboard = self.dashboard
-    group.get("update") { _, _ in JSONResponse.make(dashboard.updates.relay.currentValue) }
-    group.post("update") { request, context in
+  /// `GET /`, `POST /`, `POST /cancel`, `POST /sources/:key/cancel`, `GET /events`.
+  var routes: RouteCollection<DashboardContext> {
+    let routes = RouteCollection(context: DashboardContext.self)
+    routes.get { _, _ in JSONResponse.make(updates.relay.currentValue) }
+    routes.post { request, context in
       let body = try await request.decode(as: APIRequest.Update.self, context: context)
-      return dashboard.reply(
-        request, try await dashboard.startUpdate(force: body.force?.value ?? false), status: .accepted, back: "/sources"
-      )
+      let status = try await updates.start(force: body.force?.value ?? false)
+      return JSONResponse.reply(request, status, status: .accepted, back: "/sources")
     }
-    group.post("update/cancel") { request, _ in
-      let cancelled = await dashboard.updates.cancel()
-      return dashboard.reply(request, ["cancelled": cancelled], back: "/sources")
+    routes.post("cancel") { request, _ in
+      JSONResponse.reply(request, ["cancelled": await updates.cancel()], back: "/sources")
     }
-    group.post("update/sources/:key/cancel") { request, context in
-      let key = try context.parameters.require("key")
-      let status = dashboard.updates.relay.currentValue
-      guard status.sources.contains(where: { $0.key == key }) else {
-        throw DashboardError.notFound(
-          "The update has no source “\(key)”: it is not in the active profile, or disabled.")
-      }
-      // False once the source (or the run) has ended.
-      let cancelled = status.state == .running && dashboard.updateSources.withLock { $0 }.cancel(key)
-      return dashboard.reply(request, ["cancelled": cancelled], back: "/sources")
+    routes.post("sources/:key/cancel") { request, context in
+      let cancelled = try updates.cancel(source: try context.parameters.require("key"))
+      return JSONResponse.reply(request, ["cancelled": cancelled], back: "/sources")
     }
-    group.get("update/events") { _, _ in dashboard.events(dashboard.updates.relay) }
+    routes.get("events") { _, _ in events.statuses(updates.relay) }
+    return routes
   }
 }
