@@ -26,7 +26,8 @@ struct SourceHealthTests {
     let header = source(lastChange: now - 40 * day, headerDate: now - 400 * day).staleness(days: 30, now: now)
     #expect(header?.reason == .headerDate)
     #expect(header?.days == 400)
-    #expect(source(lastChange: now - day, headerDate: now - 31 * day).staleness(days: 30, now: now)?.reason == .headerDate)
+    #expect(
+      source(lastChange: now - day, headerDate: now - 31 * day).staleness(days: 30, now: now)?.reason == .headerDate)
     var never = source(lastChange: nil, headerDate: nil)
     never.cacheFile = nil
     #expect(never.staleness(days: 1, now: now) == nil)
