@@ -32,7 +32,9 @@ struct SaneHosts: AsyncParsableCommand {
       CommandGroup(name: "Explaining and curating", subcommands: [WhyCommand.self, HitsCommand.self]),
       CommandGroup(
         name: "Applying",
-        subcommands: [ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self]),
+        subcommands: [
+          ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self, FleetCommand.self,
+        ]),
       CommandGroup(
         name: "Testing a blocker", subcommands: [TestCommand.self, HistoryCommand.self, RegistryCommand.self]),
       CommandGroup(name: "Pi-hole", subcommands: [PiholeCommand.self]),

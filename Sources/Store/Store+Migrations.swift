@@ -68,6 +68,22 @@ extension Store {
           INSERT INTO generation (value) VALUES (1);
           """)
     }
+    migrator.registerMigration("v7: a profile's fleet of replicas") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE replica (
+            id INTEGER PRIMARY KEY,
+            profileID INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            feed TEXT NOT NULL,
+            pihole TEXT,
+            resolver TEXT,
+            kind TEXT,
+            addedAt DATETIME NOT NULL,
+            UNIQUE (profileID, name COLLATE NOCASE)
+          );
+          """)
+    }
     return migrator
   }
 

@@ -17,6 +17,7 @@ struct StoreMigrationsTests {
         "v4: list health: the previous copy, a held-back copy, the list's own date",
         "v5: mirrors, and where the current copy came from",
         "v6: a generation counted up by every write",
+        "v7: a profile's fleet of replicas",
       ])
   }
 

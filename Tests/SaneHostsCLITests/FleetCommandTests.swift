@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sanehosts fleet")
+struct FleetCommandTests {
+  @Test("add, list, show and remove a profile's replicas; JSON; how each is fed, checked before anything is stored")
+  func addListShowRemove() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    #expect(try await cli.ok("fleet").contains("No replicas yet."))
+    #expect(
+      try await cli.ok("fleet", "add", "upstairs", "--pihole", "pi.hole")
+        == "Added replica upstairs to profile default: the Pi-hole pi.hole, kept the same through its API.\n")
+    try await cli.ok("fleet", "add", "core", "--resolver", "10.0.0.2:53", "--kind", "unbound")
+    try await cli.ok("fleet", "add", "laptop", "--resolver", "[::1]:5353")
+    let list = try await cli.ok("fleet", "list")
+    #expect(list.contains("core      zone transfer (unbound)  10.0.0.2:53"), "\(list)")
+    #expect(list.contains("laptop    verified only"), "\(list)")
+    let json = try #require(try await cli.json("fleet", "list", "--json") as? [[String: Any]])
+    #expect(json.map { $0["name"] as? String } == ["core", "laptop", "upstairs"])
+    #expect(json.first?["feed"] as? String == "transfer")
+    #expect(try await cli.ok("fleet", "show", "CORE").hasPrefix("Replica core: a unbound server at 10.0.0.2:53"))
+
+    // Refused, nothing stored: no feed, a kind without a resolver, a kind no server of transfer has, a
+    // bad address, a name used already.
+    for arguments in [
+      ["fleet", "add", "x"], ["fleet", "add", "x", "--pihole", "p", "--kind", "bind"],
+      ["fleet", "add", "x", "--resolver", "10.0.0.3", "--kind", "dnsmasq"],
+      ["fleet", "add", "x", "--resolver", "not-an-address"], ["fleet", "add", "core", "--resolver", "10.0.0.4"],
+    ] {
+      let refused = try await cli.runner.run(arguments)
+      #expect(refused.status != 0, "\(arguments)")
+    }
+    #expect(
+      try await cli.runner.run(["fleet", "add", "core", "--resolver", "10.0.0.4"]).standardError.contains("core"))
+
+    try await cli.ok("fleet", "remove", "laptop")
+    let left = try #require(try await cli.json("fleet", "list", "--json") as? [[String: Any]])
+    #expect(left.map { $0["name"] as? String } == ["core", "upstairs"])
+    #expect(try await cli.runner.run(["fleet", "remove", "laptop"]).status == 1)
+    // Another profile's fleet is its own.
+    try await cli.ok("profile", "create", "kids")
+    #expect(try await cli.ok("fleet", "list", "--profile", "kids").contains("No replicas yet."))
+  }
+}
