@@ -194,10 +194,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
-    /// A DNS message codec and a client for one server: UDP with TCP fallback, spoof-checked, cancellable.
+    /// A DNS message codec and a client for one server: UDP with TCP fallback, spoof-checked, cancellable;
+    /// dynamic updates (RFC 2136) signed with TSIG (RFC 8945), the primary's side of a fleet.
     .target(
       name: "DNS",
-      dependencies: ["Locking"],
+      dependencies: ["Locking", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: swiftSettings
     ),
 

@@ -69,7 +69,7 @@ public enum ReloadMethod: Sendable, Hashable {
           let done = try await method.perform(runner: runner)
           return failures.isEmpty ? done : "\(done) (first: \(failures.joined(separator: "; ")))"
         } catch {
-          failures.append((error as? LocalizedError)?.errorDescription ?? "\(error)")
+          failures.append((error as? any LocalizedError)?.errorDescription ?? "\(error)")
         }
       }
       throw ReloadError.allFailed(failures)

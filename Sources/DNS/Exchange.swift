@@ -105,15 +105,27 @@ final class Exchange: Sendable {
       guard matches(reply) else { continue }
       guard reply.flags.truncated else { return .success(reply) }
       return overTCP(
-        query: query, server: server, deadline: deadline, timeout: timeout, matches: matches, malformed: &malformed)
+        query: query, server: server, deadline: deadline, timeout: timeout, matches: matches, malformed: &malformed
+      ).map(\.message)
     }
+  }
+
+  /// Sends `message` (with `id`) to `server` over TCP only, as an UPDATE is sent, and waits until `deadline`
+  /// for the response with the same id; returns it with its bytes as they came (a signed reply's MAC covers them).
+  func runOverTCP(
+    message: [UInt8], id: UInt16, server: ServerAddress, deadline: ContinuousClock.Instant, timeout: Duration
+  ) -> Result<(message: Message, bytes: [UInt8]), ResolverError> {
+    var malformed: MessageError?
+    return overTCP(
+      query: message, server: server, deadline: deadline, timeout: timeout,
+      matches: { $0.id == id && $0.flags.isResponse }, malformed: &malformed)
   }
 
   /// Asks again over TCP (each message after a two-byte length) and reads replies until one matches.
   private func overTCP(
     query: [UInt8], server: ServerAddress, deadline: ContinuousClock.Instant, timeout: Duration,
     matches: (Message) -> Bool, malformed: inout MessageError?
-  ) -> Result<Message, ResolverError> {
+  ) -> Result<(message: Message, bytes: [UInt8]), ResolverError> {
     let timedOut = ResolverError.timeout(server: server.description, after: timeout)
     let descriptor = socket(family(server), streamType | closeOnExec | nonBlocking, 0)
     guard descriptor >= 0 else { return .failure(.socket(operation: "open a TCP socket", detail: errnoText())) }
@@ -160,7 +172,7 @@ final class Exchange: Sendable {
       }
       do {
         let reply = try Message(decoding: body)
-        if matches(reply) { return .success(reply) }
+        if matches(reply) { return .success((reply, body)) }
       } catch {
         malformed = error
       }

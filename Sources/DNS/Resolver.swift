@@ -28,11 +28,14 @@ public struct Resolver: Sendable {
   /// the server reports nothing listening, `.malformedReply` when only undecodable replies came before the
   /// deadline, `.invalidName` for a name that is not a domain name, `.cancelled` when the task is
   /// cancelled.
-  public func query(_ name: String, _ type: RecordType, timeout: Duration) async throws(ResolverError) -> Message {
+  /// `recursionDesired` false asks a server for what it holds itself (a zone's SOA from its primary).
+  public func query(_ name: String, _ type: RecordType, timeout: Duration, recursionDesired: Bool = true)
+    async throws(ResolverError) -> Message
+  {
     let id = UInt16.random(in: .min ... .max)
     let bytes: [UInt8]
     do {
-      bytes = try Message.query(id: id, name: name, type: type)
+      bytes = try Message.query(id: id, name: name, type: type, recursionDesired: recursionDesired)
     } catch {
       if case .invalidName(_, let reason) = error { throw .invalidName(name, reason: reason) }
       throw .invalidName(name, reason: .empty)

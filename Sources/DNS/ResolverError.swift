@@ -17,6 +17,9 @@ public enum ResolverError: Error, Sendable, Hashable {
   case cancelled
   /// The system refused a socket operation.
   case socket(operation: String, detail: String)
+  /// The server refused a dynamic update of `zone` with `code`; `signature` is the TSIG error it gave
+  /// (16 BADSIG, 17 BADKEY, 18 BADTIME), if any.
+  case updateRejected(zone: String, server: String, code: ResponseCode, signature: UInt16?)
 }
 
 extension ResolverError: LocalizedError {
@@ -37,6 +40,8 @@ extension ResolverError: LocalizedError {
       "The DNS query was cancelled."
     case .socket(let operation, let detail):
       "The system refused to \(operation): \(detail)."
+    case .updateRejected(let zone, let server, let code, let signature):
+      "The DNS server \(server) refused the update of \(zone): \(code)\(signature.map { ", " + Self.signatureText($0) } ?? "")."
     }
   }
 
@@ -57,6 +62,26 @@ extension ResolverError: LocalizedError {
       nil
     case .socket:
       "Check the limit on open files (ulimit -n) and the network configuration."
+    case .updateRejected(_, _, let code, let signature):
+      switch (code, signature) {
+      case (_, 18?): "Set this machine's clock right (TSIG allows 300 s between the two clocks)."
+      case (_, 16?), (_, 17?), (.other(9), _):
+        "Give the key the server has in its allow-update statement (the same name and secret)."
+      case (.refused, _): "Let this machine update the zone: allow-update { key \"NAME\"; }; in the zone's statement."
+      case (.notImp, _):
+        "Make the server the zone's primary (type primary) with allow-update; a secondary takes no updates."
+      default: "Read the server's log for the reason."
+      }
+    }
+  }
+
+  /// A TSIG error's name.
+  static func signatureText(_ code: UInt16) -> String {
+    switch code {
+    case 16: "the signature is wrong (BADSIG)"
+    case 17: "the key is unknown to it (BADKEY)"
+    case 18: "the clocks differ by more than 300 s (BADTIME)"
+    default: "TSIG error \(code)"
     }
   }
 }

@@ -1,15 +1,18 @@
 import Apply
 import Foundation
 
-/// Queries a DNS server on 127.0.0.1 with `dig` (Debian package bind9-dnsutils).
+/// Queries a DNS server (on 127.0.0.1 unless told) with `dig` (Debian package bind9-dnsutils).
 public struct Dig: Sendable {
+  /// The server's address.
+  public let server: String
   /// The server's port.
   public let port: UInt16
   /// Where `dig` is.
   public let path: String
 
-  /// A resolver for the server on 127.0.0.1:`port`; fails naming the package when `dig` is missing.
-  public init(port: UInt16) throws {
+  /// A resolver for the server on `server`:`port`; fails naming the package when `dig` is missing.
+  public init(server: String = "127.0.0.1", port: UInt16) throws {
+    self.server = server
     self.port = port
     path = try RequiredTool.path("dig", package: "bind9-dnsutils")
   }
@@ -18,16 +21,18 @@ public struct Dig: Sendable {
   /// NXDOMAIN or no data. Throws when the server does not answer within a second.
   public func query(_ name: String, _ type: String = "A") async throws -> [String] {
     let result = try await ProcessRunner().run(path, arguments(name, type))
-    guard result.status == 0 else { throw NoAnswer(name: name, type: type, port: port, output: result.standardOutput) }
+    guard result.status == 0 else {
+      throw NoAnswer(name: name, type: type, server: "\(server):\(port)", output: result.standardOutput)
+    }
     return result.standardOutput.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(";") }
   }
 
   /// The response code of `name`'s `type` query (`NOERROR`, `NXDOMAIN`, `REFUSED`, …).
   public func status(_ name: String, _ type: String = "A") async throws -> String {
-    let arguments = ["@127.0.0.1", "-p", String(port), "+time=1", "+tries=1", "+noall", "+comments", name, type]
+    let arguments = ["@\(server)", "-p", String(port), "+time=1", "+tries=1", "+noall", "+comments", name, type]
     let result = try await ProcessRunner().run(path, arguments)
     guard result.status == 0, let range = result.standardOutput.range(of: "status: ") else {
-      throw NoAnswer(name: name, type: type, port: port, output: result.standardOutput)
+      throw NoAnswer(name: name, type: type, server: "\(server):\(port)", output: result.standardOutput)
     }
     return String(result.standardOutput[range.upperBound...].prefix { $0 != "," })
   }
@@ -38,7 +43,7 @@ public struct Dig: Sendable {
   }
 
   private func arguments(_ name: String, _ type: String) -> [String] {
-    ["@127.0.0.1", "-p", String(port), "+short", "+time=1", "+tries=1", name, type]
+    ["@\(server)", "-p", String(port), "+short", "+time=1", "+tries=1", name, type]
   }
 
   /// The server did not answer a query.
@@ -47,11 +52,11 @@ public struct Dig: Sendable {
     public var name: String
     /// The record type asked for.
     public var type: String
-    /// The server's port.
-    public var port: UInt16
+    /// The server asked, `IP:port`.
+    public var server: String
     /// What dig printed.
     public var output: String
     /// The message shown when a test fails with it.
-    public var description: String { "No answer from 127.0.0.1:\(port) for \(name) \(type): \(output)" }
+    public var description: String { "No answer from \(server) for \(name) \(type): \(output)" }
   }
 }

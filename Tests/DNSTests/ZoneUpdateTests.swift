@@ -1,0 +1,34 @@
+import DNS
+import Testing
+
+@Suite("Zone updates: RFC 2136 messages, removals first, 500 changes at most in each")
+struct ZoneUpdateTests {
+  private static func cname(_ name: String) -> Record { Record(name: name, data: .cname(".")) }
+
+  @Test("One message: opcode 5, the zone as the question (SOA), removals of class NONE and TTL 0 before additions")
+  func oneMessage() throws {
+    let update = ZoneUpdate(
+      zone: "sanehosts.rpz", removals: [Self.cname("a.sanehosts.rpz")], additions: [Self.cname("b.sanehosts.rpz")])
+    let messages = update.messages(firstID: 7)
+    #expect(messages.count == 1)
+    let message = try #require(messages.first)
+    #expect(message.id == 7 && message.flags.opcode == 5 && !message.flags.isResponse)
+    #expect(message.questions == [Question(name: "sanehosts.rpz", type: .soa)])
+    #expect(message.authority.map(\.class) == [254, 1] && message.authority.map(\.ttl) == [0, 300])
+    #expect(message.authority.map(\.name) == ["a.sanehosts.rpz", "b.sanehosts.rpz"])
+    // It encodes and decodes back: the update section travels where the authority section is.
+    #expect(try Message(decoding: message.encoded()) == message)
+  }
+
+  @Test("1,201 changes are three messages of 500, 500 and 201, ids counting up (wrapping)")
+  func batches() {
+    let update = ZoneUpdate(
+      zone: "z", removals: (0..<700).map { Self.cname("r\($0).z") }, additions: (0..<501).map { Self.cname("a\($0).z") }
+    )
+    let messages = update.messages(firstID: .max)
+    #expect(messages.map(\.authority.count) == [500, 500, 201])
+    #expect(messages.map(\.id) == [.max, 0, 1])
+    #expect(messages[1].authority.first?.class == 254 && messages[1].authority.last?.class == 1)
+    #expect(!update.isEmpty && ZoneUpdate(zone: "z").isEmpty && ZoneUpdate(zone: "z").messages(firstID: 0).isEmpty)
+  }
+}
