@@ -1,4 +1,5 @@
 import Blocklists
+import DNS
 import Files
 import Foundation
 import Store
@@ -37,14 +38,18 @@ public struct Applier: Sendable {
     /// (the verification does, when it passes), and the changes since the state last confirmed loaded are
     /// prepared for it (`Applied.sinceLoaded`).
     public var verify: Bool
+    /// Make this machine's BIND the fleet's primary (`--transfer-to`): the zone goes to it as signed
+    /// updates instead of a reload (BIND target only).
+    public var primary: PrimarySetup?
 
     /// Creates options; the defaults apply the active profile to the hosts file with 0.0.0.0.
     public init(
       profile: String? = nil, server: ServerTarget? = nil, address: Renderer.HostsAddress = .ipv4,
       namesPerLine: Int = 1, dryRun: Bool = false, force: Bool = false, check: Bool = true,
-      reload: ReloadMethod? = nil, flush: Bool = false, verify: Bool = false
+      reload: ReloadMethod? = nil, flush: Bool = false, verify: Bool = false, primary: PrimarySetup? = nil
     ) {
       self.verify = verify
+      self.primary = primary
       self.profile = profile
       self.server = server
       self.address = address
@@ -444,6 +449,20 @@ public struct Applier: Sendable {
     }
     // The rules the file holds (an unchanged file holds the same profile's content: the same rules).
     try? file.ledger.recordRules(plan.appliedRules, for: file.path)
+    if let primary = options.primary, let bytes = change.after ?? change.before {
+      let zone = primary.zone(output: file.path)
+      do {
+        try PrimarySetup.write(zone, output: file.path, seed: bytes)
+      } catch {
+        throw ApplyError.from(error)
+      }
+      do {
+        return (outcome, try await push(bytes, zone: zone, to: primary), nil)
+      } catch {
+        warnings.append(.pushFailed(path: file.path, primary: primary.address.description))
+        return (outcome, nil, error)
+      }
+    }
     guard let method = options.reload else { return (outcome, nil, nil) }
     var reloaded: String?
     var reloadFailure: (any Error)?
@@ -458,6 +477,18 @@ public struct Applier: Sendable {
       try? file.ledger.confirmLoaded(bytes, for: file.path)
     }
     return (outcome, reloaded, reloadFailure)
+  }
+
+  /// Sends the zone's change to the primary; returns what was sent. The primary's answer (its new
+  /// serial) confirms the copy.
+  private func push(_ bytes: [UInt8], zone: PrimaryZone, to setup: PrimarySetup) async throws -> String {
+    let entry = file.ledger.entry(for: file.path)
+    let confirmed = file.ledger.loadedCopy(for: file.path).flatMap { copy in
+      entry?.primarySerial.map { (bytes: copy, serial: $0) }
+    }
+    let outcome = try await PrimaryPush(primary: setup.address, key: zone.updateKey).push(bytes, confirmed: confirmed)
+    try file.ledger.confirmLoaded(bytes, for: file.path, primarySerial: outcome.serial)
+    return outcome.summary
   }
 
   /// Writes the Lua file that loads the zone (PowerDNS Recursor, Knot Resolver) when it is missing or

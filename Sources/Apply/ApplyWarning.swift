@@ -17,6 +17,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
   case notChecked(ConfigCheck)
   /// The drop-in was written, but reloading the server failed.
   case reloadFailed(path: String, server: String)
+  /// The drop-in was written, but the change could not be sent to the fleet's primary at `primary`.
+  case pushFailed(path: String, primary: String)
   /// What the server answers for blocked names all the same (a leak the drop-in cannot close).
   case cannotBlock(server: String, what: String)
   /// SaneHosts' earlier dnsmasq drop-in is still in place beside the new one.
@@ -41,6 +43,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
       check.summary
     case .reloadFailed(let path, let server):
       "\(path) was written, but reloading \(server) failed."
+    case .pushFailed(let path, let primary):
+      "\(path) was written, but the change could not be sent to the primary \(primary)."
     case .cannotBlock(let server, let what):
       "note: \(server) cannot block this: \(what)"
     case .createdFolder(let path, let dryRun):

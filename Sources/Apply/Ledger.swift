@@ -34,6 +34,9 @@ public struct Ledger: Sendable {
     public var loadedSHA256: String?
     /// When the server last confirmed loading the file.
     public var loadedDate: Date?
+    /// For the fleet's primary (`apply --transfer-to`): the zone's serial the primary answered when it
+    /// confirmed the loaded copy; a push takes the difference from that copy only while it still answers it.
+    public var primarySerial: UInt32?
     /// The profile's allow and deny rules as the file holds them: what the server runs, which `hits`
     /// counts against (a rule added since is not in it until the next apply).
     public var rules: Rules?
@@ -141,8 +144,12 @@ public struct Ledger: Sendable {
   /// Records that the server confirmed loading the file as `bytes` (the file as written): its copy is
   /// replaced and the entry's loaded state set. Does nothing when the file has no entry or the bytes are
   /// not what was written.
-  public func confirmLoaded(_ bytes: [UInt8], for path: String, at date: Date = Date()) throws(StagedFile.Failure) {
+  /// `primarySerial` is the serial the fleet's primary answered with these bytes (nil for any other server).
+  public func confirmLoaded(_ bytes: [UInt8], for path: String, at date: Date = Date(), primarySerial: UInt32? = nil)
+    throws(StagedFile.Failure)
+  {
     guard var entry = entry(for: path) else { return }
+    entry.primarySerial = primarySerial
     let digest = ManagedFile.sha256(bytes)
     guard digest == entry.sha256 else { return }
     let copy = loadedCopyURL(for: path)

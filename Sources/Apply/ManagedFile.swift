@@ -638,6 +638,7 @@ public struct ManagedFile: Sendable {
     if let previous = ledger.entry(for: path) {
       entry?.loadedSHA256 = previous.loadedSHA256
       entry?.loadedDate = previous.loadedDate
+      entry?.primarySerial = previous.primarySerial
       entry?.history = previous.history
       // The rules held stay those of the bytes recorded: kept while the file is the same.
       if entry?.sha256 == previous.sha256 { entry?.rules = previous.rules }

@@ -121,10 +121,49 @@ final class Exchange: Sendable {
       matches: { $0.id == id && $0.flags.isResponse }, malformed: &malformed)
   }
 
+  /// Asks for a zone transfer (`message`, an AXFR query with `id`) over TCP and reads the messages that
+  /// carry the zone until its SOA comes a second time (RFC 5936 §2.2); returns every record in order, the
+  /// two SOAs included, and the bytes received.
+  func runTransfer(
+    message: [UInt8], id: UInt16, server: ServerAddress, deadline: ContinuousClock.Instant, timeout: Duration
+  ) -> Result<(records: [Record], bytes: Int, code: ResponseCode), ResolverError> {
+    var malformed: MessageError?
+    var records: [Record] = []
+    var soas = 0
+    var bytes = 0
+    var code = ResponseCode.noError
+    let result = overTCP(
+      query: message, server: server, deadline: deadline, timeout: timeout,
+      matches: { reply in
+        guard reply.id == id, reply.flags.isResponse else { return false }
+        guard reply.responseCode == .noError else {
+          code = reply.responseCode
+          return true
+        }
+        for record in reply.answers {
+          records.append(record)
+          if record.type == .soa { soas += 1 }
+        }
+        return soas >= 2
+      }, malformed: &malformed, counted: &bytes)
+    return result.map { _ in (records, bytes, code) }
+  }
+
   /// Asks again over TCP (each message after a two-byte length) and reads replies until one matches.
   private func overTCP(
     query: [UInt8], server: ServerAddress, deadline: ContinuousClock.Instant, timeout: Duration,
     matches: (Message) -> Bool, malformed: inout MessageError?
+  ) -> Result<(message: Message, bytes: [UInt8]), ResolverError> {
+    var counted = 0
+    return overTCP(
+      query: query, server: server, deadline: deadline, timeout: timeout, matches: matches, malformed: &malformed,
+      counted: &counted)
+  }
+
+  /// `overTCP`, adding to `counted` the bytes of every reply read.
+  private func overTCP(
+    query: [UInt8], server: ServerAddress, deadline: ContinuousClock.Instant, timeout: Duration,
+    matches: (Message) -> Bool, malformed: inout MessageError?, counted: inout Int
   ) -> Result<(message: Message, bytes: [UInt8]), ResolverError> {
     let timedOut = ResolverError.timeout(server: server.description, after: timeout)
     let descriptor = socket(family(server), streamType | closeOnExec | nonBlocking, 0)
@@ -170,6 +209,7 @@ final class Exchange: Sendable {
       case .success(let bytes): body = bytes
       case .failure(let error): return .failure(closedOr(error, server))
       }
+      counted += 2 + body.count
       do {
         let reply = try Message(decoding: body)
         if matches(reply) { return .success((reply, body)) }

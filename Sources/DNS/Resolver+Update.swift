@@ -52,6 +52,63 @@ extension Resolver {
     return nil
   }
 
+  /// A zone as a transfer (AXFR) read it from the server.
+  public struct Transfer: Sendable, Hashable {
+    /// The zone's records in the order received, without the SOA that opens and closes it.
+    public var records: [Record]
+    /// The zone's serial.
+    public var serial: UInt32
+    /// The bytes received, length prefixes included.
+    public var bytes: Int
+  }
+
+  /// Reads the whole of `zone` from the server by AXFR over TCP, the request signed with `key` when given.
+  ///
+  /// Throws `.transferRefused` with the server's response code when it refuses (not allowed by its
+  /// allow-transfer, or not serving the zone), or the transport's errors.
+  public func transfer(_ zone: String, key: TransactionKey?, timeout: Duration, now: Date = Date())
+    async throws(ResolverError) -> Transfer
+  {
+    let id = UInt16.random(in: .min ... .max)
+    var bytes: [UInt8]
+    do {
+      bytes = try Message(id: id, questions: [Question(name: zone, type: .other(252))]).encoded()
+      if let key { bytes = try key.sign(bytes, at: now).bytes }
+    } catch {
+      if case .invalidName(_, let reason) = error { throw .invalidName(zone, reason: reason) }
+      throw .malformedReply(error)
+    }
+    guard !Task.isCancelled else { throw .cancelled }
+    let exchange = try Exchange()
+    defer { exchange.finish() }
+    let deadline = ContinuousClock.now + timeout
+    let server = server
+    let message = bytes
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation {
+        (
+          continuation: CheckedContinuation<
+            Result<(records: [Record], bytes: Int, code: ResponseCode), ResolverError>, Never
+          >
+        ) in
+        let thread = Thread {
+          continuation.resume(
+            returning: exchange.runTransfer(
+              message: message, id: id, server: server, deadline: deadline, timeout: timeout))
+        }
+        thread.name = "sanehosts-dns"
+        thread.start()
+      }
+    } onCancel: {
+      exchange.cancel()
+    }
+    let read = try result.get()
+    guard read.code == .noError, case .soa(let soa)? = read.records.first?.data else {
+      throw .transferRefused(zone: zone, server: server.description, code: read.code)
+    }
+    return Transfer(records: Array(read.records.dropFirst().dropLast()), serial: soa.serial, bytes: read.bytes)
+  }
+
   /// Sends the encoded `message` over TCP and waits for the response with `id`.
   func exchangeOverTCP(_ message: [UInt8], id: UInt16, timeout: Duration) async throws(ResolverError) -> (
     message: Message, bytes: [UInt8]

@@ -20,6 +20,8 @@ public enum ResolverError: Error, Sendable, Hashable {
   /// The server refused a dynamic update of `zone` with `code`; `signature` is the TSIG error it gave
   /// (16 BADSIG, 17 BADKEY, 18 BADTIME), if any.
   case updateRejected(zone: String, server: String, code: ResponseCode, signature: UInt16?)
+  /// The server refused to transfer `zone` with `code`.
+  case transferRefused(zone: String, server: String, code: ResponseCode)
 }
 
 extension ResolverError: LocalizedError {
@@ -40,6 +42,8 @@ extension ResolverError: LocalizedError {
       "The DNS query was cancelled."
     case .socket(let operation, let detail):
       "The system refused to \(operation): \(detail)."
+    case .transferRefused(let zone, let server, let code):
+      "The DNS server \(server) refused to transfer \(zone): \(code)."
     case .updateRejected(let zone, let server, let code, let signature):
       "The DNS server \(server) refused the update of \(zone): \(code)\(signature.map { ", " + Self.signatureText($0) } ?? "")."
     }
@@ -72,6 +76,8 @@ extension ResolverError: LocalizedError {
         "Make the server the zone's primary (type primary) with allow-update; a secondary takes no updates."
       default: "Read the server's log for the reason."
       }
+    case .transferRefused:
+      "Check that the server is the zone's primary and that its allow-transfer names this machine's address or key."
     }
   }
 

@@ -110,3 +110,18 @@ public struct TransactionKey: Sendable, Hashable {
     return bytes + [0]
   }
 }
+
+extension TransactionKey {
+  /// Every readable `key "NAME" { … };` statement in `text`, in order (a configuration holding several).
+  public static func statements(in text: String) -> [TransactionKey] {
+    var keys: [TransactionKey] = []
+    var rest = Substring(text)
+    while let start = rest.range(of: "key \"") {
+      let statement = rest[start.lowerBound...]
+      guard let end = statement.range(of: "};") else { break }
+      if let key = try? TransactionKey(statement: String(statement[..<end.upperBound])) { keys.append(key) }
+      rest = statement[end.upperBound...]
+    }
+    return keys
+  }
+}

@@ -68,7 +68,7 @@ struct SecondaryConfigurationTests {
               directory: directory.url
             ) { servers in
               for server in servers {
-                try await Self.until(server, "tracker-1.website", is: "NXDOMAIN")
+                try await server.until("tracker-1.website", is: "NXDOMAIN")
                 #expect(try await Dig(server: server.address, port: 53).query("unlisted.website") == ["192.0.2.1"])
               }
               let update = PrimaryZone.update(from: before, to: after)
@@ -77,8 +77,8 @@ struct SecondaryConfigurationTests {
               #expect(result.messages == 1 && result.changes == 44)
               for server in servers {
                 // Each name asked once: a recursor's packet cache keeps an answer it gave before the change.
-                try await Self.until(server, (2...20).map { "tracker-\($0).website" }, are: "NOERROR")
-                try await Self.until(server, ["fresh-1.website", "fresh-2.website"], are: "NXDOMAIN")
+                try await server.until((2...20).map { "tracker-\($0).website" }, are: "NOERROR")
+                try await server.until(["fresh-1.website", "fresh-2.website"], are: "NXDOMAIN")
               }
               // The change came as an increment: 44 changes and the SOA's two versions, not 4,003 records.
               let transfers = servers[0].log().split(separator: "\n").filter { $0.contains("Transfer completed:") }
@@ -121,26 +121,6 @@ struct SecondaryConfigurationTests {
         started: started + [server], body)
     }
   }
-
-  /// Asks `server` for `name` until its status is `status`, for at most 30 s.
-  static func until(_ server: DNSServerProcess, _ name: String, is status: String) async throws {
-    try await until(server, Array(repeating: name, count: 300), are: status, pause: .milliseconds(100))
-  }
-
-  /// Asks `server` for each of `names` in turn, `pause` apart, until one's status is `status`.
-  static func until(
-    _ server: DNSServerProcess, _ names: [String], are status: String, pause: Duration = .seconds(1)
-  ) async throws {
-    let dig = try Dig(server: server.address, port: 53)
-    var last = ""
-    for name in names {
-      last = (try? await dig.status(name)) ?? "no answer"
-      if last == status { return }
-      try await Task.sleep(for: pause)
-    }
-    Issue.record(
-      "\(server.address) answered \(names.last ?? "") with \(last), not \(status). Its log:\n\(server.log())")
-  }
 }
 
 @Suite("Signed transfers: a key on the primary lets the secondaries that hold it copy, and no other")
@@ -159,7 +139,8 @@ struct SignedTransferTests {
         let primary = PrimaryZone(
           file: zoneFile.path, secondaries: lab.hosts[2...].map { try! ServerAddress(parsing: $0.address) },
           transferKey: transferKey, updateKey: .generate(name: PrimaryZone.updateKeyName))
-        #expect(primary.configuration.contains("allow-transfer { key \"sanehosts-transfer\"; };"))
+        #expect(
+          primary.configuration.contains("allow-transfer { key \"sanehosts-update\"; key \"sanehosts-transfer\"; };"))
         let address = try ServerAddress(parsing: primaryHost.address)
         try await DNSServerProcess.withLabUpstream(in: upstream, of: lab, directory: directory.url) { _ in
           try await DNSServerProcess.withLabPrimary(primary, in: primaryHost, of: lab, directory: directory.url) {
@@ -173,7 +154,7 @@ struct SignedTransferTests {
               try await DNSServerProcess.withLabSecondary(
                 configuration, upstream: upstream.address, in: host, of: lab, directory: directory.url
               ) { secondary in
-                try await SecondaryConfigurationTests.until(secondary, "tracker-1.website", is: "NXDOMAIN")
+                try await secondary.until("tracker-1.website", is: "NXDOMAIN")
               }
             }
             try await DNSServerProcess.withLabSecondary(

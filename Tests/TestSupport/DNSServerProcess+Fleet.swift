@@ -24,14 +24,24 @@ extension DNSServerProcess {
     _ primary: PrimaryZone, in host: NetworkLab.Host, of lab: NetworkLab, directory: URL,
     _ body: (DNSServerProcess) async throws -> R
   ) async throws -> R {
+    let file = directory.appending(path: "sanehosts-primary.conf")
+    try Data(primary.configuration.utf8).write(to: file)
+    return try await withLabPrimary(including: file, in: host, of: lab, directory: directory, body)
+  }
+
+  /// Starts BIND in `host` as the primary with the configuration file `including` (what `apply
+  /// --transfer-to` wrote) included from its named.conf, as a user would.
+  public static func withLabPrimary<R>(
+    including file: URL, in host: NetworkLab.Host, of lab: NetworkLab, directory: URL,
+    _ body: (DNSServerProcess) async throws -> R
+  ) async throws -> R {
     let state = directory.appending(path: "primary")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-    try Data(primary.configuration.utf8).write(to: state.appending(path: "sanehosts-primary.conf"))
     let configuration = """
       \(labNamedOptions(state: state, address: host.address))
         recursion no;
       };
-      include "\(state.appending(path: "sanehosts-primary.conf").path)";
+      include "\(file.path)";
 
       """
     return try await withLabNamed(configuration, state: state, in: host, of: lab, body)
@@ -118,5 +128,27 @@ extension DNSServerProcess {
       allow-query { any; };
       dnssec-validation no;
     """
+  }
+}
+
+extension DNSServerProcess {
+  /// Asks the server for `name` until its status is `status` (`NXDOMAIN`, `NOERROR`), for at most 30 s;
+  /// throws with its log when it never is.
+  public func until(_ name: String, is status: String) async throws {
+    try await until(Array(repeating: name, count: 300), are: status, pause: .milliseconds(100))
+  }
+
+  /// Asks the server for each of `names` in turn, `pause` apart, until one's status is `status`: each name
+  /// asked once, so a recursor's packet cache (which keeps an answer given before a change) is never read.
+  public func until(_ names: [String], are status: String, pause: Duration = .seconds(1)) async throws {
+    let dig = try Dig(server: address, port: port)
+    var last = ""
+    for name in names {
+      last = (try? await dig.status(name)) ?? "no answer"
+      if last == status { return }
+      try await Task.sleep(for: pause)
+    }
+    throw StartFailure(
+      detail: "at \(address) answered \(names.last ?? "") with \(last), not \(status)", log: log())
   }
 }

@@ -1,17 +1,45 @@
 import DNS
 
 extension PrimaryZone {
+  /// One record of the policy zone as the update compares it: the owner (absolute, lower case, no final
+  /// dot) and the CNAME target (`.` for NXDOMAIN, `rpz-passthru` for an exception).
+  struct PolicyRecord: Hashable, Comparable {
+    var owner: String
+    var target: String
+
+    static func < (lhs: Self, rhs: Self) -> Bool { (lhs.owner, lhs.target) < (rhs.owner, rhs.target) }
+
+    /// The record sent in an update.
+    var record: Record { Record(name: owner, ttl: 300, data: .cname(target)) }
+
+    init(owner: String, target: String) {
+      self.owner = owner.lowercased()
+      self.target = target.count > 1 && target.hasSuffix(".") ? String(target.dropLast()) : target
+    }
+  }
+
   /// The dynamic update that turns the zone as rendered in `old` into the zone rendered in `new`: each
-  /// record line only in `old` removed, each only in `new` added (a zone's SOA, NS, `$TTL` and comments
-  /// are the primary's own and never sent; the primary counts its serial up itself).
-  ///
-  /// Lines are compared as written, so the same rendering of the same names is no change at all.
+  /// record only in `old` removed, each only in `new` added (a zone's SOA, NS, `$TTL` and comments are the
+  /// primary's own and never sent; the primary counts its serial up itself).
   public static func update(from old: [UInt8], to new: [UInt8]) -> ZoneUpdate {
-    let before = Set(recordLines(old))
-    let after = Set(recordLines(new))
+    update(from: Set(recordLines(old).compactMap(policyRecord)), to: new)
+  }
+
+  /// The dynamic update that turns the zone the primary serves, as a transfer read it (`records`), into
+  /// the zone rendered in `new`.
+  public static func update(from records: [Record], to new: [UInt8]) -> ZoneUpdate {
+    let before = records.compactMap { record -> PolicyRecord? in
+      guard case .cname(let target) = record.data else { return nil }
+      return PolicyRecord(owner: record.name, target: target)
+    }
+    return update(from: Set(before), to: new)
+  }
+
+  private static func update(from before: Set<PolicyRecord>, to new: [UInt8]) -> ZoneUpdate {
+    let after = Set(recordLines(new).compactMap(policyRecord))
     return ZoneUpdate(
-      zone: zone, removals: before.subtracting(after).sorted().compactMap(record),
-      additions: after.subtracting(before).sorted().compactMap(record))
+      zone: zone, removals: before.subtracting(after).sorted().map(\.record),
+      additions: after.subtracting(before).sorted().map(\.record))
   }
 
   /// The zone's record lines: every line but comments, directives (`$TTL`) and the apex's (`@ …`).
@@ -24,9 +52,9 @@ extension PrimaryZone {
 
   /// The record a line `owner CNAME target` stands for, its owner made absolute under the zone; nil for
   /// any other line (SaneHosts' zones hold only CNAME records).
-  static func record(_ line: Substring) -> Record? {
+  static func policyRecord(_ line: Substring) -> PolicyRecord? {
     let fields = line.split(separator: " ")
     guard fields.count == 3, fields[1] == "CNAME" else { return nil }
-    return Record(name: "\(fields[0]).\(zone)", ttl: 300, data: .cname(String(fields[2])))
+    return PolicyRecord(owner: "\(fields[0]).\(zone)", target: String(fields[2]))
   }
 }

@@ -39,14 +39,17 @@ public struct PrimaryZone: Sendable, Hashable {
     var text = "// Written by SaneHosts: the fleet's primary for \(Self.zone). Include it from named.conf.\n"
     text += updateKey.statement
     if let transferKey, transferKey.name != updateKey.name { text += transferKey.statement }
-    let allowed = transferKey.map { ["key \"\($0.name)\";"] } ?? secondaries.map { "\($0.ip);" }
+    // SaneHosts itself reads the zone back by AXFR (with the update key) when the primary's serial is not
+    // the one it last confirmed.
+    let allowed =
+      ["key \"\(updateKey.name)\";"] + (transferKey.map { ["key \"\($0.name)\";"] } ?? secondaries.map { "\($0.ip);" })
     let notified = secondaries.map { "\($0.ip) port \($0.port);" }
     text += """
       zone "\(Self.zone)" {
         type primary;
         file "\(file)";
         allow-update { key "\(updateKey.name)"; };
-        allow-transfer { \(allowed.isEmpty ? "none;" : allowed.joined(separator: " ")) };
+        allow-transfer { \(allowed.joined(separator: " ")) };
         also-notify { \(notified.joined(separator: " ")) };
         notify explicit;
         notify-delay 0;

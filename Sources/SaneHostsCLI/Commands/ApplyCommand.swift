@@ -108,6 +108,7 @@ struct ApplyCommand: AsyncParsableCommand {
   @Flag(help: "Print a summary (+N −M lines), then the change as a unified diff, and the lookup time when measured.")
   var diff = false
   @Flag(help: "Replace SaneHosts' part even if someone else edited it.") var force = false
+  @OptionGroup(title: "The fleet's primary") var transfer: TransferOptions
   @OptionGroup var printing: OutputOptions
   @Flag(name: .shortAndLong, help: "Print nothing but errors and warnings.") var quiet = false
 
@@ -164,6 +165,9 @@ struct ApplyCommand: AsyncParsableCommand {
       throw ValidationError("--reload-socket chooses how --reload reloads: add --reload.")
     }
     if let refusal = target.server?.refusal(of: reloadChoice, output: output) { throw ValidationError(refusal) }
+    if let refusal = transfer.refusal(target: target, reload: reload, verify: verify) {
+      throw ValidationError(refusal)
+    }
   }
 
   func hostsAddress() throws -> Renderer.HostsAddress { try Renderer.HostsAddress(option: address) }
@@ -181,7 +185,7 @@ struct ApplyCommand: AsyncParsableCommand {
     let store = try store.open()
     let options = Applier.Options(
       profile: profile.name, server: target.server, address: try hostsAddress(), namesPerLine: namesPerLine,
-      dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush)
+      dryRun: dryRun, force: force, check: !noCheck, reload: reloadMethod, flush: flush, primary: try transfer.setup())
     // validate() checked the server's address (none for the hosts file: the system resolver).
     let checking = verify.map { value in
       ApplyRun.Verify(
@@ -200,13 +204,21 @@ struct ApplyCommand: AsyncParsableCommand {
     if let summary = outcome.applied.result.flushSummary, !printing.json && !quiet {
       Terminal.writeError("DNS caches: \(summary).\n")
     }
-    if outcome.applied.result.firstWrite, let instructions = outcome.applied.result.instructions,
+    if options.primary != nil, outcome.applied.result.reloaded == nil, !dryRun, !printing.json {
+      Terminal.writeError(
+        "To make BIND the primary, add to named.conf (once), then apply again:\n"
+          + "\(PrimarySetup.instructions(output: file.path))\n")
+    } else if outcome.applied.result.firstWrite, let instructions = outcome.applied.result.instructions,
       !printing.json && !quiet,
       let server = target.server
     {
       Terminal.writeError("To load it, add to \(server.server)'s configuration (once):\n\(instructions)\n")
     }
-    let notLoaded = outcome.notLoaded.map { "\($0): apply with --reload (or reload it yourself), then verify again." }
+    let notLoaded = outcome.notLoaded.map {
+      options.primary == nil
+        ? "\($0): apply with --reload (or reload it yourself), then verify again."
+        : "\($0): apply again once the primary serves the zone."
+    }
     report(outcome.applied.result, latency: latency, verification: outcome.verification, notLoaded: notLoaded)
     if let reloadFailure = outcome.applied.reloadFailure { throw reloadFailure }
     if let verification = outcome.verification, !verification.passed { throw ExitCode(5) }
