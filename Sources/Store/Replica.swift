@@ -29,12 +29,21 @@ public struct Replica: Sendable, Hashable, Codable, Identifiable {
   public var kind: String?
   /// When it was added.
   public var addedAt: Date
+  /// For `.transfer`: the primary as the replica reaches it (`IP` or `IP:port`), which its snippet names.
+  public var primaryAddress: String?
+  /// When its own answers last matched the profile (`fleet sync` or `fleet status`), nil: never.
+  public var verifiedAt: Date?
+  /// The profile's fingerprint it was verified against.
+  public var verifiedFingerprint: String?
+  /// For `.transfer`: the primary's serial it was verified against.
+  public var verifiedSerial: UInt32?
 
   /// Creates a replica with row id `id`.
   public init(
     id: Int64, profileID: Int64, name: String, feed: Feed, pihole: String? = nil, resolver: String? = nil,
-    kind: String? = nil, addedAt: Date = Date()
+    kind: String? = nil, addedAt: Date = Date(), primaryAddress: String? = nil
   ) {
+    self.primaryAddress = primaryAddress
     self.id = id
     self.profileID = profileID
     self.name = name
@@ -58,5 +67,11 @@ extension Replica: FetchableRecord, MutablePersistableRecord {
     public static let profileID = Column(CodingKeys.profileID)
     /// The `name` column.
     public static let name = Column(CodingKeys.name)
+    /// The `verifiedAt` column.
+    public static let verifiedAt = Column(CodingKeys.verifiedAt)
+    /// The `verifiedFingerprint` column.
+    public static let verifiedFingerprint = Column(CodingKeys.verifiedFingerprint)
+    /// The `verifiedSerial` column.
+    public static let verifiedSerial = Column(CodingKeys.verifiedSerial)
   }
 }

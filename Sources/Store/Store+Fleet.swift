@@ -14,11 +14,15 @@ extension Store {
     public var resolver: String?
     /// The server's kind, for `.transfer`.
     public var kind: String?
+    /// The primary as the replica reaches it, for `.transfer`.
+    public var primaryAddress: String?
 
     /// A replica to add.
     public init(
-      name: String, feed: Replica.Feed, pihole: String? = nil, resolver: String? = nil, kind: String? = nil
+      name: String, feed: Replica.Feed, pihole: String? = nil, resolver: String? = nil, kind: String? = nil,
+      primaryAddress: String? = nil
     ) {
+      self.primaryAddress = primaryAddress
       self.name = name
       self.feed = feed
       self.pihole = pihole
@@ -41,7 +45,7 @@ extension Store {
       return try Self.insertNew(
         Replica(
           id: 0, profileID: profile.id, name: new.name, feed: new.feed, pihole: new.pihole, resolver: new.resolver,
-          kind: new.kind),
+          kind: new.kind, primaryAddress: new.primaryAddress),
         db)
     }
   }
@@ -70,6 +74,18 @@ extension Store {
     let replica = try replica(named: name, in: profile)
     _ = try write { db in try Replica.deleteOne(db, key: replica.id) }
     return replica
+  }
+
+  /// Records that `replica`'s own answers matched the profile at `fingerprint` (and, for a transfer
+  /// replica, the primary's `serial`) at `date`.
+  public func recordVerified(
+    _ replica: Replica, fingerprint: String, serial: UInt32?, at date: Date = Date()
+  ) throws(StoreError) {
+    _ = try write { db in
+      try Replica.filter(key: replica.id).updateAll(
+        db, Replica.Columns.verifiedAt.set(to: date), Replica.Columns.verifiedFingerprint.set(to: fingerprint),
+        Replica.Columns.verifiedSerial.set(to: serial.map { Int64($0) }))
+    }
   }
 
   /// Checks what a replica is added with: a usable name, and what its feed needs.

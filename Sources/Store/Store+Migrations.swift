@@ -84,6 +84,27 @@ extension Store {
           );
           """)
     }
+    migrator.registerMigration("v8: where a replica transfers from, what was last verified on it, the fleet's changes")
+    {
+      db in
+      try db.execute(
+        sql: """
+          ALTER TABLE replica ADD COLUMN primaryAddress TEXT;
+          ALTER TABLE replica ADD COLUMN verifiedAt DATETIME;
+          ALTER TABLE replica ADD COLUMN verifiedFingerprint TEXT;
+          ALTER TABLE replica ADD COLUMN verifiedSerial INTEGER;
+          CREATE TABLE fleetChange (
+            id INTEGER PRIMARY KEY,
+            profileID INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+            fingerprint TEXT NOT NULL,
+            serial INTEGER,
+            added TEXT NOT NULL,
+            removed TEXT NOT NULL,
+            at DATETIME NOT NULL
+          );
+          CREATE INDEX fleetChangeProfile ON fleetChange(profileID, id);
+          """)
+    }
     return migrator
   }
 

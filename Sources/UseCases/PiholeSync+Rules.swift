@@ -95,3 +95,18 @@ extension PiholeSync {
     for entry in rulesToRemove { try await client.removeDomain(entry.domain, type: entry.type, kind: entry.kind) }
   }
 }
+
+extension PiholeSync {
+  /// The plan that makes `client`'s Pi-hole block as `profile` does: its lists against the profile's
+  /// sources, and its rules against the profile's (`pihole sync` and `fleet sync` both start here).
+  public static func plan(
+    for profile: Profile, in store: Store, with client: PiholeClient, removeDropped: Bool
+  ) async throws -> PiholeSync {
+    let rules = try await rules(of: profile, in: store)
+    var plan = PiholeSync(
+      profile: profile.name, sources: try store.sources(in: profile.name),
+      existing: try await client.lists(type: "block"), removeDropped: removeDropped)
+    plan.planRules(rules, existing: try await existingDomains(with: client), removeDropped: removeDropped)
+    return plan
+  }
+}

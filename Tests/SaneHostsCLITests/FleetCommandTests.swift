@@ -12,7 +12,11 @@ struct FleetCommandTests {
     #expect(
       try await cli.ok("fleet", "add", "upstairs", "--pihole", "pi.hole")
         == "Added replica upstairs to profile default: the Pi-hole pi.hole, kept the same through its API.\n")
-    try await cli.ok("fleet", "add", "core", "--resolver", "10.0.0.2:53", "--kind", "unbound")
+    // A transfer replica: its configuration on standard output, naming the primary as it reaches it.
+    let core = try await cli.ok(
+      "fleet", "add", "core", "--resolver", "10.0.0.2:53", "--kind", "unbound", "--primary", "10.0.0.1")
+    #expect(core.hasPrefix("# Written by SaneHosts: a secondary of sanehosts.rpz from 10.0.0.1:53."), "\(core)")
+    #expect(core.contains("primary: 10.0.0.1@53"))
     try await cli.ok("fleet", "add", "laptop", "--resolver", "[::1]:5353")
     let list = try await cli.ok("fleet", "list")
     #expect(list.contains("core      zone transfer (unbound)  10.0.0.2:53"), "\(list)")
@@ -20,6 +24,7 @@ struct FleetCommandTests {
     let json = try #require(try await cli.json("fleet", "list", "--json") as? [[String: Any]])
     #expect(json.map { $0["name"] as? String } == ["core", "laptop", "upstairs"])
     #expect(json.first?["feed"] as? String == "transfer")
+    #expect(json.first?["primaryAddress"] as? String == "10.0.0.1")
     #expect(try await cli.ok("fleet", "show", "CORE").hasPrefix("Replica core: a unbound server at 10.0.0.2:53"))
 
     // Refused, nothing stored: no feed, a kind without a resolver, a kind no server of transfer has, a
@@ -28,6 +33,9 @@ struct FleetCommandTests {
       ["fleet", "add", "x"], ["fleet", "add", "x", "--pihole", "p", "--kind", "bind"],
       ["fleet", "add", "x", "--resolver", "10.0.0.3", "--kind", "dnsmasq"],
       ["fleet", "add", "x", "--resolver", "not-an-address"], ["fleet", "add", "core", "--resolver", "10.0.0.4"],
+      ["fleet", "add", "x", "--resolver", "10.0.0.3", "--kind", "bind"],
+      ["fleet", "add", "x", "--resolver", "10.0.0.3", "--write", "/tmp/x.conf"],
+      ["fleet", "add", "x", "--resolver", "10.0.0.3", "--kind", "bind", "--primary", "primary.lan"],
     ] {
       let refused = try await cli.runner.run(arguments)
       #expect(refused.status != 0, "\(arguments)")
@@ -42,5 +50,25 @@ struct FleetCommandTests {
     // Another profile's fleet is its own.
     try await cli.ok("profile", "create", "kids")
     #expect(try await cli.ok("fleet", "list", "--profile", "kids").contains("No replicas yet."))
+  }
+}
+
+@Suite("sanehosts fleet add --write")
+struct FleetAddWriteTests {
+  @Test(
+    "--write writes a BIND secondary's configuration with --copy, and says so; the file is what a secondary includes")
+  func write() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let file = cli.directory.file("bind2.conf")
+    let result = try await cli.runner.run([
+      "fleet", "add", "bind2", "--resolver", "10.0.0.3", "--kind", "bind", "--primary", "10.0.0.1:5301", "--write",
+      file.path, "--copy", "/var/cache/bind/copy.rpz", "--data-dir", cli.directory.url.path,
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.isEmpty)
+    #expect(result.standardError.contains("Wrote its configuration to \(file.path)"))
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(text.contains("primaries { 10.0.0.1 port 5301; };") && text.contains("file \"/var/cache/bind/copy.rpz\";"))
   }
 }

@@ -56,7 +56,8 @@ struct StoreTests {
           "v4: list health: the previous copy, a held-back copy, the list's own date",
           "v5: mirrors, and where the current copy came from",
           "v6: a generation counted up by every write",
-        "v7: a profile's fleet of replicas",
+          "v7: a profile's fleet of replicas",
+          "v8: where a replica transfers from, what was last verified on it, the fleet's changes",
         ])
       #expect(recorded == Store.migrator.migrations)
     }

@@ -49,16 +49,18 @@ extension DNSServerProcess {
 
   /// Starts a recursive server of `secondary`'s kind in `host`, with SaneHosts' secondary configuration
   /// for it included as a user would, forwarding every other name to `upstream` (port 53).
+  ///
+  /// With `snippet`, that file (what `fleet add --write` wrote) is included instead of `secondary.text`.
   public static func withLabSecondary<R>(
-    _ secondary: SecondaryConfiguration, upstream: String, in host: NetworkLab.Host, of lab: NetworkLab,
-    directory: URL, _ body: (DNSServerProcess) async throws -> R
+    _ secondary: SecondaryConfiguration, snippet given: URL? = nil, upstream: String, in host: NetworkLab.Host,
+    of lab: NetworkLab, directory: URL, _ body: (DNSServerProcess) async throws -> R
   ) async throws -> R {
     // Short: PowerDNS Recursor's control socket path must fit a UNIX socket address (108 bytes).
     let state = directory.appending(
       path: "\(secondary.kind.rawValue.prefix(4))\(host.address.split(separator: ".").last!)")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-    let snippet = state.appending(path: "sanehosts-secondary")
-    try Data(secondary.text.utf8).write(to: snippet)
+    let snippet = given ?? state.appending(path: "sanehosts-secondary")
+    if given == nil { try Data(secondary.text.utf8).write(to: snippet) }
     switch secondary.kind {
     case .bind:
       let configuration = """

@@ -90,3 +90,13 @@ public struct NetworkLab: Sendable {
     public var description: String { "\(command) failed: \(output)" }
   }
 }
+
+extension NetworkLab {
+  /// Drops every packet `host` sends to `address` (a blackhole route in its namespace): it can no longer
+  /// reach that host, while the test still reaches it.
+  public func blackhole(_ address: String, in host: Host) async throws {
+    let result = try await ProcessRunner().run(
+      "/usr/sbin/ip", ["-n", host.namespace, "route", "add", "blackhole", "\(address)/32"])
+    guard result.status == 0 else { throw LabError(command: "ip route add blackhole", output: result.combined) }
+  }
+}

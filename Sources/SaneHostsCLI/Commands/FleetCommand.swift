@@ -1,8 +1,11 @@
+import Apply
 import ArgumentParser
 import DNS
+import Files
 import Foundation
 import Pihole
 import Store
+import UseCases
 
 /// `sanehosts fleet`: the resolvers and Pi-holes kept blocking as a profile does, and how each is fed.
 struct FleetCommand: ParsableCommand {
@@ -16,7 +19,7 @@ struct FleetCommand: ParsableCommand {
       (fed by some other path, such as `serve`'s list URL or its own `sanehosts apply`: verified only, by \
       its answers).
       """,
-    subcommands: [Add.self, List.self, Show.self, Remove.self],
+    subcommands: [Add.self, List.self, Show.self, Remove.self, Sync.self, Status.self],
     defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
@@ -36,6 +39,21 @@ struct FleetCommand: ParsableCommand {
         valueName: "kind"),
       completion: .list(Replica.transferKinds))
     var kind: String?
+    @Option(
+      help: ArgumentHelp(
+        "With --kind: the primary as this replica reaches it (IP or IP:port), named in the configuration printed for it.",
+        valueName: "address"))
+    var primary: String?
+    @Option(
+      help: ArgumentHelp(
+        "With --kind: write the replica's configuration to this file (atomically) instead of printing it.",
+        valueName: "path"))
+    var write: String?
+    @Option(
+      help: ArgumentHelp(
+        "With --kind bind or unbound: where the server keeps its copy of the zone (default: a folder its Debian package lets it write).",
+        valueName: "path"))
+    var copy: String?
 
     func validate() throws {
       guard (pihole == nil) != (resolver == nil) || (pihole != nil && resolver != nil && kind == nil) else {
@@ -52,16 +70,39 @@ struct FleetCommand: ParsableCommand {
       if let resolver, (try? ServerAddress(parsing: resolver)) == nil {
         throw ValidationError("--resolver takes the server as IP or IP:port ([v6]:port), not “\(resolver)”.")
       }
+      if kind != nil, primary == nil {
+        throw ValidationError("--kind needs --primary IP[:PORT]: where the replica transfers the zone from.")
+      }
+      if kind == nil, primary != nil || write != nil || copy != nil {
+        throw ValidationError("--primary, --write and --copy are for a replica fed by transfer: add --kind K.")
+      }
+      if let primary, (try? ServerAddress(parsing: primary)) == nil {
+        throw ValidationError("--primary takes the primary as IP or IP:port ([v6]:port), not “\(primary)”.")
+      }
     }
 
     func run() throws {
       if let pihole { _ = try PiholeHost(pihole) }
       let store = try store.open()
       let feed: Replica.Feed = pihole != nil ? .pihole : kind != nil ? .transfer : .verifiedOnly
+      let secondary = try kind.map {
+        try FleetCommand.secondary(kind: $0, primary: primary, copy: copy, data: store.directory)
+      }
+      if let refusal = secondary?.refusal { throw CommandFailure(refusal) }
       let replica = try store.addReplica(
-        .init(name: name, feed: feed, pihole: pihole, resolver: resolver, kind: kind), to: profile.name)
+        .init(name: name, feed: feed, pihole: pihole, resolver: resolver, kind: kind, primaryAddress: primary),
+        to: profile.name)
       let profile = try store.profile(self.profile.name)
-      Terminal.writeOutput("Added replica \(replica.name) to profile \(profile.name): \(FleetCommand.how(replica)).\n")
+      let added = "Added replica \(replica.name) to profile \(profile.name): \(FleetCommand.how(replica)).\n"
+      // With a transfer replica's configuration on standard output, the sentence goes to standard error.
+      guard let secondary else { return Terminal.writeOutput(added) }
+      Terminal.writeError(added)
+      if let write {
+        try StagedFile.replace(write, with: Array(secondary.text.utf8), mode: secondary.key == nil ? 0o644 : 0o640)
+        Terminal.writeError("Wrote its configuration to \(write): include it from the server's configuration.\n")
+      } else {
+        Terminal.writeOutput(secondary.text)
+      }
     }
   }
 
@@ -116,6 +157,19 @@ struct FleetCommand: ParsableCommand {
       let replica = try store.open().removeReplica(named: name, from: profile.name)
       Terminal.writeOutput("Removed replica \(replica.name) from the fleet.\n")
     }
+  }
+
+  /// The configuration a secondary of `kind` adds to copy the zone from `primary`, with the transfer key
+  /// when the profile's primary signs transfers.
+  static func secondary(kind: String, primary: String?, copy: String?, data: DataDirectory) throws
+    -> SecondaryConfiguration
+  {
+    guard let kind = SecondaryConfiguration.Kind(rawValue: kind) else {
+      throw CommandFailure("“\(kind)” takes no zone by transfer: use bind, unbound or pdns-recursor.")
+    }
+    return SecondaryConfiguration(
+      kind: kind, primary: try ServerAddress(parsing: primary ?? ""),
+      key: FleetPrimary.find(in: data)?.transferKey, copyFile: copy)
   }
 
   /// How a replica is fed, in a few words: `Pi-hole API`, `zone transfer (unbound)`, `verified only`.

@@ -134,16 +134,9 @@ struct PiholeCommand: AsyncParsableCommand {
     func run() async throws {
       let store = try self.store.open()
       let profile = try store.profile(self.profile.name)
-      let members = try store.sources(in: profile.name)
-      let rules: RuleSet
-      rules = try await PiholeSync.rules(of: profile, in: store)
       let (removeDropped, dryRun, noGravity) = (self.removeDropped, self.dryRun, self.noGravity)
       try await pihole.withClient(data: store.directory) { client in
-        var plan = PiholeSync(
-          profile: profile.name, sources: members, existing: try await client.lists(type: "block"),
-          removeDropped: removeDropped)
-        plan.planRules(
-          rules, existing: try await PiholeSync.existingDomains(with: client), removeDropped: removeDropped)
+        let plan = try await PiholeSync.plan(for: profile, in: store, with: client, removeDropped: removeDropped)
         for skipped in plan.skipped {
           switch skipped.reason {
           case .localFile:

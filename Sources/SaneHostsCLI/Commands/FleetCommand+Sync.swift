@@ -1,0 +1,126 @@
+import ArgumentParser
+import DNS
+import Foundation
+import Store
+import UseCases
+
+extension FleetCommand {
+  /// `sanehosts fleet sync`: the profile applied to every replica at once, each verified by its answers.
+  struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "sync", abstract: "Apply the profile to every replica at once, then verify each by its answers.",
+      discussion: """
+        The primary (this machine's BIND, made so by `apply --target bind --transfer-to …`) gets the change \
+        as signed updates, and the replicas fed by transfer take it by IXFR; every Pi-hole is synced on a \
+        session of its own, in parallel, gravity rebuilt only where a list changed; then every replica is \
+        asked the changed names, a sample of the profile and the control domains, and waited for up to \
+        --settle seconds. One replica's failure never stops the others.
+
+        Exit status: 0 when every replica is verified; 5 when one differs or cannot be reached; 1 on an error.
+        """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var profile: ProfileOption
+    @OptionGroup var piholes: FleetPiholeOptions
+    @Option(
+      help: ArgumentHelp("Where this machine's BIND, the primary, answers SaneHosts' updates.", valueName: "address"))
+    var primaryAddress = "127.0.0.1:53"
+    @Option(help: ArgumentHelp("Seconds a replica may take to show the change.", valueName: "seconds"))
+    var settle: Double = 10
+    @OptionGroup var printing: OutputOptions
+
+    func validate() throws {
+      if (try? ServerAddress(parsing: primaryAddress)) == nil {
+        throw ValidationError("--primary-address takes IP or IP:port ([v6]:port), not “\(primaryAddress)”.")
+      }
+      if !(0...600).contains(settle) { throw ValidationError("--settle must be 0 to 600 seconds, not \(settle).") }
+    }
+
+    func run() async throws {
+      let store = try self.store.open()
+      let started = ContinuousClock.now
+      let outcome = try await FleetSync(
+        store: store, profile: profile.name, sessions: piholes.sessions(data: store.directory),
+        primaryAddress: try ServerAddress(parsing: primaryAddress), settle: .milliseconds(Int(settle * 1000))
+      ).run()
+      let elapsed = ContinuousClock.now - started
+      printing.write(FleetCommand.SyncReport(outcome)) {
+        var text = ""
+        if let primary = outcome.primary { text += "Primary: \(primary)\n" }
+        for (name, line) in outcome.piholes.sorted(by: { $0.key < $1.key }) { text += "Pi-hole \(name): \(line)\n" }
+        text += FleetCommand.table(outcome.reports)
+        let verified = outcome.reports.filter { $0.verdict == .verified }.count
+        text +=
+          "\(verified) of \(outcome.reports.count) replicas verified in \(Double(elapsed / .milliseconds(10)).rounded() / 100) s\n"
+        return text
+      }
+      if !outcome.allVerified { throw ExitCode(5) }
+    }
+  }
+
+  /// `fleet sync --json`.
+  struct SyncReport: Encodable {
+    var primary: String?
+    var primaryFailed: Bool
+    var piholes: [String: String]
+    var replicas: [ReplicaReport]
+    var allVerified: Bool
+
+    init(_ outcome: FleetSync.Outcome) {
+      primary = outcome.primary
+      primaryFailed = outcome.primaryFailed
+      piholes = outcome.piholes
+      replicas = outcome.reports
+      allVerified = outcome.allVerified
+    }
+  }
+
+  /// `sanehosts fleet status`: each replica's verdict from its own answers.
+  struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "status", abstract: "Check every replica by its own answers: what it serves, how far behind it is.",
+      discussion: """
+        Each replica is asked the names changed since it was last verified, a sample of the profile and the \
+        control domains: through its DNS server, or through a Pi-hole's own gravity search. A replica that \
+        answers the policy zone's SOA (a BIND secondary) shows its serial against the primary's.
+
+        Exit status: 0 when every replica is verified; 5 when one differs or cannot be reached; 1 on an error.
+        """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var profile: ProfileOption
+    @OptionGroup var piholes: FleetPiholeOptions
+    @Option(help: ArgumentHelp("Names of the profile sampled per replica, beside the changed ones.", valueName: "n"))
+    var sample = 20
+    @OptionGroup var printing: OutputOptions
+
+    func validate() throws {
+      if !(1...1000).contains(sample) { throw ValidationError("--sample must be 1 to 1000, not \(sample).") }
+    }
+
+    func run() async throws {
+      let store = try self.store.open()
+      let reports = try await FleetCheck(
+        store: store, profile: profile.name, sessions: piholes.sessions(data: store.directory), sample: sample
+      ).run()
+      printing.write(reports) {
+        reports.isEmpty
+          ? "No replicas yet. Add one: sanehosts fleet add NAME --pihole HOST | --resolver IP[:PORT] [--kind K]\n"
+          : FleetCommand.table(reports)
+      }
+      if reports.contains(where: { $0.verdict != .verified }) { throw ExitCode(5) }
+    }
+  }
+
+  /// The reports as a table, then each one's detail.
+  static func table(_ reports: [ReplicaReport]) -> String {
+    let rows = reports.map { report in
+      [report.name, report.verdict.rawValue, report.address, report.serves, report.behind ?? "-"]
+    }
+    var text = Text.table([["NAME", "VERDICT", "ASKED AT", "SERVES", "BEHIND"]] + rows)
+    for report in reports where report.verdict != .verified || !report.detail.isEmpty {
+      text += "\(report.name): \(report.detail)\n"
+    }
+    return text
+  }
+}

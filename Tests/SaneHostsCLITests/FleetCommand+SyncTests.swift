@@ -1,0 +1,149 @@
+import Apply
+import DNS
+import Foundation
+import Locking
+import TestSupport
+import Testing
+
+/// The fleet end to end: a real BIND primary, real BIND and unbound secondaries in network namespaces
+/// of their own, two Pi-hole doubles and a dead one; `fleet add`, `fleet sync`, `fleet status`.
+@Suite("fleet sync and fleet status against real servers across a real network stack", .serialized)
+struct FleetSyncTests {
+  static let first = (1...200).map { "tracker-\($0).website" }
+  static let second = Array(first.dropFirst(10)) + ["fresh-1.website", "fresh-2.website", "fresh-3.website"]
+
+  @Test(
+    "Two Pi-holes and a BIND/unbound pair: one sync verifies all four; a dead Pi-hole is unreachable; a secondary cut off from the primary is caught stale by its answers, and blocking never lapses during a sync",
+    .timeLimit(.minutes(5)))
+  func fleet() async throws {
+    try await FixtureServer.with { lists in
+      let url = lists.baseURL.appending(path: "list.txt").absoluteString
+      lists.route("/list.txt", .resource(.init(Self.first.joined(separator: "\n") + "\n")))
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      var runner = try cli.runner
+      runner.environment["PIHOLE_PASSWORD"] = "secret"
+      #expect(try await runner.run(["sources", "add", url]).status == 0)
+      #expect(try await runner.run(["update", "--quiet"]).status == 0)
+      try await PiholeDouble.with { upstairs in
+        try await PiholeDouble.with { downstairs in
+          for double in [upstairs, downstairs] { double.setContents(Self.first, forAddress: url) }
+          try await NetworkLab.with(hosts: 4) { lab in
+            try await Self.run(
+              runner: runner, cli: cli, lab: lab, piholes: [upstairs, downstairs], lists: lists, url: url)
+          }
+        }
+      }
+    }
+  }
+
+  static func run(
+    runner: CommandRunner, cli: StoreCLI, lab: NetworkLab, piholes: [PiholeDouble], lists: FixtureServer, url: String
+  ) async throws {
+    let (upstream, primaryHost, bindHost, unboundHost) = (lab.hosts[0], lab.hosts[1], lab.hosts[2], lab.hosts[3])
+    let directory = cli.directory.url
+    let output = directory.appending(path: "db.sanehosts.rpz").path
+    let primaryAddress = primaryHost.address
+    let apply = [
+      "apply", "--target", "bind", "--output", output, "--transfer-to", bindHost.address, "--transfer-to",
+      unboundHost.address, "--primary-address", primaryAddress,
+    ]
+    #expect(try await runner.run(apply).status == 1)  // BIND is not running yet: the configuration is written.
+    for (name, double) in zip(["upstairs", "downstairs"], piholes) {
+      let added = try await runner.run(["fleet", "add", name, "--pihole", double.baseURL])
+      #expect(added.status == 0, "\(added.standardError)")
+    }
+    var snippets: [URL] = []
+    for (name, kind, host) in [("bind2", "bind", bindHost), ("unbound2", "unbound", unboundHost)] {
+      let file = directory.appending(path: "\(name).conf")
+      let added = try await runner.run([
+        "fleet", "add", name, "--resolver", host.address, "--kind", kind, "--primary", primaryAddress, "--write",
+        file.path, "--copy", directory.appending(path: "\(name).copy").path,
+      ])
+      #expect(added.status == 0, "\(added.standardError)")
+      snippets.append(file)
+    }
+    let configuration = URL(fileURLWithPath: PrimarySetup.configurationPath(output: output))
+    let primary = try ServerAddress(parsing: primaryAddress)
+    try await DNSServerProcess.withLabUpstream(in: upstream, of: lab, directory: directory) { _ in
+      try await DNSServerProcess.withLabPrimary(
+        including: configuration, in: primaryHost, of: lab, directory: directory
+      ) { primaryServer in
+        try await DNSServerProcess.withLabSecondary(
+          SecondaryConfiguration(kind: .bind, primary: primary), snippet: snippets[0], upstream: upstream.address,
+          in: bindHost, of: lab, directory: directory
+        ) { bind in
+          try await DNSServerProcess.withLabSecondary(
+            SecondaryConfiguration(kind: .unbound, primary: primary), snippet: snippets[1],
+            upstream: upstream.address, in: unboundHost, of: lab, directory: directory
+          ) { unbound in
+            try await Self.syncAndCheck(
+              runner: runner, lab: lab, secondaries: [bind, unbound], piholes: piholes, lists: lists, url: url,
+              primary: primaryAddress, logs: { primaryServer.log() + "\n" + bind.log() })
+          }
+        }
+      }
+    }
+  }
+
+  static func syncAndCheck(
+    runner: CommandRunner, lab: NetworkLab, secondaries: [DNSServerProcess], piholes: [PiholeDouble],
+    lists: FixtureServer, url: String, primary: String, logs: () -> String
+  ) async throws {
+    let sync = ["fleet", "sync", "--primary-address", primary, "--settle", "5"]
+    let first = try await runner.run(sync)
+    #expect(first.status == 0, "\(first.standardOutput)\n\(first.standardError)\n\(logs())")
+    #expect(first.standardOutput.contains("4 of 4 replicas verified"), "\(first.standardOutput)")
+    let status = try await runner.run(["fleet", "status", "--json"])
+    #expect(status.status == 0, "\(status.standardOutput)\n\(status.standardError)")
+    let reports = try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [[String: Any]] ?? []
+    #expect(reports.map { $0["verdict"] as? String } == Array(repeating: "verified", count: 4))
+    // BIND's secondary answers the zone's SOA: its serial is the primary's.
+    let bindReport = reports.first { $0["name"] as? String == "bind2" }
+    #expect((bindReport?["serves"] as? String)?.hasPrefix("sanehosts.rpz serial ") == true, "\(reports)")
+
+    // A dead Pi-hole is unreachable, and the others stay verified.
+    try await FreePort.withClosedPort { port in
+      #expect(try await runner.run(["fleet", "add", "attic", "--pihole", "http://127.0.0.1:\(port)"]).status == 0)
+      let dead = try await runner.run(["fleet", "status"])
+      #expect(dead.status == 5)
+      #expect(
+        dead.standardOutput.contains("attic") && dead.standardOutput.contains("unreachable"), "\(dead.standardOutput)")
+      #expect(try await runner.run(["fleet", "remove", "attic"]).status == 0)
+    }
+
+    // unbound's namespace loses its route to the primary: it takes no transfer from now on.
+    try await lab.blackhole(primary, in: lab.hosts[3])
+    lists.route("/list.txt", .resource(.init(second.joined(separator: "\n") + "\n")))
+    for double in piholes { double.setContents(second, forAddress: url) }
+    #expect(try await runner.run(["update", "--quiet"]).status == 0)
+    // While the sync runs, a name listed before and after is asked again and again: never let through.
+    let lapses = try await withThrowingTaskGroup(of: [String].self) { group in
+      let stop = Locked(false)
+      group.addTask {
+        var lapses: [String] = []
+        let digs = try secondaries.map { try Dig(server: $0.address, port: 53) }
+        while !stop.withLock({ $0 }) {
+          for dig in digs {
+            let answer = (try? await dig.status("tracker-100.website")) ?? "no answer"
+            if answer != "NXDOMAIN" { lapses.append("\(dig.server): \(answer)") }
+          }
+        }
+        return lapses
+      }
+      let second = try await runner.run(sync)
+      stop.withLock { $0 = true }
+      #expect(second.status == 5, "\(second.standardOutput)\n\(second.standardError)")
+      #expect(second.standardOutput.contains("3 of 4 replicas verified"), "\(second.standardOutput)")
+      return try await group.reduce(into: []) { $0 += $1 }
+    }
+    #expect(lapses.isEmpty, "\(lapses)")
+    let stale = try await runner.run(["fleet", "status"])
+    #expect(stale.status == 5)
+    let line = stale.standardOutput.split(separator: "\n").first { $0.hasPrefix("unbound2 ") }
+    #expect(line?.contains("differs") == true, "\(stale.standardOutput)")
+    #expect(stale.standardOutput.contains("unbound2: "), "\(stale.standardOutput)")
+    let bindLine = stale.standardOutput.split(separator: "\n").first { $0.hasPrefix("bind2 ") }
+    #expect(bindLine?.contains("verified") == true, "\(stale.standardOutput)")
+  }
+}

@@ -1,0 +1,87 @@
+import DNS
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+@testable import UseCases
+
+@Suite("Checking the fleet's replicas by their answers (FleetCheck)", .serialized)
+struct FleetCheckTests {
+  /// A server that blocks every `.website` name (NXDOMAIN) and answers the rest with an address.
+  static let blocker: FakeDNSServer.Behaviour = { request in
+    guard let question = request.message?.questions.first else { return [] }
+    let name = question.name.hasSuffix(".") ? String(question.name.dropLast()) : question.name
+    guard name.hasSuffix(".website") else {
+      let answers = question.type == .a ? [Record(name: question.name, data: .a(IPv4Address("198.51.100.4")!))] : []
+      return [.bytes(FakeDNSServer.response(to: request, answers: answers, code: .noError))]
+    }
+    return [.bytes(FakeDNSServer.response(to: request, answers: [], code: .nxDomain))]
+  }
+
+  @Test("A replica that blocks the profile is verified and recorded so; one that answers nothing is unreachable")
+  func verifiedAndUnreachable() async throws {
+    let updated = try UpdatedStore()
+    defer { updated.remove() }
+    try updated.add("0.0.0.0 ads.website\n0.0.0.0 tracker.website\n", key: "ads")
+    try await updated.update()
+    try await FakeDNSServer.with(Self.blocker) { server in
+      try updated.store.addReplica(.init(name: "laptop", feed: .verifiedOnly, resolver: "127.0.0.1:\(server.port)"))
+      try await FreePort.withClosedPort { closed in
+        try updated.store.addReplica(.init(name: "attic", feed: .verifiedOnly, resolver: "127.0.0.1:\(closed)"))
+        let reports = try await FleetCheck(store: updated.store, timeout: .seconds(1)).run()
+        #expect(reports.map(\.name) == ["attic", "laptop"])
+        #expect(reports[0].verdict == .unreachable && reports[0].detail.contains("cannot be reached"), "\(reports[0])")
+        #expect(reports[1].verdict == .verified, "\(reports[1])")
+        #expect(reports[1].detail.hasPrefix("verified: 2/2 sampled names blocked"), "\(reports[1].detail)")
+      }
+      let laptop = try updated.store.replica(named: "laptop")
+      let expected = try await FleetCheck(store: updated.store).expectations()
+      #expect(laptop.verifiedFingerprint == expected.fingerprint && laptop.verifiedAt != nil)
+      #expect(try updated.store.replica(named: "attic").verifiedAt == nil)
+    }
+  }
+
+  @Test("The names asked: the sample, every name added since the replica was verified, and those removed since")
+  func changedNames() async throws {
+    let updated = try UpdatedStore()
+    defer { updated.remove() }
+    try updated.add("0.0.0.0 ads.website\n", key: "ads")
+    try await updated.update()
+    let store = updated.store
+    let replica = try store.addReplica(.init(name: "r", feed: .verifiedOnly, resolver: "127.0.0.1"))
+    try store.recordFleetChange(fingerprint: "f1", serial: 1, added: ["a.website"], removed: [])
+    try store.recordVerified(replica, fingerprint: "f1", serial: nil)
+    try store.recordFleetChange(
+      fingerprint: "f2", serial: 2, added: ["b.website", "c.website"], removed: ["a.website"])
+    try store.recordFleetChange(fingerprint: "f3", serial: 3, added: ["a.website"], removed: ["c.website"])
+    let check = FleetCheck(store: store)
+    let expected = FleetCheck.Expectations(fingerprint: "f3", sample: ["ads.website"], primarySerial: 3)
+    let names = check.changedNames(since: try store.replica(named: "r"), expected: expected)
+    #expect(names.blocked == ["a.website", "ads.website", "b.website"])
+    #expect(names.removed == ["c.website"])
+    // Never verified: the sample alone, nothing removed.
+    let fresh = try store.addReplica(.init(name: "new", feed: .verifiedOnly, resolver: "127.0.0.1"))
+    #expect(check.changedNames(since: fresh, expected: expected) == (["ads.website"], []))
+  }
+
+  @Test("How far behind: serials behind the primary, never verified, or verified before the latest change")
+  func behind() async throws {
+    let updated = try UpdatedStore()
+    defer { updated.remove() }
+    let check = FleetCheck(store: updated.store)
+    let expected = FleetCheck.Expectations(fingerprint: "f2", sample: [], primarySerial: 1_800_000_005)
+    var replica = Replica(id: 1, profileID: 1, name: "r", feed: .transfer)
+    #expect(
+      check.behind(replica, serial: 1_800_000_002, expected: expected) == "3 serials behind the primary (1800000005)")
+    #expect(
+      check.behind(replica, serial: 1_800_000_004, expected: expected) == "1 serial behind the primary (1800000005)")
+    #expect(check.behind(replica, serial: nil, expected: expected) == "never verified")
+    replica.verifiedFingerprint = "f1"
+    replica.verifiedAt = Date(timeIntervalSince1970: 1_800_000_000)
+    #expect(
+      check.behind(replica, serial: nil, expected: expected)?.hasPrefix("last verified 2027-01-15T08:00:00Z") == true)
+    replica.verifiedFingerprint = "f2"
+    #expect(check.behind(replica, serial: 1_800_000_005, expected: expected) == nil)
+  }
+}
