@@ -68,7 +68,8 @@ struct DashboardTests {
         pages == [
           "GET /", "GET /sources", "GET /sources/events", "GET /sources/{key}/diff", "GET /why", "GET /traffic",
           "GET /traffic/feed", "GET /overlap", "GET /test", "GET /test/events", "GET /history", "GET /history/{id}",
-          "GET /diff", "GET /apply", "POST /apply", "GET /login", "POST /login", "GET /static/style.css",
+          "GET /diff", "GET /apply", "POST /apply", "GET /fleet", "POST /fleet", "GET /login", "POST /login",
+          "GET /static/style.css",
           "GET /static/app.js", "GET /lists/{file}", "HEAD /lists/{file}",
         ], "\(pages.sorted())")
     }

@@ -83,6 +83,7 @@ struct TemplatesTests {
       ("apply", ApplyPageController.Page(target: .hosts, path: "/etc/hosts", appliedNow: nil, backups: [])),
       ("login", LoginPageController.Page(failed: false)),
       ("error", ErrorPayload.ErrorPage(heading: "Not Found")),
+      ("fleet", FleetPageController.Page(replicas: [], now: Date())),
     ]
   }
 
@@ -167,6 +168,17 @@ struct TemplatesTests {
       ("run", HistoryPageController.Run(id: h, report: ReportView(testReport))),
       ("apply", ApplyPageController.Page(target: .hosts, path: h, appliedNow: h, backups: [])),
       ("flash", TrafficPageController.Flash(flash: h)),
+      (
+        "fleet",
+        FleetPageController.Page(
+          replicas: [Replica(id: 1, profileID: 1, name: h, feed: .pihole, pihole: h)], now: Date())
+      ),
+      (
+        "fleet",
+        FleetPageController.Page(checked: [
+          ReplicaReport(name: h, feed: .transfer, address: h, verdict: .differs, serves: h, behind: h, detail: h)
+        ])
+      ),
     ]
   }
 

@@ -28,7 +28,7 @@ struct PageRenderer: Sendable {
   /// The navigation: path and label.
   static let sections: [(path: String, label: String)] = [
     ("/", "Overview"), ("/sources", "Sources"), ("/overlap", "Overlap"), ("/traffic", "Traffic"), ("/why", "Why?"),
-    ("/test", "Test"), ("/history", "History"), ("/apply", "Apply"),
+    ("/test", "Test"), ("/history", "History"), ("/apply", "Apply"), ("/fleet", "Fleet"),
   ]
 
   /// The templates.

@@ -101,6 +101,7 @@ public struct Dashboard: Sendable {
     router.addRoutes(HistoryPageController(reports: reports, renderer: renderer).routes, atPath: "/history")
     router.addRoutes(RunDiffPageController(reports: reports, renderer: renderer).routes, atPath: "/diff")
     router.addRoutes(ApplyPageController(applier: applier, renderer: renderer).routes, atPath: "/apply")
+    router.addRoutes(FleetPageController(store: store, renderer: renderer).routes, atPath: "/fleet")
     router.addRoutes(
       LoginPageController(token: configuration.token, renderer: renderer).routes, atPath: "/login")
     router.addRoutes(AssetsController().routes, atPath: "/static")

@@ -40,7 +40,7 @@ extension FleetCommand {
       let store = try self.store.open()
       let started = ContinuousClock.now
       let outcome = try await FleetSync(
-        store: store, profile: profile.name, sessions: piholes.sessions(data: store.directory),
+        store: store, profile: profile.name, sessions: try piholes.sessions(data: store.directory),
         primaryAddress: try ServerAddress(parsing: primaryAddress), settle: .milliseconds(Int(settle * 1000))
       ).run()
       let elapsed = ContinuousClock.now - started
@@ -101,7 +101,7 @@ extension FleetCommand {
     func run() async throws {
       let store = try self.store.open()
       let reports = try await FleetCheck(
-        store: store, profile: profile.name, sessions: piholes.sessions(data: store.directory), sample: sample
+        store: store, profile: profile.name, sessions: try piholes.sessions(data: store.directory), sample: sample
       ).run()
       printing.write(reports) {
         reports.isEmpty

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Pihole
 import Store
 import UseCases
 
 /// How `fleet sync` and `fleet status` sign in to the fleet's Pi-holes: one password for all (a file,
-/// PIHOLE_PASSWORD, or the one `sanehosts pihole` saved), or none.
+/// PIHOLE_PASSWORD, or the one `sanehosts pihole --save-password` kept), or none; never a prompt, since
+/// several sessions open at once.
 struct FleetPiholeOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
@@ -13,23 +13,9 @@ struct FleetPiholeOptions: ParsableArguments {
   @Flag(help: "The Pi-holes have no password.") var noPassword = false
 
   /// Sessions on the fleet's Pi-holes for the data directory `data`.
-  func sessions(data: DataDirectory) -> Sessions {
-    Sessions(passwordFile: piholePasswordFile, noPassword: noPassword, data: data)
-  }
-
-  /// Opens one session per call, signed in with the options' password.
-  struct Sessions: PiholeSessions {
-    var passwordFile: String?
-    var noPassword: Bool
-    var data: DataDirectory
-
-    func withClient<R: Sendable>(_ pihole: String, _ body: @escaping @Sendable (PiholeClient) async throws -> R)
-      async throws -> R
-    {
-      let host = try PiholeHost(pihole)
-      let password = noPassword ? nil : try PiholeOptions.password(file: passwordFile, data: data)
-      return try await PiholeClient.withSession(
-        host: host, password: password, totp: nil, userAgent: "sanehosts/\(SaneHosts.version)", body)
-    }
+  func sessions(data: DataDirectory) throws -> PasswordPiholeSessions {
+    PasswordPiholeSessions(
+      password: noPassword ? nil : try PasswordPiholeSessions.password(file: piholePasswordFile, data: data),
+      userAgent: "sanehosts/\(SaneHosts.version)")
   }
 }
