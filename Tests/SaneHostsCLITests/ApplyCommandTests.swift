@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SaneHostsCLI
+
 /// A data directory with one local list source, updated, and a hosts file to apply to.
 struct ApplyFixture {
   let cli: StoreCLI
@@ -210,5 +212,24 @@ struct ApplyCommandTests {
     #expect(message.contains("sudo"))
     #expect(message.contains("--hosts-file"))
     #expect(try fixture.hostsText() == ApplyFixture.userPart)
+  }
+}
+
+@Suite("apply says what the server costs")
+struct ApplyCostTests {
+  @Test("A drop-in's apply says the server's memory and load time for these names; more than half the machine warns")
+  func cost() async throws {
+    let fixture = try await ApplyFixture.make()
+    defer { fixture.cli.remove() }
+    let output = fixture.cli.directory.file("sanehosts.servers").path
+    let result = try await fixture.cli.runner.run(["apply", "--target", "dnsmasq", "--output", output, "--no-check"])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("Cost: dnsmasq (servers-file) holds these 3 names in under 1 MiB"))
+    let quiet = try await fixture.cli.runner.run(["apply", "--target", "dnsmasq", "--output", output, "--quiet"])
+    #expect(!quiet.standardError.contains("Cost:"))
+    let big = ApplyCommand.costLines(.bind, names: 415_743, machineMiB: 512)
+    #expect(big.contains("about 284 MiB") && big.contains("warning: that is more than half of this machine's 512 MiB"))
+    #expect(!ApplyCommand.costLines(.bind, names: 415_743, machineMiB: 4096).contains("warning"))
+    #expect(ApplyCommand.costLines(.dnsmasqHosts, names: 10, machineMiB: 1).isEmpty)
   }
 }

@@ -220,6 +220,9 @@ struct ApplyCommand: AsyncParsableCommand {
         : "\($0): apply again once the primary serves the zone."
     }
     report(outcome.applied.result, latency: latency, verification: outcome.verification, notLoaded: notLoaded)
+    if let server = target.server, !printing.json && !quiet, !dryRun {
+      Terminal.writeError(Self.costLines(server, names: outcome.applied.result.names))
+    }
     if let reloadFailure = outcome.applied.reloadFailure { throw reloadFailure }
     if let verification = outcome.verification, !verification.passed { throw ExitCode(5) }
   }
@@ -246,6 +249,19 @@ struct ApplyCommand: AsyncParsableCommand {
       if output.status == 1 { return summary + output.standardOutput }
     } catch {}
     return summary + change.diffText(skipping: skip)
+  }
+
+  /// What the server costs to hold `names` (`Cost: …`), and a warning when that is more than half of this
+  /// machine's memory; empty where the server's cost was not measured.
+  static func costLines(_ server: ServerTarget, names: Int, machineMiB: Double? = ServerCost.machineMiB()) -> String {
+    guard let cost = ServerCost.dropIn(server), names > 0 else { return "" }
+    var text = "Cost: \(cost.sentence(names: names)).\n"
+    let mebibytes = cost.estimate(names: names).mebibytes
+    if let machineMiB, mebibytes > machineMiB / 2 {
+      text +=
+        "warning: that is more than half of this machine's \(Int(machineMiB.rounded()).grouped) MiB: a smaller profile, or a server that holds it in less (see docs/fleet.md), may fit better.\n"
+    }
+    return text
   }
 
   /// The process, unit or socket the user chose for `--reload`.

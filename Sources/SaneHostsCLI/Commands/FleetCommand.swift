@@ -97,6 +97,11 @@ struct FleetCommand: ParsableCommand {
       // With a transfer replica's configuration on standard output, the sentence goes to standard error.
       guard let secondary else { return Terminal.writeOutput(added) }
       Terminal.writeError(added)
+      if let names = try? ProfileList.plan(profile: self.profile.name, in: store).names, names > 0 {
+        Terminal.writeError(
+          "Cost: \(ServerCost.secondary(secondary.kind).sentence(names: names)); check that the replica has that much free.\n"
+        )
+      }
       if let write {
         try StagedFile.replace(write, with: Array(secondary.text.utf8), mode: secondary.key == nil ? 0o644 : 0o640)
         Terminal.writeError("Wrote its configuration to \(write): include it from the server's configuration.\n")
