@@ -16,7 +16,7 @@ import Foundation
 /// Last, the lean goals, each figure beside its goal: the installed binary's size and resident memory at
 /// start, the first update's peak beside hBlock's on the same 10 sources (`--hblock PATH` to its script,
 /// or `$HBLOCK`, or `hblock` on PATH), the first update beside a compile, the 5M-line compile beside awk.
-/// Usage: `swift run -c release sanehosts-bench [--shared PATH] [--runs N] [--quick] [--hblock PATH] [--only hits]`; `--only hits` runs the query-log benchmark alone, on the profile a full run left.
+/// Usage: `swift run -c release sanehosts-bench [--shared PATH] [--runs N] [--quick] [--hblock PATH] [--only hits|fleet]`; `--only hits` runs the query-log benchmark alone, on the profile a full run left; `--only fleet` the fleet's (as root: network namespaces).
 @main
 struct Benchmark {
   struct Input {
@@ -75,7 +75,14 @@ struct Benchmark {
     }
 
     let goals = Goals()
-    if option("--only") == "hits" {
+    let only = option("--only")
+    if only == "fleet" {
+      try fleetBenchmark(sanehosts: sanehosts, lists: lists, work: work, goals: goals)
+      print("")
+      print(goals.table, terminator: "")
+      return
+    }
+    if only == "hits" {
       // The update benchmark's profile must exist (a full run leaves it).
       try hitsBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5), goals: goals)
       print("")
@@ -100,6 +107,8 @@ struct Benchmark {
     try explainBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5))
     print("")
     try hitsBenchmark(sanehosts: sanehosts, work: work, runs: max(runs, 5), goals: goals)
+    print("")
+    try fleetBenchmark(sanehosts: sanehosts, lists: lists, work: work, goals: goals)
     print("")
     print(goals.table, terminator: "")
   }

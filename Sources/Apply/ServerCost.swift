@@ -4,16 +4,19 @@ import Foundation
 /// What a DNS server costs to hold a profile: the time it takes to load it and the memory it keeps,
 /// measured on the real servers with the 10 real lists' profile (415,743 names) and scaled by names.
 ///
-/// The figures are `sanehosts-bench --only fleet`'s (the transfer kinds) and docs/performance.md's
-/// (the drop-ins), each on Debian 12's package; `apply` and `fleet add` say them before a push.
+/// The figures are `sanehosts-bench --only fleet`'s (BIND, unbound and PowerDNS Recursor as secondaries:
+/// start, whole transfer and load, then `VmRSS`) and `../shared/docs/zone-transfer.md`'s (the other
+/// drop-ins), each on Debian 12's package; `apply` and `fleet add` say them before a push.
 public struct ServerCost: Sendable, Hashable {
   /// The server and how it holds the names (`BIND (response-policy zone)`).
   public var server: String
   /// How many names the figures were measured with.
   public var names: Int
-  /// Seconds from start (or reload) to answering with the names; nil where not measured.
+  /// Seconds from start (or reload) to answering with the names; nil where not measured. For a secondary,
+  /// from its start to its first blocked answer: the whole transfer and the load.
   public var loadSeconds: Double?
-  /// Resident memory over the server's idle size, in MiB.
+  /// Resident memory holding the names, in MiB: over the idle size for dnsmasq, the whole process for the
+  /// others (their idle size is small beside it).
   public var residentMiB: Double
 
   /// The profile every figure was measured with: the 10 real lists of `../shared/data/blocklists`.
@@ -37,10 +40,10 @@ public struct ServerCost: Sendable, Hashable {
   public static func secondary(_ kind: SecondaryConfiguration.Kind) -> ServerCost {
     switch kind {
     case .bind:
-      ServerCost(server: "BIND (response-policy zone)", names: measuredNames, loadSeconds: 11.3, residentMiB: 284)
-    case .unbound: ServerCost(server: "unbound (rpz)", names: measuredNames, loadSeconds: 8.7, residentMiB: 346)
+      ServerCost(server: "BIND (response-policy zone)", names: measuredNames, loadSeconds: 2.4, residentMiB: 270)
+    case .unbound: ServerCost(server: "unbound (rpz)", names: measuredNames, loadSeconds: 3.5, residentMiB: 350)
     case .pdnsRecursor:
-      ServerCost(server: "PowerDNS Recursor (rpz)", names: measuredNames, loadSeconds: 2.6, residentMiB: 132)
+      ServerCost(server: "PowerDNS Recursor (rpz)", names: measuredNames, loadSeconds: 1.9, residentMiB: 129)
     }
   }
 

@@ -26,9 +26,12 @@ public struct ZoneUpdate: Sendable, Hashable {
   /// Whether nothing changes.
   public var isEmpty: Bool { removals.isEmpty && additions.isEmpty }
 
-  /// The update messages, removals first, at most `changesPerMessage` changes each; ids from `id`.
+  /// The update messages, additions first, at most `changesPerMessage` changes each; ids from `id`.
+  ///
+  /// Additions go first so that blocking never lapses between two messages: a name blocked before and
+  /// after (a record moved to a parent, say) is never without its record while the rest arrives.
   public func messages(firstID id: UInt16) -> [Message] {
-    let changes = removals.map(Self.removal) + additions
+    let changes = additions + removals.map(Self.removal)
     return stride(from: 0, to: changes.count, by: Self.changesPerMessage).enumerated().map { index, start in
       Message(
         id: id &+ UInt16(truncatingIfNeeded: index), flags: Message.Flags(opcode: Message.updateOpcode),

@@ -1,8 +1,9 @@
-import Apply
 import DNS
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Apply
 
 @Suite("The primary: its configuration, and a real BIND taking signed updates and no others")
 struct PrimaryZoneTests {
@@ -85,13 +86,44 @@ struct PrimaryZoneTests {
             #expect(error.localizedDescription.contains("BADSIG"))
             #expect(error.recoverySuggestion?.contains("the same name and secret") == true)
           }
+          // A record whose target changes: added first (BIND replaces a name's CNAME), then the old removed
+          // (by then not there): the name is never without a record between the two messages.
+          let retarget = ZoneUpdate(
+            zone: PrimaryZone.zone,
+            removals: [Record(name: "fresh.website.sanehosts.rpz", data: .cname("."))],
+            additions: [Record(name: "fresh.website.sanehosts.rpz", data: .cname("rpz-passthru"))])
+          _ = try await resolver.send(retarget, key: key, timeout: .seconds(5))
+          let zone = try await resolver.transfer(PrimaryZone.zone, key: key, timeout: .seconds(5))
+          #expect(
+            zone.records.filter { $0.name == "fresh.website.sanehosts.rpz" }.map(\.data) == [.cname("rpz-passthru")])
           let unknown = TransactionKey(name: "someone-else", secret: key.secret)
           await #expect(throws: ResolverError.self) {
             try await resolver.send(update, key: unknown, timeout: .seconds(5))
           }
-          #expect(try await resolver.serial(of: PrimaryZone.zone, timeout: .seconds(2)) == before + 1)
+          #expect(try await resolver.serial(of: PrimaryZone.zone, timeout: .seconds(2)) == zone.serial)
         }
       }
     }
+  }
+}
+
+@Suite("What a push reports")
+struct PrimaryPushTests {
+  @Test("The names a push blocks and unblocks: owners of name CNAME . only, not their *. twins nor exceptions")
+  func names() {
+    let records = [
+      Record(name: "a.website.sanehosts.rpz", data: .cname(".")),
+      Record(name: "*.a.website.sanehosts.rpz", data: .cname(".")),
+      Record(name: "b.website.sanehosts.rpz", data: .cname("rpz-passthru")),
+    ]
+    #expect(PrimaryPush.blockedNames(records) == ["a.website"])
+  }
+
+  @Test("One line: what was sent and the serial the primary answers; nothing to send says so")
+  func summary() {
+    var outcome = PrimaryPush.Outcome(serial: 7, removed: 10, added: 2, messages: 1, readBack: false)
+    #expect(outcome.summary == "sent 10 records removed and 2 added to the primary as 1 update: it answers serial 7")
+    outcome = PrimaryPush.Outcome(serial: 7, removed: 0, added: 0, messages: 0, readBack: true)
+    #expect(outcome.summary == "the primary already held the profile (its zone read back first): it answers serial 7")
   }
 }

@@ -228,7 +228,7 @@ struct ApplyCostTests {
     let quiet = try await fixture.cli.runner.run(["apply", "--target", "dnsmasq", "--output", output, "--quiet"])
     #expect(!quiet.standardError.contains("Cost:"))
     let big = ApplyCommand.costLines(.bind, names: 415_743, machineMiB: 512)
-    #expect(big.contains("about 284 MiB") && big.contains("warning: that is more than half of this machine's 512 MiB"))
+    #expect(big.contains("about 270 MiB") && big.contains("warning: that is more than half of this machine's 512 MiB"))
     #expect(!ApplyCommand.costLines(.bind, names: 415_743, machineMiB: 4096).contains("warning"))
     #expect(ApplyCommand.costLines(.dnsmasqHosts, names: 10, machineMiB: 1).isEmpty)
   }

@@ -92,6 +92,15 @@ struct FleetSyncTests {
   ) async throws {
     let sync = ["fleet", "sync", "--primary-address", primary, "--settle", "5"]
     let first = try await runner.run(sync)
+    let fleetList = try await runner.run(["fleet", "list"])
+    let statusText = try await runner.run(["fleet", "status"])
+    // docs/fleet.md's transcript comes from this run: SANEHOSTS_FLEET_TRANSCRIPT=PATH writes it.
+    if let path = ProcessInfo.processInfo.environment["SANEHOSTS_FLEET_TRANSCRIPT"] {
+      let text = [
+        ("fleet list", fleetList), ("fleet sync --primary-address \(primary)", first), ("fleet status", statusText),
+      ].map { "$ sanehosts \($0.0)\n\($0.1.standardError)\($0.1.standardOutput)" }.joined(separator: "\n")
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
     #expect(first.status == 0, "\(first.standardOutput)\n\(first.standardError)\n\(logs())")
     #expect(first.standardOutput.contains("4 of 4 replicas verified"), "\(first.standardOutput)")
     let status = try await runner.run(["fleet", "status", "--json"])

@@ -9,19 +9,20 @@ struct StoreGenerationTests {
   @Test("Every write counts it up, through this store or another opened on the same folder; reads do not")
   func countsWrites() async throws {
     try await withStore { store, directory throws in
-      let start = try store.generation()
+      func generation() throws -> Int64 { try store.snapshot(ifGenerationIsNot: nil).generation }
+      let start = try generation()
       _ = try store.profiles()
       _ = try store.snapshot()
-      #expect(try store.generation() == start, "reads leave it")
+      #expect(try generation() == start, "reads leave it")
       _ = try store.addSource(web("a"))
-      let afterAdd = try store.generation()
+      let afterAdd = try generation()
       #expect(afterAdd > start)
       _ = try store.addRule("keep.website", action: .allow)
-      #expect(try store.generation() > afterAdd)
+      #expect(try generation() > afterAdd)
       // Another process (the CLI) writing through its own connection.
       let other = try Store.open(store.directory)
       _ = try other.createProfile("kids", sources: [])
-      #expect(try store.generation() > afterAdd + 1)
+      #expect(try generation() > afterAdd + 1)
     }
   }
 

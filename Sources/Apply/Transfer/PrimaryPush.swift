@@ -34,18 +34,28 @@ public struct PrimaryPush: Sendable {
     public var messages: Int
     /// Whether the zone was read back by AXFR first (the primary's serial was not the one confirmed).
     public var readBack: Bool
+    /// The names blocked from now on, and those no longer blocked (the owners of `name CNAME .` records).
+    public var addedNames: [String] = []
+    public var removedNames: [String] = []
 
     /// One line for `apply`: what was sent and the serial the primary now answers.
     public var summary: String {
-      let change = removed + added == 0 ? "no change" : "\(removed) records removed and \(added) added"
-      return "sent \(change) to the primary as \(messages) update\(messages == 1 ? "" : "s")"
-        + "\(readBack ? " (its zone read back first)" : ""): it answers serial \(serial)"
+      let readBackText = readBack ? " (its zone read back first)" : ""
+      guard removed + added > 0 else {
+        return "the primary already held the profile\(readBackText): it answers serial \(serial)"
+      }
+      return "sent \(removed) records removed and \(added) added to the primary as "
+        + "\(messages) update\(messages == 1 ? "" : "s")\(readBackText): it answers serial \(serial)"
     }
   }
 
   /// Brings the primary's zone to `current` (a rendering); `confirmed` is the rendering the primary last
-  /// confirmed and the serial it answered then, if any.
-  public func push(_ current: [UInt8], confirmed: (bytes: [UInt8], serial: UInt32)?) async throws -> Outcome {
+  /// confirmed and the serial it answered then, if any; `lines`, the lines `current` lost and gained
+  /// against that rendering when they are known already (an apply's change), saves comparing the two.
+  public func push(
+    _ current: [UInt8], confirmed: (bytes: [UInt8], serial: UInt32)?,
+    lines: (removed: [String], added: [String])? = nil
+  ) async throws -> Outcome {
     let resolver = Resolver(server: primary)
     guard let serial = try await resolver.serial(of: PrimaryZone.zone, timeout: .seconds(5)) else {
       throw PushError.notServing(primary: primary.description)
@@ -53,7 +63,9 @@ public struct PrimaryPush: Sendable {
     var update: ZoneUpdate
     var readBack = false
     if let confirmed, confirmed.serial == serial {
-      update = PrimaryZone.update(from: confirmed.bytes, to: current)
+      update =
+        lines.map { PrimaryZone.update(removedLines: $0.removed, addedLines: $0.added) }
+        ?? PrimaryZone.update(from: confirmed.bytes, to: current)
     } else {
       let transfer = try await resolver.transfer(PrimaryZone.zone, key: key, timeout: timeout)
       update = PrimaryZone.update(from: transfer.records, to: current)
@@ -65,7 +77,19 @@ public struct PrimaryPush: Sendable {
     }
     return Outcome(
       serial: after, removed: update.removals.count, added: update.additions.count, messages: sent.messages,
-      readBack: readBack)
+      readBack: readBack, addedNames: Self.blockedNames(update.additions),
+      removedNames: Self.blockedNames(update.removals))
+  }
+
+  /// The names that `records` block by name (`name CNAME .`; not their `*.` twins, not exceptions).
+  static func blockedNames(_ records: [Record]) -> [String] {
+    let suffix = "." + PrimaryZone.zone
+    return records.compactMap { record in
+      guard case .cname(".") = record.data, !record.name.hasPrefix("*."), record.name.hasSuffix(suffix) else {
+        return nil
+      }
+      return String(record.name.dropLast(suffix.count))
+    }
   }
 
   /// Why a push could not start.

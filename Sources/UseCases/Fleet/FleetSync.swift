@@ -1,4 +1,5 @@
 import Apply
+import Blocklists
 import DNS
 import Foundation
 import Pihole
@@ -102,11 +103,11 @@ public struct FleetSync: Sendable {
         options: Applier.Options(profile: profile, server: .bind, primary: setup), verify: nil)
       let applied = try await run.run().applied
       if let failure = applied.reloadFailure { return (failure.localizedDescription, true) }
-      let all = try await applied.verifiable(in: store)
+      guard let pushed = applied.pushed else { return ("nothing was sent to the primary", true) }
       try store.recordFleetChange(
-        profile: profile, fingerprint: applied.plan.fingerprint, serial: file.ledger.entry(for: output)?.primarySerial,
-        added: applied.addedNames, removed: applied.removedNames(applied: all))
-      return (applied.result.reloaded ?? "the primary is as the profile", false)
+        profile: profile, fingerprint: applied.plan.fingerprint, serial: pushed.serial, added: pushed.addedNames,
+        removed: pushed.removedNames)
+      return (pushed.summary, false)
     } catch {
       return (error.localizedDescription, true)
     }
@@ -122,7 +123,7 @@ public struct FleetSync: Sendable {
         let profile = try store.profile(profileName)
         let plan = try await PiholeSync.plan(for: profile, in: store, with: client, removeDropped: false)
         try await plan.apply(with: client)
-        let lists = "added \(plan.toAdd.count) lists, kept \(plan.kept)"
+        let lists = "\(plan.toAdd.count.counted("list")) added, \(plan.kept) kept"
         guard plan.needsGravity else { return lists + "; gravity not rebuilt (no list changed)" }
         _ = try await plan.rebuildGravity(with: client) { _ in }
         return lists + "; gravity rebuilt"
