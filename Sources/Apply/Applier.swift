@@ -459,8 +459,12 @@ public struct Applier: Sendable {
     try? file.ledger.recordRules(plan.appliedRules, for: file.path)
     if let primary = options.primary, let bytes = change.after ?? change.before {
       let zone = primary.zone(output: file.path)
+      let configuration = PrimarySetup.configurationPath(output: file.path)
+      let existed = FileManager.default.fileExists(atPath: configuration)
       do {
-        try PrimarySetup.write(zone, output: file.path, seed: bytes)
+        if try PrimarySetup.write(zone, output: file.path, seed: bytes), existed {
+          warnings.append(.primaryReconfigure(path: configuration))
+        }
       } catch {
         throw ApplyError.from(error)
       }

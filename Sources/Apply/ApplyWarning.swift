@@ -25,6 +25,9 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
   case formerDropIn(path: String)
   /// The drop-in's folder did not exist: it was created (or, on a dry run, would be).
   case createdFolder(path: String, dryRun: Bool)
+  /// The fleet primary's configuration at `path` changed (its secondaries or keys): BIND reads it only
+  /// when told.
+  case primaryReconfigure(path: String)
 
   /// The command line's wording, one sentence.
   public var description: String {
@@ -47,6 +50,8 @@ public enum ApplyWarning: Sendable, Hashable, CustomStringConvertible {
       "\(path) was written, but the change could not be sent to the primary \(primary)."
     case .cannotBlock(let server, let what):
       "note: \(server) cannot block this: \(what)"
+    case .primaryReconfigure(let path):
+      "\(path) changed (the secondaries allowed and notified, or the keys): run rndc reconfig on the primary, or it keeps refusing a new secondary's transfers."
     case .createdFolder(let path, let dryRun):
       dryRun
         ? "note: the folder \(path) does not exist; apply would create it (0755)."

@@ -156,3 +156,71 @@ struct FleetSyncTests {
     #expect(bindLine?.contains("verified") == true, "\(stale.standardOutput)")
   }
 }
+
+@Suite("A secondary the primary refuses", .serialized)
+struct RefusedSecondaryTests {
+  @Test(
+    "A secondary left out of allow-transfer is reported with the reason: it holds no copy (SERVFAIL); sync says to reconfigure the primary",
+    .timeLimit(.minutes(3)))
+  func refused() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let list = cli.directory.file("list.txt")
+    try Data(FleetSyncTests.first.joined(separator: "\n").utf8).write(to: list)
+    try await cli.ok("sources", "add", list.path)
+    try await cli.ok("update", "--quiet")
+    let runner = try cli.runner
+    try await NetworkLab.with(hosts: 4) { lab in
+      let (upstream, primaryHost, bindHost, unboundHost) = (lab.hosts[0], lab.hosts[1], lab.hosts[2], lab.hosts[3])
+      let directory = cli.directory.url
+      let output = directory.appending(path: "db.sanehosts.rpz").path
+      // The primary allows the unbound secondary only.
+      let apply = [
+        "apply", "--target", "bind", "--output", output, "--transfer-to", unboundHost.address, "--primary-address",
+        primaryHost.address,
+      ]
+      #expect(try await runner.run(apply).status == 1)
+      for (name, kind, host) in [("bind2", "bind", bindHost), ("unbound2", "unbound", unboundHost)] {
+        let added = try await runner.run([
+          "fleet", "add", name, "--resolver", host.address, "--kind", kind, "--primary", primaryHost.address,
+          "--copy", directory.appending(path: "\(name).copy").path,
+        ])
+        #expect(added.status == 0, "\(added.standardError)")
+      }
+      let primary = try ServerAddress(parsing: primaryHost.address)
+      let configuration = URL(fileURLWithPath: output + ".primary.conf")
+      try await DNSServerProcess.withLabUpstream(in: upstream, of: lab, directory: directory) { _ in
+        try await DNSServerProcess.withLabPrimary(including: configuration, in: primaryHost, of: lab, directory: directory)
+        { _ in
+          try await DNSServerProcess.withLabSecondary(
+            SecondaryConfiguration(kind: .bind, primary: primary, copyFile: directory.appending(path: "b.copy").path),
+            upstream: upstream.address, in: bindHost, of: lab, directory: directory
+          ) { _ in
+            try await DNSServerProcess.withLabSecondary(
+              SecondaryConfiguration(kind: .unbound, primary: primary, copyFile: directory.appending(path: "u.copy").path),
+              upstream: upstream.address, in: unboundHost, of: lab, directory: directory
+            ) { _ in
+              let sync = try await runner.run([
+                "fleet", "sync", "--primary-address", primaryHost.address, "--settle", "2",
+              ])
+              #expect(sync.status == 5, "\(sync.standardOutput)\n\(sync.standardError)")
+              // The sync allowed bind2 in the configuration, which BIND reads only when told.
+              #expect(sync.standardOutput.contains("run rndc reconfig on the primary"), "\(sync.standardOutput)")
+              let status = try await runner.run(["fleet", "status", "--json"])
+              #expect(status.status == 5)
+              let reports =
+                try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [[String: Any]] ?? []
+              let bind = try #require(reports.first { $0["name"] as? String == "bind2" })
+              #expect(bind["verdict"] as? String == "differs")
+              #expect(
+                (bind["behind"] as? String)?.hasPrefix("holds no copy of the zone (SERVFAIL for its SOA)") == true,
+                "\(bind)")
+              let unbound = try #require(reports.first { $0["name"] as? String == "unbound2" })
+              #expect(unbound["verdict"] as? String == "verified", "\(unbound)")
+            }
+          }
+        }
+      }
+    }
+  }
+}

@@ -26,8 +26,14 @@ extension FleetCheck {
       report.detail = error.localizedDescription
       return report
     }
-    if replica.feed == .transfer {
-      report.serial = try? await resolver.serial(of: Renderer.rpzOrigin, timeout: timeout)
+    // A secondary that answers the zone's SOA shows its serial; one that holds no copy says so (BIND:
+    // SERVFAIL), where a recursor that does not serve the zone answers otherwise.
+    var soaCode: ResponseCode?
+    if replica.feed == .transfer,
+      let soa = try? await resolver.query(Renderer.rpzOrigin, .soa, timeout: timeout, recursionDesired: false)
+    {
+      soaCode = soa.responseCode
+      report.serial = soa.answers.lazy.compactMap { if case .soa(let data) = $0.data { data.serial } else { nil } }.first
     }
     report.serves = report.serial.map { "\(Renderer.rpzOrigin) serial \($0)" } ?? "answers (serial not served)"
     let verification = await Verification.verify(
@@ -39,7 +45,11 @@ extension FleetCheck {
     report.detail = verification.summary
     let serialMatches = report.serial == nil || report.serial == expected.primarySerial
     report.behind = verification.passed && serialMatches ? nil : behind(replica, serial: report.serial, expected: expected)
-    if !verification.passed, report.behind == nil, replica.feed == .transfer {
+    if replica.feed == .transfer, !names.isEmpty, verification.blocked == 0 {
+      // Nothing of the profile blocked: no copy of the zone at all, not a late one.
+      report.behind =
+        "holds no copy of the zone\(soaCode == .servFail ? " (SERVFAIL for its SOA)" : ""): the primary refuses its transfers (is its address in allow-transfer, and the primary reconfigured?) or cannot be reached from it"
+    } else if !verification.passed, report.behind == nil, replica.feed == .transfer {
       report.behind = "its answers are behind the profile"
     }
     return report

@@ -107,7 +107,11 @@ public struct FleetSync: Sendable {
       try store.recordFleetChange(
         profile: profile, fingerprint: applied.plan.fingerprint, serial: pushed.serial, added: pushed.addedNames,
         removed: pushed.removedNames)
-      return (pushed.summary, false)
+      let reconfigure = applied.result.warnings.filter {
+        if case .primaryReconfigure = $0 { return true }
+        return false
+      }
+      return ((["\(pushed.summary)."] + reconfigure.map(\.description)).joined(separator: " "), false)
     } catch {
       return (error.localizedDescription, true)
     }
