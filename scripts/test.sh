@@ -2,7 +2,8 @@
 # Runs the whole SaneHosts test suite on a Debian 12 machine with the Swift toolchain.
 # First installs what the build and tests need from Debian (SQLite's headers for GRDB, the real DNS
 # servers the interop tests start: dnsmasq, unbound, BIND, PowerDNS Recursor, Knot Resolver, none of them
-# started as a service), systemd-analyze (systemd: the schedule's calendar check), node for the dashboard script's syntax check and, for the dashboard's browser test, Chromium, chromedriver and Selenium
+# started as a service), iproute2 (`ip netns`: the fleet's tests give each server a network namespace of its
+# own, which needs root), systemd-analyze (systemd: the schedule's calendar check), node for the dashboard script's syntax check and, for the dashboard's browser test, Chromium, chromedriver and Selenium
 # (scripts/install-browser-deps.sh). Then builds the release `sanehosts` (the binary users run: every
 # command-line test runs it, through SANEHOSTS_TEST_EXECUTABLE, so a fault of the optimized build fails
 # the tests) and every test target, runs the tests, and finally fuzzes each libFuzzer target for 15 s
@@ -19,7 +20,7 @@ fi
 
 ./scripts/apt-install.sh "test dependencies" \
   libsqlite3-dev zlib1g-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
-  util-linux groff-base nodejs libstdc++-12-dev systemd
+  util-linux groff-base nodejs libstdc++-12-dev systemd iproute2
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
 ./scripts/install-browser-deps.sh
@@ -34,7 +35,7 @@ else
   # FTL behaviours) run on their own after the rest: on 2 cores their processes would starve the
   # timing-sensitive tests running beside them (download retries, time limits). So does the relay's
   # deadlock test, the other way round: beside the rest, its rounds on the shared task pool starve.
-  heavy="InteropMatrixTests|SemanticsMatrixTests|VerifyChangedTests|VerifyRemovedTests|LeakVerdictTests|PiholeFTLBehaviourTests|StateRelayDeadlockTests"
+  heavy="InteropMatrixTests|SemanticsMatrixTests|VerifyChangedTests|VerifyRemovedTests|LeakVerdictTests|PiholeFTLBehaviourTests|StateRelayDeadlockTests|FleetSyncTests|RefusedSecondaryTests|SecondaryConfigurationTests|SignedTransferTests"
   swift test --skip-build --skip "$heavy"
   swift test --skip-build --filter "$heavy"
 fi

@@ -45,7 +45,9 @@ struct SecondaryConfigurationTests {
   /// A real BIND primary and real BIND, unbound and PowerDNS Recursor secondaries, each in a network
   /// namespace of its own, configured with SaneHosts' texts: the zone reaches every secondary, and a
   /// change sent to the primary as a signed update reaches each by IXFR (not a second whole copy).
-  @Test("Real secondaries in their own namespaces take the zone, then a change by IXFR", .timeLimit(.minutes(3)))
+  @Test(
+    "Real secondaries in their own namespaces take the zone, then a change by IXFR", .timeLimit(.minutes(3)),
+    .enabled(if: NetworkLab.isAvailable, "needs root and ip (iproute2) for network namespaces"))
   func realSecondaries() async throws {
     try await TemporaryDirectory.with { directory in
       try await NetworkLab.with(hosts: 5) { lab in
@@ -123,7 +125,9 @@ struct SecondaryConfigurationTests {
   }
 }
 
-@Suite("Signed transfers: a key on the primary lets the secondaries that hold it copy, and no other")
+@Suite(
+  "Signed transfers: a key on the primary lets the secondaries that hold it copy, and no other",
+  .enabled(if: NetworkLab.isAvailable, "needs root and ip (iproute2) for network namespaces"))
 struct SignedTransferTests {
   @Test(
     "BIND and PowerDNS Recursor with the key copy the zone; unbound without it is refused and blocks nothing",

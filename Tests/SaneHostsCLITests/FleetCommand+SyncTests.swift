@@ -7,7 +7,9 @@ import Testing
 
 /// The fleet end to end: a real BIND primary, real BIND and unbound secondaries in network namespaces
 /// of their own, two Pi-hole doubles and a dead one; `fleet add`, `fleet sync`, `fleet status`.
-@Suite("fleet sync and fleet status against real servers across a real network stack", .serialized)
+@Suite(
+  "fleet sync and fleet status against real servers across a real network stack", .serialized,
+  .enabled(if: NetworkLab.isAvailable, "needs root and ip (iproute2) for network namespaces"))
 struct FleetSyncTests {
   static let first = (1...200).map { "tracker-\($0).website" }
   static let second = Array(first.dropFirst(10)) + ["fresh-1.website", "fresh-2.website", "fresh-3.website"]
@@ -157,7 +159,9 @@ struct FleetSyncTests {
   }
 }
 
-@Suite("A secondary the primary refuses", .serialized)
+@Suite(
+  "A secondary the primary refuses", .serialized,
+  .enabled(if: NetworkLab.isAvailable, "needs root and ip (iproute2) for network namespaces"))
 struct RefusedSecondaryTests {
   @Test(
     "A secondary left out of allow-transfer is reported with the reason: it holds no copy (SERVFAIL); sync says to reconfigure the primary",
@@ -190,14 +194,16 @@ struct RefusedSecondaryTests {
       let primary = try ServerAddress(parsing: primaryHost.address)
       let configuration = URL(fileURLWithPath: output + ".primary.conf")
       try await DNSServerProcess.withLabUpstream(in: upstream, of: lab, directory: directory) { _ in
-        try await DNSServerProcess.withLabPrimary(including: configuration, in: primaryHost, of: lab, directory: directory)
-        { _ in
+        try await DNSServerProcess.withLabPrimary(
+          including: configuration, in: primaryHost, of: lab, directory: directory
+        ) { _ in
           try await DNSServerProcess.withLabSecondary(
             SecondaryConfiguration(kind: .bind, primary: primary, copyFile: directory.appending(path: "b.copy").path),
             upstream: upstream.address, in: bindHost, of: lab, directory: directory
           ) { _ in
             try await DNSServerProcess.withLabSecondary(
-              SecondaryConfiguration(kind: .unbound, primary: primary, copyFile: directory.appending(path: "u.copy").path),
+              SecondaryConfiguration(
+                kind: .unbound, primary: primary, copyFile: directory.appending(path: "u.copy").path),
               upstream: upstream.address, in: unboundHost, of: lab, directory: directory
             ) { _ in
               let sync = try await runner.run([

@@ -25,7 +25,8 @@ struct TransferOptionsTests {
 
   @Test(
     "First apply writes the primary's configuration and says to include it; then the zone goes by update, read back once, and on to a real secondary",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(3)), .enabled(if: NetworkLab.isAvailable, "needs root and ip (iproute2) for network namespaces")
+  )
   func primary() async throws {
     let names = (1...50).map { "tracker-\($0).website" }
     let fixture = try await ApplyFixture.make(names: names)

@@ -1,6 +1,10 @@
 import Apply
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Hosts on a real network stack for a test: each host is a network namespace (`ip netns`) joined by a
 /// veth pair to a bridge in the test's own namespace, so traffic between the test and every host, and
 /// between hosts, crosses real interfaces and addresses (a zone transfer, a NOTIFY, a refused peer).
@@ -16,6 +20,12 @@ public struct NetworkLab: Sendable {
     public var address: String
   }
 
+  /// Whether a lab can be made here: root, and `ip` (package iproute2). Tests that need one are enabled
+  /// only then, and say so when they are skipped.
+  public static var isAvailable: Bool {
+    geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip")
+  }
+
   /// The hosts, in the order asked for.
   public let hosts: [Host]
   /// The test's own address on the lab's network (the bridge's).
@@ -24,6 +34,10 @@ public struct NetworkLab: Sendable {
 
   /// Creates `count` hosts, runs `body`, and removes them however it ends.
   public static func with<R>(hosts count: Int, _ body: (NetworkLab) async throws -> R) async throws -> R {
+    guard geteuid() == 0 else {
+      throw LabError(
+        command: "ip netns add", output: "network namespaces need root: run the tests as root (as CI does)")
+    }
     let tag = String(UInt32.random(in: 0..<0xFFFFF), radix: 16)
     let subnet = "10.\(Int.random(in: 100...250)).\(Int.random(in: 1...250))"
     let lab = NetworkLab(
