@@ -365,3 +365,60 @@ struct HitsCommandTests {
     }
   }
 }
+
+@Suite("hits --replica: one report per replica of the fleet")
+struct HitsReplicaTests {
+  @Test("Each replica's log counted as it blocks (a transfer replica: the policy zone, subdomains too); a report each")
+  func perReplica() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let list = cli.directory.file("list.txt")
+    try Data("ads.website\n".utf8).write(to: list)
+    try await cli.ok("sources", "add", list.path, "--name", "ads")
+    try await cli.ok("update", "--quiet")
+    try await cli.ok("fleet", "add", "bind2", "--resolver", "10.0.0.3", "--kind", "bind", "--primary", "10.0.0.1")
+    try await cli.ok("fleet", "add", "unbound2", "--resolver", "10.0.0.4", "--kind", "unbound", "--primary", "10.0.0.1")
+    let bindLog = cli.directory.file("bind2.log")
+    try Data(
+      """
+      27-Nov-2026 05:34:05.884 queries: info: client @0x7fd6640e2098 10.0.0.9#44648 (x.ads.website): query: x.ads.website IN A +E(0)K (10.0.0.3)
+      27-Nov-2026 05:34:05.884 rpz: info: client @0x7fd6640e2098 10.0.0.9#44648 (x.ads.website): rpz QNAME NXDOMAIN rewrite x.ads.website/A/IN via *.ads.website.sanehosts.rpz
+      27-Nov-2026 05:34:06.832 queries: info: client @0x7fd6640e2098 10.0.0.9#58301 (plain.website): query: plain.website IN A +E(0)K (10.0.0.3)
+
+      """.utf8
+    ).write(to: bindLog)
+    let unboundLog = cli.directory.file("unbound2.log")
+    try Data(
+      """
+      [1795757560] unbound[26643:0] info: 10.0.0.9 ads.website. A IN
+      [1795757560] unbound[26643:0] info: 10.0.0.9 y.ads.website. AAAA IN
+      [1795757561] unbound[26643:0] info: 10.0.0.9 plain.website. A IN
+
+      """.utf8
+    ).write(to: unboundLog)
+    let result = try await cli.runner.run([
+      "hits", "--replica", "bind2=\(bindLog.path)", "--replica", "unbound2=\(unboundLog.path)", "--json",
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let reports = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+    #expect(reports.map { $0["replica"] as? String } == ["bind2", "unbound2"])
+    let bind = try #require(reports[0]["report"] as? [String: Any])
+    let unbound = try #require(reports[1]["report"] as? [String: Any])
+    #expect(bind["queries"] as? Int == 2 && bind["blocked"] as? Int == 1, "\(bind)")
+    // unbound fed by transfer holds the policy zone: the subdomain is blocked too, as BIND's rules say.
+    #expect(unbound["queries"] as? Int == 3 && unbound["blocked"] as? Int == 2, "\(unbound)")
+    #expect(unbound["server"] as? String == "bind" && bind["server"] as? String == "bind")
+    let text = try await cli.ok("hits", "--replica", "bind2=\(bindLog.path)")
+    #expect(text.hasPrefix("== bind2 ==\n"), "\(text)")
+
+    for (arguments, message) in [
+      (["hits", "--replica", "nobody=/x"], "names no replica of the fleet (bind2, unbound2)"),
+      (["hits", "--replica", "bind2"], "give its query log, --replica bind2=KIND:PATH"),
+      (["hits", "--replica", "bind2=\(bindLog.path)", "--log", "bind:\(bindLog.path)"], "leave out --log"),
+    ] {
+      let refused = try await cli.runner.run(arguments)
+      #expect(refused.status != 0 && refused.standardError.contains(message), "\(arguments): \(refused.standardError)")
+    }
+  }
+}

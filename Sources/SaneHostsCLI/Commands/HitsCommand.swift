@@ -26,7 +26,10 @@ struct HitsCommand: AsyncParsableCommand {
       instead or as well (paged on one session, logged out at the end; the password from --pihole-password-file, \
       $PIHOLE_PASSWORD or the one `pihole` saved). --follow prints each blocked name with its lists as the \
       server logs it, until interrupted. Client addresses are neither printed nor kept unless --by-client \
-      is given; nothing of the logs is stored. Lines that cannot be read are counted and skipped.
+      is given; nothing of the logs is stored. Lines that cannot be read are counted and skipped. \
+      --replica NAME=PATH reads one log per replica of the fleet (`sanehosts fleet`), each counted as that \
+      replica blocks (a secondary fed by transfer: the policy zone, whatever its server), and prints a \
+      report per replica; --replica NAME alone reads a Pi-hole replica's log through its API.
       """)
 
   @OptionGroup var store: StoreOptions
@@ -35,6 +38,12 @@ struct HitsCommand: AsyncParsableCommand {
     help: ArgumentHelp(
       "A query log: dnsmasq:PATH, unbound:PATH or bind:PATH (repeat for more).", valueName: "KIND:PATH"))
   var logs: [String] = []
+  @Option(
+    name: .customLong("replica"),
+    help: ArgumentHelp(
+      "A fleet replica's log: NAME=PATH (a transfer replica: its server's format), NAME=KIND:PATH, or NAME for a Pi-hole (its API); repeat for each.",
+      valueName: "NAME[=PATH]"))
+  var replicas: [String] = []
   @Option(
     help: ArgumentHelp("Count only queries since then: 90m, 24h, 7d, or a date (2026-11-20).", valueName: "when"))
   var since: String?
@@ -59,6 +68,13 @@ struct HitsCommand: AsyncParsableCommand {
   var follow = false
 
   func validate() throws {
+    if !replicas.isEmpty {
+      guard logs.isEmpty, pihole == nil, !follow, !csv else {
+        throw ValidationError(
+          "--replica counts each replica's log alone: leave out --log, --pihole, --follow and --csv.")
+      }
+      return
+    }
     if logs.isEmpty && pihole == nil {
       // The one wording of a missing log, the use case's (the dashboard says the same).
       throw ValidationError(TrafficError.noLogs.errorDescription ?? "")
@@ -73,6 +89,7 @@ struct HitsCommand: AsyncParsableCommand {
 
   func run() async throws {
     let store = try store.open()
+    guard replicas.isEmpty else { return try await runReplicas(store) }
     let report: HitReport
     let sources = try logs.map { argument throws(TrafficError) in try LogSource(argument: argument) }
     let request = NetworkHits.Request(
@@ -100,5 +117,28 @@ struct HitsCommand: AsyncParsableCommand {
     } else {
       Terminal.writeOutput(Self.text(report))
     }
+  }
+
+  /// `--replica`: one report per replica, each under its name.
+  func runReplicas(_ store: Store) async throws {
+    let fleet = try store.replicas(in: profile.name)
+    let logs = try replicas.map { text throws(FleetHitsError) in try FleetHits.Log(argument: text, replicas: fleet) }
+    let sessions = PasswordPiholeSessions(
+      password: connection.noPassword
+        ? nil : try PasswordPiholeSessions.password(file: connection.piholePasswordFile, data: store.directory),
+      userAgent: "sanehosts/\(SaneHosts.version)")
+    let reports = try await FleetHits(store: store, profile: profile.name, sessions: sessions).reports(
+      logs, since: try since.map { text throws(TrafficError) in try NetworkHits.since(text) }, top: top)
+    if printing.json {
+      Terminal.writeOutput(Text.json(reports.map { ReplicaHits(replica: $0.replica, report: $0.report) }))
+    } else {
+      Terminal.writeOutput(reports.map { "== \($0.replica) ==\n" + Self.text($0.report) }.joined(separator: "\n"))
+    }
+  }
+
+  /// One replica's report, for `--replica --json`.
+  struct ReplicaHits: Encodable {
+    var replica: String
+    var report: HitReport
   }
 }
