@@ -31,6 +31,9 @@ public struct Replica: Sendable, Hashable, Codable, Identifiable {
   public var addedAt: Date
   /// For `.transfer`: the primary as the replica reaches it (`IP` or `IP:port`), which its snippet names.
   public var primaryAddress: String?
+  /// The machine's memory in MiB, when the user said it (`fleet add --memory`): what the profile's cost is
+  /// weighed against.
+  public var memoryMiB: Int?
   /// When its own answers last matched the profile (`fleet sync` or `fleet status`), nil: never.
   public var verifiedAt: Date?
   /// The profile's fingerprint it was verified against.
@@ -41,8 +44,9 @@ public struct Replica: Sendable, Hashable, Codable, Identifiable {
   /// Creates a replica with row id `id`.
   public init(
     id: Int64, profileID: Int64, name: String, feed: Feed, pihole: String? = nil, resolver: String? = nil,
-    kind: String? = nil, addedAt: Date = Date(), primaryAddress: String? = nil
+    kind: String? = nil, addedAt: Date = Date(), primaryAddress: String? = nil, memoryMiB: Int? = nil
   ) {
+    self.memoryMiB = memoryMiB
     self.primaryAddress = primaryAddress
     self.id = id
     self.profileID = profileID

@@ -16,13 +16,16 @@ extension Store {
     public var kind: String?
     /// The primary as the replica reaches it, for `.transfer`.
     public var primaryAddress: String?
+    /// The machine's memory in MiB, when known.
+    public var memoryMiB: Int?
 
     /// A replica to add.
     public init(
       name: String, feed: Replica.Feed, pihole: String? = nil, resolver: String? = nil, kind: String? = nil,
-      primaryAddress: String? = nil
+      primaryAddress: String? = nil, memoryMiB: Int? = nil
     ) {
       self.primaryAddress = primaryAddress
+      self.memoryMiB = memoryMiB
       self.name = name
       self.feed = feed
       self.pihole = pihole
@@ -45,7 +48,7 @@ extension Store {
       return try Self.insertNew(
         Replica(
           id: 0, profileID: profile.id, name: new.name, feed: new.feed, pihole: new.pihole, resolver: new.resolver,
-          kind: new.kind, primaryAddress: new.primaryAddress),
+          kind: new.kind, primaryAddress: new.primaryAddress, memoryMiB: new.memoryMiB),
         db)
     }
   }

@@ -84,8 +84,9 @@ extension Store {
           );
           """)
     }
-    migrator.registerMigration("v8: where a replica transfers from, what was last verified on it, the fleet's changes")
-    {
+    migrator.registerMigration(
+      "v8: where a replica transfers from, its memory, what was last verified on it, the fleet's changes"
+    ) {
       db in
       try db.execute(
         sql: """
@@ -93,6 +94,7 @@ extension Store {
           ALTER TABLE replica ADD COLUMN verifiedAt DATETIME;
           ALTER TABLE replica ADD COLUMN verifiedFingerprint TEXT;
           ALTER TABLE replica ADD COLUMN verifiedSerial INTEGER;
+          ALTER TABLE replica ADD COLUMN memoryMiB INTEGER;
           CREATE TABLE fleetChange (
             id INTEGER PRIMARY KEY,
             profileID INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,

@@ -68,7 +68,28 @@ struct FleetAddWriteTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.isEmpty)
     #expect(result.standardError.contains("Wrote its configuration to \(file.path)"))
+    #expect(!result.standardError.contains("warning:"), "no memory given, no warning")
     let text = try String(contentsOf: file, encoding: .utf8)
     #expect(text.contains("primaries { 10.0.0.1 port 5301; };") && text.contains("file \"/var/cache/bind/copy.rpz\";"))
+  }
+
+  @Test("--memory is kept, and a replica the profile would fill more than half of is warned about")
+  func memory() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    let list = cli.directory.file("list.txt")
+    try Data((0..<2000).map { "n\($0).website\n" }.joined().utf8).write(to: list)
+    try await cli.ok("sources", "add", list.path)
+    try await cli.ok("update", "--quiet")
+    let small = try await cli.runner.run([
+      "fleet", "add", "tiny", "--resolver", "10.0.0.3", "--kind", "unbound", "--primary", "10.0.0.1", "--memory", "2M",
+    ])
+    #expect(
+      small.status == 0 && small.standardError.contains("warning: tiny has 2 MiB: unbound (rpz)"),
+      "\(small.standardError)")
+    let json = try #require(try await cli.json("fleet", "show", "tiny", "--json") as? [String: Any])
+    #expect(json["memoryMiB"] as? Int == 2)
+    let refused = try await cli.runner.run(["fleet", "add", "x", "--resolver", "10.0.0.4", "--memory", "lots"])
+    #expect(refused.status == 64 && refused.standardError.contains("--memory takes a size such as 512M or 1G"))
   }
 }

@@ -18,7 +18,7 @@ struct StoreMigrationsTests {
         "v5: mirrors, and where the current copy came from",
         "v6: a generation counted up by every write",
         "v7: a profile's fleet of replicas",
-        "v8: where a replica transfers from, what was last verified on it, the fleet's changes",
+        "v8: where a replica transfers from, its memory, what was last verified on it, the fleet's changes",
       ])
   }
 

@@ -45,7 +45,7 @@ extension FleetCommand {
       ).run()
       let elapsed = ContinuousClock.now - started
       printing.write(FleetCommand.SyncReport(outcome)) {
-        var text = ""
+        var text = outcome.warnings.map { "warning: \($0)\n" }.joined()
         if let primary = outcome.primary { text += "Primary: \(primary)\n" }
         for (name, line) in outcome.piholes.sorted(by: { $0.key < $1.key }) { text += "Pi-hole \(name): \(line)\n" }
         text += FleetCommand.table(outcome.reports)
@@ -64,6 +64,7 @@ extension FleetCommand {
     var primaryFailed: Bool
     var piholes: [String: String]
     var replicas: [ReplicaReport]
+    var warnings: [String]
     var allVerified: Bool
 
     init(_ outcome: FleetSync.Outcome) {
@@ -71,6 +72,7 @@ extension FleetCommand {
       primaryFailed = outcome.primaryFailed
       piholes = outcome.piholes
       replicas = outcome.reports
+      warnings = outcome.warnings
       allVerified = outcome.allVerified
     }
   }

@@ -54,6 +54,11 @@ struct FleetCommand: ParsableCommand {
         "With --kind bind or unbound: where the server keeps its copy of the zone (default: a folder its Debian package lets it write).",
         valueName: "path"))
     var copy: String?
+    @Option(
+      help: ArgumentHelp(
+        "The replica's memory (512M, 1G): warns when the profile would fill more than half of it.",
+        valueName: "size"))
+    var memory: String?
 
     func validate() throws {
       guard (pihole == nil) != (resolver == nil) || (pihole != nil && resolver != nil && kind == nil) else {
@@ -76,6 +81,9 @@ struct FleetCommand: ParsableCommand {
       if kind == nil, primary != nil || write != nil || copy != nil {
         throw ValidationError("--primary, --write and --copy are for a replica fed by transfer: add --kind K.")
       }
+      if let memory, FleetCost.mebibytes(memory) == nil {
+        throw ValidationError("--memory takes a size such as 512M or 1G, not “\(memory)”.")
+      }
       if let primary, (try? ServerAddress(parsing: primary)) == nil {
         throw ValidationError("--primary takes the primary as IP or IP:port ([v6]:port), not “\(primary)”.")
       }
@@ -90,7 +98,9 @@ struct FleetCommand: ParsableCommand {
       }
       if let refusal = secondary?.refusal { throw CommandFailure(refusal) }
       let replica = try store.addReplica(
-        .init(name: name, feed: feed, pihole: pihole, resolver: resolver, kind: kind, primaryAddress: primary),
+        .init(
+          name: name, feed: feed, pihole: pihole, resolver: resolver, kind: kind, primaryAddress: primary,
+          memoryMiB: memory.flatMap(FleetCost.mebibytes)),
         to: profile.name)
       let profile = try store.profile(self.profile.name)
       let added = "Added replica \(replica.name) to profile \(profile.name): \(FleetCommand.how(replica)).\n"
@@ -101,6 +111,7 @@ struct FleetCommand: ParsableCommand {
         Terminal.writeError(
           "Cost: \(ServerCost.secondary(secondary.kind).sentence(names: names)); check that the replica has that much free.\n"
         )
+        if let warning = FleetCost.warning(for: replica, names: names) { Terminal.writeError("warning: \(warning)\n") }
       }
       if let write {
         try StagedFile.replace(write, with: Array(secondary.text.utf8), mode: secondary.key == nil ? 0o644 : 0o640)

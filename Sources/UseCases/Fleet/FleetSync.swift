@@ -50,6 +50,8 @@ public struct FleetSync: Sendable {
     public var piholes: [String: String]
     /// Every replica's report, in the fleet's order.
     public var reports: [ReplicaReport]
+    /// Replicas whose memory the profile is known to fill more than half of.
+    public var warnings: [String] = []
     /// Whether every replica was verified.
     public var allVerified: Bool { !primaryFailed && reports.allSatisfy { $0.verdict == .verified } }
   }
@@ -60,6 +62,9 @@ public struct FleetSync: Sendable {
     let check = FleetCheck(store: store, profile: profile, sessions: sessions, settle: settle)
     let transfer = replicas.filter { $0.feed == .transfer }
     var outcome = Outcome(primary: nil, primaryFailed: false, piholes: [:], reports: [])
+    if let names = try? ProfileList.plan(profile: profile, in: store).names {
+      outcome.warnings = replicas.compactMap { FleetCost.warning(for: $0, names: names) }
+    }
     if !transfer.isEmpty {
       (outcome.primary, outcome.primaryFailed) = await pushToPrimary(secondaries: transfer)
     }
