@@ -78,31 +78,11 @@ extension Resolver {
       if case .invalidName(_, let reason) = error { throw .invalidName(zone, reason: reason) }
       throw .malformedReply(error)
     }
-    guard !Task.isCancelled else { throw .cancelled }
-    let exchange = try Exchange()
-    defer { exchange.finish() }
-    let deadline = ContinuousClock.now + timeout
     let server = server
     let message = bytes
-    let result = await withTaskCancellationHandler {
-      await withCheckedContinuation {
-        (
-          continuation: CheckedContinuation<
-            Result<(records: [Record], bytes: Int, code: ResponseCode), ResolverError>, Never
-          >
-        ) in
-        let thread = Thread {
-          continuation.resume(
-            returning: exchange.runTransfer(
-              message: message, id: id, server: server, deadline: deadline, timeout: timeout))
-        }
-        thread.name = "sanehosts-dns"
-        thread.start()
-      }
-    } onCancel: {
-      exchange.cancel()
+    let read = try await onOwnThread(timeout: timeout) { exchange, deadline in
+      exchange.runTransfer(message: message, id: id, server: server, deadline: deadline, timeout: timeout)
     }
-    let read = try result.get()
     guard read.code == .noError, case .soa(let soa)? = read.records.first?.data else {
       throw .transferRefused(zone: zone, server: server.description, code: read.code)
     }
@@ -113,26 +93,10 @@ extension Resolver {
   func exchangeOverTCP(_ message: [UInt8], id: UInt16, timeout: Duration) async throws(ResolverError) -> (
     message: Message, bytes: [UInt8]
   ) {
-    guard !Task.isCancelled else { throw .cancelled }
-    let exchange = try Exchange()
-    defer { exchange.finish() }
-    let deadline = ContinuousClock.now + timeout
     let server = server
-    let result = await withTaskCancellationHandler {
-      await withCheckedContinuation {
-        (continuation: CheckedContinuation<Result<(message: Message, bytes: [UInt8]), ResolverError>, Never>) in
-        let thread = Thread {
-          continuation.resume(
-            returning: exchange.runOverTCP(
-              message: message, id: id, server: server, deadline: deadline, timeout: timeout))
-        }
-        thread.name = "sanehosts-dns"
-        thread.start()
-      }
-    } onCancel: {
-      exchange.cancel()
+    return try await onOwnThread(timeout: timeout) { exchange, deadline in
+      exchange.runOverTCP(message: message, id: id, server: server, deadline: deadline, timeout: timeout)
     }
-    return try result.get()
   }
 
   /// The error field of a reply's TSIG record (BADSIG 16, BADKEY 17, BADTIME 18), or nil.

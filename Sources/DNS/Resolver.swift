@@ -42,18 +42,25 @@ public struct Resolver: Sendable {
     }
     // The question as it reads back from the wire, to compare with the reply's.
     guard let question = try? Message(decoding: bytes).questions.first else { throw .invalidName(name, reason: .empty) }
+    let server = server
+    return try await onOwnThread(timeout: timeout) { exchange, deadline in
+      exchange.run(query: bytes, id: id, question: question, server: server, deadline: deadline, timeout: timeout)
+    }
+  }
+
+  /// Runs `work` with a new exchange and the deadline `timeout` from now, on a thread of its own (never
+  /// one of Swift's cooperative pool); cancelling the task wakes the exchange at once.
+  func onOwnThread<T: Sendable>(
+    timeout: Duration,
+    _ work: @escaping @Sendable (Exchange, ContinuousClock.Instant) -> Result<T, ResolverError>
+  ) async throws(ResolverError) -> T {
     guard !Task.isCancelled else { throw .cancelled }
     let exchange = try Exchange()
     defer { exchange.finish() }
     let deadline = ContinuousClock.now + timeout
-    let server = server
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Result<Message, ResolverError>, Never>) in
-        let thread = Thread {
-          continuation.resume(
-            returning: exchange.run(
-              query: bytes, id: id, question: question, server: server, deadline: deadline, timeout: timeout))
-        }
+      await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, ResolverError>, Never>) in
+        let thread = Thread { continuation.resume(returning: work(exchange, deadline)) }
         thread.name = "sanehosts-dns"
         thread.start()
       }

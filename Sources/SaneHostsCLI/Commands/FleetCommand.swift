@@ -155,7 +155,11 @@ struct FleetCommand: ParsableCommand {
       let replica = try store.open().replica(named: name, in: profile.name)
       printing.write(replica) {
         var out = "Replica \(replica.name): \(FleetCommand.how(replica))\n"
+        if let primary = replica.primaryAddress { out += "Transfers from: \(primary)\n" }
+        if let memory = replica.memoryMiB { out += "Memory: \(memory) MiB\n" }
         out += "Added: \(replica.addedAt.formatted(.iso8601))\n"
+        out +=
+          "Last verified: \(replica.verifiedAt.map { $0.formatted(.iso8601) } ?? "never (sanehosts fleet status asks it)")\n"
         return out
       }
     }
