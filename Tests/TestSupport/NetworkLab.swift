@@ -80,11 +80,6 @@ public struct NetworkLab: Sendable {
     ("/usr/sbin/ip", ["netns", "exec", host.namespace, executable] + arguments)
   }
 
-  /// Cuts `host` off the network (its interface down) or puts it back.
-  public func setConnected(_ host: Host, _ connected: Bool) async throws {
-    try await Self.ip(["-n", host.namespace, "link", "set", "eth0", connected ? "up" : "down"])
-  }
-
   @discardableResult
   private static func ip(_ arguments: [String]) async throws -> String {
     let result = try await ProcessRunner().run("/usr/sbin/ip", arguments)
