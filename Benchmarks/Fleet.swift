@@ -36,6 +36,8 @@ extension Benchmark {
     }
     freshProfile(at: folder.appending(path: "home"), sanehosts: sanehosts, port: port, files: tenLists)
     guard run([sanehosts, "update", "--quiet"]).status == 0 else { fail("fleet: update failed") }
+    serverCostBenchmark(sanehosts: sanehosts, work: folder)
+    print("")
     try createFleetLab()
     let address = { (host: Int) in "\(fleetSubnet).\(host)" }
     children.append(inNamespace(1, upstreamCommand(address(1))))

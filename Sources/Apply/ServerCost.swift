@@ -4,9 +4,11 @@ import Foundation
 /// What a DNS server costs to hold a profile: the time it takes to load it and the memory it keeps,
 /// measured on the real servers with the 10 real lists' profile (415,743 names) and scaled by names.
 ///
-/// The figures are `sanehosts-bench --only fleet`'s (BIND, unbound and PowerDNS Recursor as secondaries:
-/// start, whole transfer and load, then `VmRSS`) and `../shared/docs/zone-transfer.md`'s (the other
-/// drop-ins), each on Debian 12's package; `apply` and `fleet add` say them before a push.
+/// The figures are `sanehosts-bench --only fleet`'s, each server Debian 12's: the drop-ins (dnsmasq,
+/// unbound, Knot Resolver) from start to the first blocked answer on 127.0.0.1 and their resident memory
+/// over their idle size; BIND, unbound and PowerDNS Recursor as secondaries from start to the first
+/// blocked answer (the whole transfer and the load) and their resident size. `apply` and `fleet add` say
+/// them before a push.
 public struct ServerCost: Sendable, Hashable {
   /// The server and how it holds the names (`BIND (response-policy zone)`).
   public var server: String
@@ -15,9 +17,17 @@ public struct ServerCost: Sendable, Hashable {
   /// Seconds from start (or reload) to answering with the names; nil where not measured. For a secondary,
   /// from its start to its first blocked answer: the whole transfer and the load.
   public var loadSeconds: Double?
-  /// Resident memory holding the names, in MiB: over the idle size for dnsmasq, the whole process for the
-  /// others (their idle size is small beside it).
+  /// Resident memory holding the names, in MiB: over the idle size for a drop-in, the whole process for a
+  /// secondary (its idle size is small beside it).
   public var residentMiB: Double
+
+  /// A cost measured with `names` names.
+  public init(server: String, names: Int, loadSeconds: Double?, residentMiB: Double) {
+    self.server = server
+    self.names = names
+    self.loadSeconds = loadSeconds
+    self.residentMiB = residentMiB
+  }
 
   /// The profile every figure was measured with: the 10 real lists of `../shared/data/blocklists`.
   static let measuredNames = 415_743
@@ -26,12 +36,12 @@ public struct ServerCost: Sendable, Hashable {
   public static func dropIn(_ target: ServerTarget) -> ServerCost? {
     switch target {
     case .dnsmasq:
-      ServerCost(server: "dnsmasq (servers-file)", names: measuredNames, loadSeconds: 0.47, residentMiB: 22.7)
-    case .unbound: ServerCost(server: "unbound (local-zone)", names: measuredNames, loadSeconds: nil, residentMiB: 130)
+      ServerCost(server: "dnsmasq (servers-file)", names: measuredNames, loadSeconds: 0.28, residentMiB: 22)
+    case .unbound: ServerCost(server: "unbound (local-zone)", names: measuredNames, loadSeconds: 0.69, residentMiB: 110)
     case .bind: secondary(.bind)
     case .pdnsRecursor: secondary(.pdnsRecursor)
     case .knotResolver:
-      ServerCost(server: "Knot Resolver (policy.rpz)", names: measuredNames, loadSeconds: 18, residentMiB: 103)
+      ServerCost(server: "Knot Resolver (policy.rpz)", names: measuredNames, loadSeconds: 1.4, residentMiB: 85)
     default: nil
     }
   }

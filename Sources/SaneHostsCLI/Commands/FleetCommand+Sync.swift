@@ -44,18 +44,20 @@ extension FleetCommand {
         primaryAddress: try ServerAddress(parsing: primaryAddress), settle: .milliseconds(Int(settle * 1000))
       ).run()
       let elapsed = ContinuousClock.now - started
-      printing.write(FleetCommand.SyncReport(outcome)) {
-        var text = outcome.warnings.map { "warning: \($0)\n" }.joined()
-        if let primary = outcome.primary { text += "Primary: \(primary)\n" }
-        for (name, line) in outcome.piholes.sorted(by: { $0.key < $1.key }) { text += "Pi-hole \(name): \(line)\n" }
-        text += FleetCommand.table(outcome.reports)
-        let verified = outcome.reports.filter { $0.verdict == .verified }.count
-        text +=
-          "\(verified) of \(outcome.reports.count) replicas verified in \(Double(elapsed / .milliseconds(10)).rounded() / 100) s\n"
-        return text
-      }
+      let text = FleetCommand.syncText(outcome, seconds: elapsed / .seconds(1))
+      printing.write(FleetCommand.SyncReport(outcome)) { text }
       if !outcome.allVerified { throw ExitCode(5) }
     }
+  }
+
+  /// What `fleet sync` prints: warnings, the primary's and each Pi-hole's line, the table, the count.
+  static func syncText(_ outcome: FleetSync.Outcome, seconds: Double) -> String {
+    var lines = outcome.warnings.map { "warning: \($0)" }
+    if let primary = outcome.primary { lines.append("Primary: \(primary)") }
+    lines += outcome.piholes.sorted { $0.key < $1.key }.map { "Pi-hole \($0.key): \($0.value)" }
+    let verified = outcome.reports.filter { $0.verdict == .verified }.count
+    let count = "\(verified) of \(outcome.reports.count) replicas verified in \(CompileSummary.hundredths(seconds)) s"
+    return lines.map { $0 + "\n" }.joined() + table(outcome.reports) + count + "\n"
   }
 
   /// `fleet sync --json`.

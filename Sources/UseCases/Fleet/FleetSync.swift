@@ -70,21 +70,32 @@ public struct FleetSync: Sendable {
     }
     // The expectations after the push: the change it recorded is among the names asked.
     let expected = try await check.expectations()
-    let results = await withTaskGroup(of: (Int, ReplicaReport, String?).self) { group in
+    // A struct, not a tuple: the release build read a task's `(Int, ReplicaReport, String?)` back with
+    // a String where nil had been returned (a crash in `fleet sync`, found by the tests of the release
+    // binary; the debug build was right).
+    let results = await withTaskGroup(of: Synced.self) { group in
       for (index, replica) in replicas.enumerated() {
         group.addTask {
-          var line: String?
-          if replica.feed == .pihole { line = await syncPihole(replica) }
-          return (index, await check.check(replica, expected: expected), line)
+          let line = replica.feed == .pihole ? await syncPihole(replica) : nil
+          return Synced(index: index, report: await check.check(replica, expected: expected), piholeLine: line)
         }
       }
-      var all: [(Int, ReplicaReport, String?)] = []
+      var all: [Synced] = []
       for await result in group { all.append(result) }
-      return all.sorted { $0.0 < $1.0 }
+      return all.sorted { $0.index < $1.index }
     }
-    outcome.reports = results.map(\.1)
-    for (index, _, line) in results { if let line { outcome.piholes[replicas[index].name] = line } }
+    outcome.reports = results.map(\.report)
+    for result in results {
+      if let line = result.piholeLine { outcome.piholes[replicas[result.index].name] = line }
+    }
     return outcome
+  }
+
+  /// One replica's end of a sync: its place in the fleet, its report, and for a Pi-hole what its sync did.
+  struct Synced: Sendable {
+    var index: Int
+    var report: ReplicaReport
+    var piholeLine: String?
   }
 
   /// Applies the profile to the primary as updates, with `secondaries` allowed and notified; records the
@@ -93,7 +104,7 @@ public struct FleetSync: Sendable {
     let found = FleetPrimary.find(in: store.directory)
     guard let output = output ?? found?.output else {
       return (
-        "no primary: run sanehosts apply --target bind --transfer-to ADDRESS… on the machine whose BIND feeds the secondaries",
+        "none yet: run sanehosts apply --target bind --transfer-to ADDRESS… on the machine whose BIND feeds the secondaries",
         true
       )
     }
