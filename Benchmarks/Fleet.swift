@@ -179,16 +179,7 @@ extension Benchmark {
   {
     let start = ContinuousClock.now
     while seconds(since: start) < limit {
-      let pipe = Pipe()
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/dig")
-      process.arguments = ["@\(server)", "+time=1", "+tries=1", "+noall", "+comments", name, type]
-      process.standardOutput = pipe
-      process.standardError = FileHandle.nullDevice
-      guard (try? process.run()) != nil else { return false }
-      let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      if output.contains("status: \(status)") { return true }
+      if digOutput(server: server, name: name, type: type).contains("status: \(status)") { return true }
       usleep(100_000)
     }
     return false

@@ -110,7 +110,7 @@ extension Benchmark {
       waitpid(pid, nil, 0)
     }
     while seconds(since: start) < 300 {
-      let output = digOutput(port: port, name: blocked == nil ? "readiness.invalid" : "doubleclick.net")
+      let output = digOutput(port: port, name: blocked == nil ? "readiness.invalid" : "doubleclick.net", type: "A")
       if let blocked { if output.contains(blocked) { break } } else if output.contains("status: ") { break }
       var status: Int32 = 0
       if waitpid(pid, &status, WNOHANG) == pid { return nil }
@@ -122,13 +122,13 @@ extension Benchmark {
     return (elapsed, Double(residentKiB(of: pid) ?? 0) / 1024)
   }
 
-  /// What `dig` prints for `name`'s A record at 127.0.0.1:`port` (header and answer).
-  static func digOutput(port: Int, name: String) -> String {
+  /// What `dig` prints for `name`'s `type` records at `server`:`port` (header and answer).
+  static func digOutput(server: String = "127.0.0.1", port: Int = 53, name: String, type: String) -> String {
     let pipe = Pipe()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/dig")
     process.arguments = [
-      "@127.0.0.1", "-p", "\(port)", "+time=1", "+tries=1", "+noall", "+comments", "+answer", name, "A",
+      "@\(server)", "-p", "\(port)", "+time=1", "+tries=1", "+noall", "+comments", "+answer", name, type,
     ]
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice

@@ -115,21 +115,9 @@ extension DNSServerProcess {
       named, ["-g", "-c", file.path], in: host, of: lab, logFile: state.appending(path: "log"), body)
   }
 
-  /// A lab `named`'s options, left open: no control channel, all state in `state`, port 53 on `address`.
+  /// A lab `named`'s options, left open: `namedPreamble` on port 53 of `address`, answering anyone.
   private static func labNamedOptions(state: URL, address: String) -> String {
-    """
-    controls { };
-    options {
-      directory "\(state.path)";
-      pid-file none;
-      session-keyfile none;
-      managed-keys-directory "\(state.path)";
-      bindkeys-file "/dev/null";
-      listen-on port 53 { \(address); };
-      listen-on-v6 { none; };
-      allow-query { any; };
-      dnssec-validation no;
-    """
+    namedPreamble(state: state, port: 53, address: address, allowed: "any") + "\n  dnssec-validation no;"
   }
 }
 

@@ -65,8 +65,11 @@ extension DNSServerProcess {
   }
 
   /// The start of a test `named`'s configuration: no control channel, all state in `state`, listening on
-  /// 127.0.0.1:`port` only; the `options` block is left open for the caller's own options.
-  static func namedPreamble(state: URL, port: UInt16) -> String {
+  /// `address`:`port` only and answering `allowed`; the `options` block is left open for the caller's own
+  /// options.
+  static func namedPreamble(
+    state: URL, port: UInt16, address: String = "127.0.0.1", allowed: String = "127.0.0.1"
+  ) -> String {
     """
     controls { };
     options {
@@ -75,9 +78,9 @@ extension DNSServerProcess {
       session-keyfile none;
       managed-keys-directory "\(state.path)";
       bindkeys-file "/dev/null";
-      listen-on port \(port) { 127.0.0.1; };
+      listen-on port \(port) { \(address); };
       listen-on-v6 { none; };
-      allow-query { 127.0.0.1; };
+      allow-query { \(allowed); };
     """
   }
 

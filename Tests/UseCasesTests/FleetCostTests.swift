@@ -21,6 +21,11 @@ struct FleetCostTests {
     #expect(FleetCost.of(small) == ServerCost.secondary(.unbound))
   }
 
+  @Test("The store's transfer kinds are the secondaries' (Store cannot see Apply's enum: kept equal here)")
+  func kinds() {
+    #expect(Replica.transferKinds == SecondaryConfiguration.Kind.allCases.map(\.rawValue))
+  }
+
   @Test("Sizes: 512, 512M, 512MiB, 1G, 1GiB; nothing else")
   func sizes() {
     #expect(["512", "512M", "512mib", "512MB"].map(FleetCost.mebibytes) == [512, 512, 512, 512])
