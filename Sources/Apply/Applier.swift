@@ -14,8 +14,8 @@ import Store
 /// validate, check and write exactly the same way. Nothing is printed: the result carries the warnings
 /// and the prepared change (for a diff).
 public struct Applier: Sendable {
-  /// What to apply, and how.
-  public struct Options: Sendable {
+  /// What to apply, and how (kept in the ledger as its `Ledger.Recipe`).
+  public struct Options: Sendable, Hashable, Codable {
     /// The profile (nil: the active one).
     public var profile: String?
     /// A DNS server drop-in, or nil for the hosts file's managed section.

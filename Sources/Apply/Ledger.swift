@@ -1,3 +1,4 @@
+import DNS
 import Files
 import Foundation
 
@@ -43,6 +44,8 @@ public struct Ledger: Sendable {
     /// The states written, oldest first (at most `historyLimit`): when each was written and, where it was
     /// confirmed, loaded, and the rules it held; `hits` counts each query against the one running then.
     public var history: [State]?
+    /// How the file was last applied (nil: before this was recorded), so `reapply` does it again.
+    public var recipe: Recipe?
 
     /// Whether the file as written is the state the server last confirmed loading.
     public var isLoaded: Bool { loadedSHA256 == sha256 }
@@ -69,6 +72,28 @@ public struct Ledger: Sendable {
     public init(allow: [String], deny: [String]) {
       self.allow = allow
       self.deny = deny
+    }
+  }
+
+  /// How a file was applied: the options (never a dry run or forced) and where its answers were verified,
+  /// so a later `reapply` (an allow rule ending, a timer) writes it the same way and checks it the same way.
+  public struct Recipe: Sendable, Hashable, Codable {
+    /// The apply's options.
+    public var options: Applier.Options
+    /// Whether the apply was verified by the server's answers.
+    public var verify: Bool
+    /// The server asked, when not the one the target names.
+    public var verifyServer: ServerAddress?
+
+    /// A recipe; `dryRun` and `force` are cleared (a reapply never forces over someone's edit).
+    public init(options: Applier.Options, verify: Bool, verifyServer: ServerAddress?) {
+      var options = options
+      options.dryRun = false
+      options.force = false
+      options.verify = verify
+      self.options = options
+      self.verify = verify
+      self.verifyServer = verifyServer
     }
   }
 
@@ -163,6 +188,13 @@ public struct Ledger: Sendable {
     {
       entry.history?[last].loadedDate = date
     }
+    try record(entry, for: path)
+  }
+
+  /// Records how the file was applied, for `reapply`.
+  public func recordRecipe(_ recipe: Recipe, for path: String) throws(StagedFile.Failure) {
+    guard var entry = entry(for: path), entry.recipe != recipe else { return }
+    entry.recipe = recipe
     try record(entry, for: path)
   }
 

@@ -640,6 +640,7 @@ public struct ManagedFile: Sendable {
       entry?.loadedDate = previous.loadedDate
       entry?.primarySerial = previous.primarySerial
       entry?.history = previous.history
+      entry?.recipe = previous.recipe
       // The rules held stay those of the bytes recorded: kept while the file is the same.
       if entry?.sha256 == previous.sha256 { entry?.rules = previous.rules }
     }

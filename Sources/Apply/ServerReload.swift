@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// How a running DNS server is told to load its drop-in again.
-public enum ReloadMethod: Sendable, Hashable {
+public enum ReloadMethod: Sendable, Hashable, Codable {
   /// `systemctl reload UNIT`.
   case systemd(unit: String)
   /// `systemctl restart UNIT`: for dnsmasq's `conf-file` drop-in, which a reload (SIGHUP) does not read again.

@@ -12,7 +12,7 @@ import Foundation
 ///   every site registered under it; the hosts and domains formats keep it (blocking it exactly is harmless).
 public struct Renderer: Sendable {
   /// The address used in hosts output.
-  public enum HostsAddress: Sendable, Hashable {
+  public enum HostsAddress: Sendable, Hashable, Codable {
     /// `0.0.0.0` (the default: fails fast, no local connection attempt).
     case ipv4
     /// `::`.

@@ -33,7 +33,8 @@ struct SaneHosts: AsyncParsableCommand {
       CommandGroup(
         name: "Applying",
         subcommands: [
-          ApplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self, FleetCommand.self,
+          ApplyCommand.self, ReapplyCommand.self, DisableCommand.self, RestoreCommand.self, ScheduleCommand.self,
+          FleetCommand.self,
         ]),
       CommandGroup(
         name: "Testing a blocker", subcommands: [TestCommand.self, HistoryCommand.self, RegistryCommand.self]),

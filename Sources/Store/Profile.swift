@@ -75,12 +75,15 @@ public struct ProfileRule: Sendable, Hashable, Codable, Identifiable {
   public var comment: String?
   /// When it was added.
   public var addedAt: Date
+  /// When it ends (`allow add --for`): it is then removed and the profile applied again; nil: for good.
+  public var expiresAt: Date?
 
   /// Creates a rule with row id `id`.
   public init(
     id: Int64, profileID: Int64, action: Action, kind: RuleKind, pattern: String, comment: String? = nil,
-    addedAt: Date = Date()
+    addedAt: Date = Date(), expiresAt: Date? = nil
   ) {
+    self.expiresAt = expiresAt
     self.id = id
     self.profileID = profileID
     self.action = action
@@ -106,6 +109,8 @@ extension ProfileRule: FetchableRecord, MutablePersistableRecord {
     public static let kind = Column(CodingKeys.kind)
     /// The `pattern` column.
     public static let pattern = Column(CodingKeys.pattern)
+    /// The `expiresAt` column.
+    public static let expiresAt = Column(CodingKeys.expiresAt)
   }
 }
 

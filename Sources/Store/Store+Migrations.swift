@@ -107,6 +107,13 @@ extension Store {
           CREATE INDEX fleetChangeProfile ON fleetChange(profileID, id);
           """)
     }
+    migrator.registerMigration("v9: allow rules that end") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE rule ADD COLUMN expiresAt DATETIME;
+          CREATE INDEX ruleExpiry ON rule(expiresAt) WHERE expiresAt IS NOT NULL;
+          """)
+    }
     return migrator
   }
 

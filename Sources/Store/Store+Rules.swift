@@ -38,45 +38,104 @@ extension Store {
   /// `alreadyExists` when the profile has it.
   @discardableResult
   public func addRule(
-    _ text: String, action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil
+    _ text: String, action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil,
+    expiresAt: Date? = nil
   ) throws(StoreError) -> ProfileRule {
-    let result = try addRules([text], action: action, to: profile, comment: comment)
-    guard let rule = result.added.first else { throw .alreadyExists(kind: "\(action.rawValue) rule", name: text) }
+    let result = try addRules([text], action: action, to: profile, comment: comment, expiresAt: expiresAt)
+    guard let rule = result.added.first ?? result.retimed.first else {
+      throw .alreadyExists(kind: "\(action.rawValue) rule", name: text)
+    }
     return rule
   }
 
+  /// What `addRules` did with each rule given.
+  public struct RuleAddition: Sendable, Hashable {
+    /// Rules the profile did not have.
+    public var added: [ProfileRule] = []
+    /// Rules it had, as written, left as they were (adding what is there changes nothing).
+    public var alreadyThere: [String] = []
+    /// Rules it had whose end changed: a rule for a while given again for a while ends at the later
+    /// time, and given without an end it stays for good.
+    public var retimed: [ProfileRule] = []
+  }
+
   /// Parses rules as written and adds them in one transaction, all or none: the first that is not a rule
-  /// is the error, naming it. Rules the profile has already (or given twice) are not added again and
-  /// are returned as they were written (`alreadyThere`): adding what is there changes nothing.
+  /// is the error, naming it. `expiresAt`: when they end (nil: for good; allow rules only). A rule the
+  /// profile has already (or given twice) is not added again: it is `alreadyThere`, or `retimed` when
+  /// this changes when it ends. A rule for good is never made one that ends.
   @discardableResult
   public func addRules(
-    _ texts: [String], action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil
-  ) throws(StoreError) -> (added: [ProfileRule], alreadyThere: [String]) {
+    _ texts: [String], action: ProfileRule.Action, to profile: String? = nil, comment: String? = nil,
+    expiresAt: Date? = nil
+  ) throws(StoreError) -> RuleAddition {
+    if expiresAt != nil && action == .deny {
+      throw .invalid(
+        value: texts.joined(separator: " "), reason: "only an allow rule can end; remove a deny rule instead")
+    }
     var parsed: [(text: String, rule: RuleSet.Rule)] = []
     for text in texts { parsed.append((text, try Self.parseRule(text, action: action))) }
     let rules = parsed
     return try write { db in
       let profile = try Self.profile(profile, db)
       var seen = Set<String>()
-      var added: [ProfileRule] = []
-      var alreadyThere: [String] = []
+      var result = RuleAddition()
       for (text, rule) in rules {
+        guard seen.insert("\(rule.kind.rawValue) \(rule.pattern)").inserted else {
+          result.alreadyThere.append(text)
+          continue
+        }
         let existing = try ProfileRule.filter(
           ProfileRule.Columns.profileID == profile.id && ProfileRule.Columns.action == action.rawValue
             && ProfileRule.Columns.kind == rule.kind.rawValue && ProfileRule.Columns.pattern == rule.pattern
-        ).fetchCount(db)
-        guard existing == 0, seen.insert("\(rule.kind.rawValue) \(rule.pattern)").inserted else {
-          alreadyThere.append(text)
+        ).fetchOne(db)
+        if var existing {
+          guard let ends = existing.expiresAt, ends != expiresAt, expiresAt.map({ $0 > ends }) ?? true else {
+            result.alreadyThere.append(text)
+            continue
+          }
+          existing.expiresAt = expiresAt
+          try existing.update(db)
+          result.retimed.append(existing)
           continue
         }
-        added.append(
+        result.added.append(
           try Self.insertNew(
             ProfileRule(
-              id: 0, profileID: profile.id, action: action, kind: rule.kind, pattern: rule.pattern, comment: comment),
+              id: 0, profileID: profile.id, action: action, kind: rule.kind, pattern: rule.pattern, comment: comment,
+              expiresAt: expiresAt),
             db))
       }
-      return (added, alreadyThere)
+      return result
     }
+  }
+
+  /// A rule whose time was up, and the profile it was removed from.
+  public struct EndedRule: Sendable, Hashable {
+    /// The profile's name.
+    public var profile: String
+    /// The rule as it was.
+    public var rule: ProfileRule
+  }
+
+  /// Removes every rule whose end is at or before `now`, in every profile, in one transaction, and returns
+  /// them; two processes expiring at once remove each rule once (the second finds none).
+  public func removeEndedRules(at now: Date) throws(StoreError) -> [EndedRule] {
+    try write { db in
+      let ended = try ProfileRule.filter(ProfileRule.Columns.expiresAt <= now).order(ProfileRule.Columns.id).fetchAll(
+        db)
+      var result: [EndedRule] = []
+      for rule in ended {
+        let profile = try Profile.fetchOne(db, key: rule.profileID)
+        _ = try rule.delete(db)
+        result.append(EndedRule(profile: profile?.name ?? "", rule: rule))
+      }
+      return result
+    }
+  }
+
+  /// When the next rule ends, in any profile; nil when none does.
+  public func nextRuleEnd() throws(StoreError) -> Date? {
+    try read { db in try Date.fetchOne(db, ProfileRule.select(min(ProfileRule.Columns.expiresAt))) }
   }
 
   /// Removes a rule, given as written when added or by its number.

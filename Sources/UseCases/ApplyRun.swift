@@ -78,6 +78,11 @@ public struct ApplyRun: Sendable {
   /// cannot be read back for the verification.
   public func run() async throws -> Outcome {
     let applied = try await Applier(store: store, file: file).apply(options)
+    if !options.dryRun {
+      // How it was applied, for `reapply`; a ledger that cannot take it costs only that.
+      try? file.ledger.recordRecipe(
+        Ledger.Recipe(options: options, verify: verify != nil, verifyServer: verify?.server), for: applied.result.path)
+    }
     var outcome = Outcome(applied: applied)
     if let server = target.server {
       outcome.notLoaded = ApplyVerification.notLoadedLine(applied, server: server.server)

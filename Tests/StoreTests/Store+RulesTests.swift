@@ -177,4 +177,38 @@ struct StoreRulesTests {
       #expect(try store.ruleSet(for: try store.createProfile("empty")).isEmpty)
     }
   }
+
+  @Test(
+    "Allow rules for a while: given again, they end at the later time or stay for good, never shortened; only allow rules end; ended ones are removed once"
+  )
+  func forAWhile() async throws {
+    try await withStore { store, _ throws in
+      let start = Date(timeIntervalSince1970: 1_800_000_000)
+      let hour = start.addingTimeInterval(3600)
+      let day = start.addingTimeInterval(86_400)
+      #expect(try store.nextRuleEnd() == nil)
+      let rule = try store.addRule("a.website", action: .allow, expiresAt: hour)
+      #expect(rule.expiresAt == hour)
+      #expect(try store.nextRuleEnd() == hour)
+      #expect(
+        try store.addRules(["a.website"], action: .allow, expiresAt: start.addingTimeInterval(60)).alreadyThere == [
+          "a.website"
+        ])
+      #expect(try store.addRules(["a.website"], action: .allow, expiresAt: day).retimed.map(\.expiresAt) == [day])
+      #expect(try store.addRules(["a.website"], action: .allow).retimed.map(\.expiresAt) == [nil], "for good")
+      #expect(try store.addRules(["a.website"], action: .allow, expiresAt: hour).alreadyThere == ["a.website"])
+      #expect(try store.nextRuleEnd() == nil)
+      #expect(throws: StoreError.self) { try store.addRule("b.website", action: .deny, expiresAt: hour) }
+
+      try store.createProfile("other")
+      try store.addRule("=c.website", action: .allow, to: "other", expiresAt: hour)
+      try store.addRule("=d.website", action: .allow, expiresAt: day)
+      #expect(try store.removeEndedRules(at: hour.addingTimeInterval(-1)).isEmpty)
+      let ended = try store.removeEndedRules(at: hour)
+      #expect(ended.map(\.profile) == ["other"] && ended.map(\.rule.text) == ["=c.website"])
+      #expect(try store.removeEndedRules(at: hour).isEmpty, "removed once")
+      #expect(try store.nextRuleEnd() == day)
+      #expect(try store.rules(action: .allow).map(\.text) == ["a.website", "=d.website"])
+    }
+  }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// `OUTPUT.primary.conf`, the keys and zone statement named.conf includes, and `OUTPUT.primary`, the zone
 /// file BIND loads first and then keeps itself (with its journal, `OUTPUT.primary.jnl`). The keys are
 /// generated once and read back from the configuration on every apply.
-public struct PrimarySetup: Sendable, Hashable {
+public struct PrimarySetup: Sendable, Hashable, Codable {
   /// Where the primary answers SaneHosts' updates and SOA queries (this machine's BIND: 127.0.0.1:53).
   public var address: ServerAddress
   /// The secondaries it allows to transfer and notifies.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Blocklists
 import Foundation
 import Store
+import UseCases
 
 /// The rule syntax, shown in `allow` and `deny` help.
 /// The rule syntax, told from `action`'s side first (`allow --help` and `deny --help` open with their own).
@@ -27,12 +28,82 @@ struct AllowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "allow", abstract: "Add, remove and list allow rules (names never blocked).",
     discussion: ruleSyntax("allow"),
-    subcommands: [Add.self, Remove.self, List.self], defaultSubcommand: List.self)
+    subcommands: [Add.self, Remove.self, List.self, Expire.self], defaultSubcommand: List.self)
 
   struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add allow rules.")
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add allow rules, for good or for a while.",
+      discussion: """
+        With --for or --until the rules end: then they are removed and each profile they belonged to \
+        applied again to every place it is applied to (every file `apply` wrote for it, the way it was \
+        applied, and its fleet), by `sanehosts allow expire` (the Debian package's timer runs it every \
+        minute), or by a running `sanehosts serve` on time. A rule given again for a while ends at the \
+        later time; given without an end it stays for good. `allow list` and `status` show what ends when.
+        """)
     @OptionGroup var rules: RuleArguments
-    func run() throws { try rules.add(.allow) }
+    @Option(
+      name: .customLong("for"),
+      help: ArgumentHelp("End the rules after this long: 30m, 1h, 1h30m, 2d, 1w.", valueName: "duration"))
+    var duration: String?
+    @Option(help: ArgumentHelp("End the rules at this time: 18:00, 2026-12-01 18:00.", valueName: "time"))
+    var until: String?
+
+    func validate() throws {
+      if duration != nil && until != nil { throw ValidationError("Give --for or --until, not both.") }
+      _ = try end(now: Date())
+    }
+
+    /// When the rules end, or nil for good.
+    func end(now: Date) throws -> Date? {
+      do {
+        if let duration { return now.addingTimeInterval(try RuleEnd.seconds(duration)) }
+        if let until { return try RuleEnd.date(until, now: now) }
+      } catch {
+        throw ValidationError("--\(duration != nil ? "for" : "until"): \(error.localizedDescription)")
+      }
+      return nil
+    }
+
+    func run() throws { try rules.add(.allow, expiresAt: try end(now: Date())) }
+  }
+
+  struct Expire: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "expire", abstract: "Remove the allow rules whose time is up, and apply their profiles again.",
+      discussion: """
+        Removes every profile's allow rules that have ended, then applies each profile they belonged to again \
+        to every place it is applied to: every file `apply` wrote for it, with the same options, reload and \
+        verification, and its fleet (`fleet sync`). A reapply that fails is tried again by the next run. \
+        Nothing to do takes a few milliseconds: the Debian package's sanehosts-expire.timer runs it every minute.
+
+        Exit status: 0 when nothing ended or every place was applied again (and verified where it was \
+        before); 5 when a place was not; 1 on an error.
+        """)
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var piholes: FleetPiholeOptions
+    @OptionGroup var printing: OutputOptions
+    @Flag(name: .shortAndLong, help: "Print nothing when nothing ended.") var quiet = false
+
+    func run() async throws {
+      let store = try store.open()
+      let outcome = try await RuleExpiry(store: store, sessions: try? piholes.sessions(data: store.directory))
+        .run(now: Date())
+      if printing.json {
+        Terminal.writeOutput(Text.json(outcome))
+      } else if !(quiet && outcome.ended.isEmpty && outcome.reapply == nil) {
+        Terminal.writeOutput(Self.text(outcome))
+      }
+      if !outcome.succeeded { throw ExitCode(5) }
+    }
+
+    static func text(_ outcome: RuleExpiry.Outcome) -> String {
+      var lines = outcome.ended.map { "Ended: allow rule \($0.rule) in \($0.profile)." }
+      if outcome.ended.isEmpty && outcome.reapply == nil { lines.append("No allow rule has ended.") }
+      if let reapply = outcome.reapply {
+        lines += ReapplyCommand.lines(reapply)
+      }
+      return lines.map { $0 + "\n" }.joined()
+    }
   }
 
   struct Remove: ParsableCommand {
@@ -87,15 +158,25 @@ struct RuleArguments: ParsableArguments {
     if rules.isEmpty { throw ValidationError("Give at least one rule, e.g. example.com.") }
   }
 
-  /// Adds every rule, or none when one is refused (the error names it).
-  func add(_ action: ProfileRule.Action) throws {
+  /// Adds every rule, or none when one is refused (the error names it); `expiresAt`: when they end.
+  func add(_ action: ProfileRule.Action, expiresAt: Date? = nil) throws {
     let store = try store.open()
-    let (added, alreadyThere) = try store.addRules(rules, action: action, to: profile.name, comment: comment)
-    for text in alreadyThere { Terminal.writeOutput("Already there: \(action.rawValue) rule \(text).\n") }
-    for rule in added {
-      Terminal.writeOutput("Added \(action.rawValue) rule \(rule.text) (\(rule.kind.rawValue)).\n")
+    let result = try store.addRules(rules, action: action, to: profile.name, comment: comment, expiresAt: expiresAt)
+    for text in result.alreadyThere { Terminal.writeOutput("Already there: \(action.rawValue) rule \(text).\n") }
+    for rule in result.retimed {
+      Terminal.writeOutput("Changed: \(action.rawValue) rule \(rule.text) now \(Self.ending(rule.expiresAt)).\n")
+    }
+    for rule in result.added {
+      let ending = rule.expiresAt == nil ? "" : ", \(Self.ending(rule.expiresAt))"
+      Terminal.writeOutput("Added \(action.rawValue) rule \(rule.text) (\(rule.kind.rawValue)\(ending)).\n")
       if let warning = rule.warning { Terminal.writeError("warning: \(warning)\n") }
     }
+  }
+
+  /// `until 2026-11-28 16:04 (in 59 min)`, or `for good`.
+  static func ending(_ date: Date?, now: Date = Date()) -> String {
+    guard let date else { return "for good" }
+    return "until \(HitsCommand.stamp(date)) (\(RuleEnd.remaining(until: date, now: now)))"
   }
 
   func remove(_ action: ProfileRule.Action) throws {
@@ -122,11 +203,14 @@ struct RuleListOptions: ParsableArguments {
         var rule, kind: String
         var comment: String?
         var addedAt: Date
+        var expiresAt: Date?
       }
       Terminal.writeOutput(
         Text.json(
           rules.map {
-            RuleJSON(id: $0.id, rule: $0.text, kind: $0.kind.rawValue, comment: $0.comment, addedAt: $0.addedAt)
+            RuleJSON(
+              id: $0.id, rule: $0.text, kind: $0.kind.rawValue, comment: $0.comment, addedAt: $0.addedAt,
+              expiresAt: $0.expiresAt)
           }))
       return
     }
@@ -136,7 +220,13 @@ struct RuleListOptions: ParsableArguments {
     }
     Terminal.writeOutput(
       Text.table(
-        [["#", "RULE", "KIND", "NOTE"]]
-          + rules.map { [String($0.id), $0.text, $0.kind.rawValue, $0.comment ?? ""] }))
+        [["#", "RULE", "KIND", "ENDS", "NOTE"]]
+          + rules.map {
+            [
+              String($0.id), $0.text, $0.kind.rawValue,
+              $0.expiresAt.map { RuleArguments.ending($0).replacingOccurrences(of: "until ", with: "") } ?? "",
+              $0.comment ?? "",
+            ]
+          }))
   }
 }

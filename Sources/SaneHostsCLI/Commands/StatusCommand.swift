@@ -27,7 +27,14 @@ struct StatusCommand: ParsableCommand {
     var compiledListCurrent: Bool
     var lastUpdate: UpdateRun?
     var applied: [AppliedJSON]
+    var ending: [EndingJSON]
     var warnings: [String]
+  }
+
+  /// An allow rule for a while.
+  struct EndingJSON: Encodable {
+    var rule: String
+    var expiresAt: Date
   }
 
   /// A file SaneHosts last wrote, from the ledger, and whether it still holds what was written.
@@ -85,13 +92,16 @@ struct StatusCommand: ParsableCommand {
     // A file that is gone, of a profile that is gone too, is no longer shown.
     AppliedFile.forgetGone(in: store)
     let applied = AppliedJSON.all(store.directory)
+    let ending = try store.rules(in: profile.name, action: .allow).compactMap { rule in
+      rule.expiresAt.map { EndingJSON(rule: rule.text, expiresAt: $0) }
+    }.sorted { $0.expiresAt < $1.expiresAt }
 
     if printing.json {
       Terminal.writeOutput(
         Text.json(
           StatusJSON(
             dataDirectory: store.directory.url.path, profile: object, compiledListCurrent: current,
-            lastUpdate: lastRun, applied: applied, warnings: warnings)))
+            lastUpdate: lastRun, applied: applied, ending: ending, warnings: warnings)))
       return
     }
     var out = "Profile: \(profile.name)\(profile.isActive ? " (active)" : "")\n"
@@ -111,6 +121,10 @@ struct StatusCommand: ParsableCommand {
       out += "Applied: nowhere yet (`sanehosts apply`)\n"
     } else {
       out += "Applied:\n" + applied.map { "  \($0.line)\n" }.joined()
+    }
+    if !ending.isEmpty {
+      out += "Allowed for a while:\n"
+      out += ending.map { "  \($0.rule) \(RuleArguments.ending($0.expiresAt))\n" }.joined()
     }
     out += "\n" + (members.isEmpty ? "No sources.\n" : SourceTable.table(members, failures: false))
     if !warnings.isEmpty {
