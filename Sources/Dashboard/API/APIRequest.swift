@@ -28,6 +28,8 @@ enum APIRequest {
   struct Rule: Codable, Sendable {
     var kind: String
     var pattern: String
+    /// How long an allow rule lasts (`1h`, `1d`; empty or absent: always).
+    var `for`: String?
     /// The page a plain form goes back to (a path of this dashboard), else the Sources page.
     var back: String?
   }

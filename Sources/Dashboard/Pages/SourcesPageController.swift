@@ -110,6 +110,8 @@ struct SourcesPageController: Sendable {
       var text: String
       var action: String
       var ruleWarning: String?
+      /// `until 2026-11-28 16:04 (in 59 min)` for a rule that ends.
+      var ends: String?
     }
     struct Profile {
       var name: String
@@ -147,7 +149,13 @@ struct SourcesPageController: Sendable {
       self.update = UpdateCard(update)
       self.sources = sources.map(SourceRow.init)
       formats = InputFormat.allCases.map(\.rawValue)
-      self.rules = rules.map { Rule(text: $0.text, action: $0.action.rawValue, ruleWarning: $0.warning) }
+      self.rules = rules.map { rule in
+        Rule(
+          text: rule.text, action: rule.action.rawValue, ruleWarning: rule.warning,
+          ends: rule.expiresAt.map {
+            "until \(Format.date($0)) \(Format.time($0)) (\(RuleEnd.remaining(until: $0, now: Date())))"
+          })
+      }
       self.profiles = profiles.map { Profile(name: $0, active: $0 == profile) }
       presets = catalog.presets.map { Preset(id: $0.id, name: $0.name, description: $0.description) }
       let added = Set(sources.map(\.location))

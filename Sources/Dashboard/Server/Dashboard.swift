@@ -32,6 +32,8 @@ public struct Dashboard: Sendable {
   let tests = Job<TestStatus>(name: "blocker test")
   /// Runs the jobs.
   let runner = JobRunner()
+  /// Ends allow rules on time.
+  let expiry: ExpiryService
   /// The subscription lists.
   let lists: ListCache
   /// The Why? box's debounced searches.
@@ -63,6 +65,7 @@ public struct Dashboard: Sendable {
     lists = ListCache(store: store)
     why = WhySearch(store: store)
     storeView = StoreView(store: store)
+    expiry = ExpiryService(store: store)
     downloads = DownloadConfiguration()
     downloads.temporaryDirectory = configuration.data.staging
   }
@@ -155,7 +158,7 @@ public struct Dashboard: Sendable {
       responder: HeadAsGet(inner: router().buildResponder()),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: "SaneHosts"),
-      services: [runner],
+      services: [runner, expiry],
       onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
       logger: logger)
   }

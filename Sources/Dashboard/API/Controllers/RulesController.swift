@@ -1,5 +1,7 @@
+import Foundation
 import Hummingbird
 import Store
+import UseCases
 
 /// `/api/rules`: the active profile's allow and deny rules.
 struct RulesController: Sendable {
@@ -12,7 +14,8 @@ struct RulesController: Sendable {
     routes.get { _, _ in JSONResponse.make(try store.rules()) }
     routes.post { request, context in
       let body = try await request.decode(as: APIRequest.Rule.self, context: context)
-      let rule = try store.addRule(body.pattern, action: try Self.action(body.kind))
+      let rule = try store.addRule(
+        body.pattern, action: try Self.action(body.kind), expiresAt: try Self.end(body.for, now: Date()))
       return JSONResponse.reply(request, rule, status: .created, back: Self.localPage(body.back) ?? "/sources")
     }
     routes.post("remove") { request, context in
@@ -29,6 +32,16 @@ struct RulesController: Sendable {
       throw .badRequest("Unknown rule kind \"\(kind)\": use allow or deny.")
     }
     return action
+  }
+
+  /// When a rule given `for` a duration ends; nil for always.
+  static func end(_ duration: String?, now: Date) throws(DashboardError) -> Date? {
+    guard let duration, !duration.isEmpty else { return nil }
+    do {
+      return now.addingTimeInterval(try RuleEnd.seconds(duration))
+    } catch {
+      throw .badRequest(error.errorDescription ?? duration)
+    }
   }
 
   /// A page of this dashboard a form names to go back to (`/traffic`): a path, never another site.
