@@ -84,9 +84,12 @@ public struct Ledger: Sendable {
     public var verify: Bool
     /// The server asked, when not the one the target names.
     public var verifyServer: ServerAddress?
+    /// How long that apply took (rendering, writing, reloading), in seconds.
+    public var seconds: Double?
 
     /// A recipe; `dryRun` and `force` are cleared (a reapply never forces over someone's edit).
-    public init(options: Applier.Options, verify: Bool, verifyServer: ServerAddress?) {
+    public init(options: Applier.Options, verify: Bool, verifyServer: ServerAddress?, seconds: Double? = nil) {
+      self.seconds = seconds
       var options = options
       options.dryRun = false
       options.force = false

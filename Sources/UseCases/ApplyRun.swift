@@ -77,11 +77,15 @@ public struct ApplyRun: Sendable {
   /// Throws what the apply throws, and `ReadBackFailure` (with what was applied) when the names applied
   /// cannot be read back for the verification.
   public func run() async throws -> Outcome {
+    let started = ContinuousClock.now
     let applied = try await Applier(store: store, file: file).apply(options)
     if !options.dryRun {
-      // How it was applied, for `reapply`; a ledger that cannot take it costs only that.
-      try? file.ledger.recordRecipe(
-        Ledger.Recipe(options: options, verify: verify != nil, verifyServer: verify?.server), for: applied.result.path)
+      // How it was applied, for `reapply` (and how long it took, for the metrics); a ledger that cannot
+      // take it costs only that.
+      let recipe = Ledger.Recipe(
+        options: options, verify: verify != nil, verifyServer: verify?.server,
+        seconds: (ContinuousClock.now - started) / .seconds(1))
+      try? file.ledger.recordRecipe(recipe, for: applied.result.path)
     }
     var outcome = Outcome(applied: applied)
     if let server = target.server {
