@@ -6,7 +6,7 @@
 #
 # --prefix DIR   where to install (default /usr/local; a prefix you cannot write needs sudo)
 # --binary PATH  install this already built binary instead of building a release one
-# --uninstall    remove what an install put under the prefix
+# --uninstall    remove what an install put under the prefix, and the folders it made that are left empty
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     --binary) binary=${2:?"--binary needs the path of a built sanehosts"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
     --uninstall) uninstall=true; shift ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -33,9 +33,39 @@ files=(
   "$prefix/share/man/man1/sanehosts.1"
 )
 
+# The folders an install needs, deepest first (the order uninstalling removes them in). Those it had to
+# make are recorded in share/sanehosts/installed-folders, so that uninstalling removes only folders the
+# install made, once they are empty: never one that was there before (/usr/local/bin), nor one that still
+# holds something else, nor the prefix itself.
+folders=(
+  share/bash-completion/completions share/bash-completion
+  share/zsh/site-functions share/zsh
+  share/fish/vendor_completions.d share/fish
+  share/man/man1 share/man
+  share/sanehosts share
+  bin
+)
+record="$prefix/share/sanehosts/installed-folders"
+
 if $uninstall; then
   for file in "${files[@]}"; do
     if [ -e "$file" ]; then rm -f "$file" && echo "removed $file"; fi
+  done
+  if [ -f "$record" ]; then
+    made=$(cat "$record")
+    rm -f "$record"
+  else
+    # Installed before the record existed: only the folders no system has on its own.
+    made=$(printf '%s\n' share/bash-completion/completions share/bash-completion share/zsh/site-functions share/zsh \
+      share/fish/vendor_completions.d share/fish share/man/man1)
+  fi
+  made=$(printf '%s\n%s\n' "$made" share/sanehosts)
+  for folder in "${folders[@]}"; do
+    printf '%s\n' "$made" | grep -qxF "$folder" || continue
+    if [ -d "$prefix/$folder" ] && [ ! -L "$prefix/$folder" ]; then
+      rmdir --ignore-fail-on-non-empty "$prefix/$folder"
+      [ -d "$prefix/$folder" ] || echo "removed $prefix/$folder/"
+    fi
   done
   exit 0
 fi
@@ -63,8 +93,17 @@ trap 'rm -rf "$scratch"' EXIT
 # The man page: the overview, then every command and subcommand's whole help.
 "$binary" generate-manual >"$scratch/man"
 
-install -d "$prefix/bin" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
-  "$prefix/share/fish/vendor_completions.d" "$prefix/share/man/man1"
+made=()
+for folder in "${folders[@]}"; do
+  [ -d "$prefix/$folder" ] || made+=("$folder")
+done
+for folder in "${folders[@]}"; do install -d "$prefix/$folder"; done
+# Added to an earlier install's record: a reinstall finds those folders there already.
+{
+  if [ -f "$record" ]; then cat "$record"; fi
+  if [ ${#made[@]} -gt 0 ]; then printf '%s\n' "${made[@]}"; fi
+} | awk 'NF && !seen[$0]++' >"$scratch/folders"
+install -m 0644 "$scratch/folders" "$record"
 # Stripped: symbol tables and debug sections are two thirds of the release file (155 MB → 53 MB).
 install -s -m 0755 "$binary" "$prefix/bin/sanehosts"
 install -m 0644 "$scratch/bash" "$prefix/share/bash-completion/completions/sanehosts"

@@ -318,7 +318,7 @@ while [ $# -gt 0 ]; do
     --deb=*) deb=${1#--deb=}; shift ;;
     --binary) binary=${2:?"--binary needs the path of a built sanehosts"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test-package.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done

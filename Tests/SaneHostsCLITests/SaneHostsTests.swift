@@ -70,7 +70,9 @@ struct SaneHostsTests {
     #expect(!apply.standardError.contains("lsattr"))
   }
 
-  @Test("scripts/install.sh puts the binary, completions for bash, zsh and fish, and a man page under a prefix")
+  @Test(
+    "scripts/install.sh puts the binary, completions for bash, zsh and fish, and a man page under a prefix; --uninstall removes them and the folders it made"
+  )
   func install() async throws {
     let prefix = try TemporaryDirectory(prefix: "sanehosts-install")
     defer { prefix.remove() }
@@ -79,6 +81,10 @@ struct SaneHostsTests {
     let script = root.appending(path: "scripts/install.sh").path
     let binary = try CommandRunner().executable.path
     let runner = ProcessRunner()
+    // Folders that were there before: an empty bin/ and a man section of something else.
+    try FileManager.default.createDirectory(at: prefix.file("bin"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: prefix.file("share/man/man5"), withIntermediateDirectories: true)
+    try Data().write(to: prefix.file("share/man/man5/other.5"))
     let installed = try await runner.run("/bin/bash", [script, "--prefix", prefix.url.path, "--binary", binary])
     #expect(installed.status == 0, "\(installed.combined)")
     for file in [
@@ -107,6 +113,14 @@ struct SaneHostsTests {
     let removed = try await runner.run("/bin/bash", [script, "--prefix", prefix.url.path, "--uninstall"])
     #expect(removed.status == 0)
     #expect(!FileManager.default.fileExists(atPath: prefix.file("bin/sanehosts").path))
+    // The folders the install made go once empty, each said; those that were there before stay.
+    for folder in ["share/bash-completion", "share/zsh", "share/fish", "share/man/man1", "share/sanehosts"] {
+      #expect(!FileManager.default.fileExists(atPath: prefix.file(folder).path), "\(folder)")
+      #expect(removed.standardOutput.contains("removed \(prefix.file(folder).path)/"), "\(removed.combined)")
+    }
+    #expect(prefix.contents() == ["bin", "share"])
+    #expect(FileManager.default.fileExists(atPath: prefix.file("share/man/man5/other.5").path))
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: prefix.file("bin").path)) == [])
   }
 
   @Test(
