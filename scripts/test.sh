@@ -20,7 +20,7 @@ fi
 
 ./scripts/apt-install.sh "test dependencies" \
   libsqlite3-dev zlib1g-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
-  util-linux groff-base nodejs libstdc++-12-dev systemd iproute2
+  util-linux groff-base nodejs libstdc++-12-dev systemd iproute2 debootstrap lintian dpkg-dev binutils
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
 ./scripts/install-browser-deps.sh
@@ -35,7 +35,7 @@ else
   # FTL behaviours) run on their own after the rest: on 2 cores their processes would starve the
   # timing-sensitive tests running beside them (download retries, time limits). So does the relay's
   # deadlock test, the other way round: beside the rest, its rounds on the shared task pool starve.
-  heavy="InteropMatrixTests|SemanticsMatrixTests|VerifyChangedTests|VerifyRemovedTests|LeakVerdictTests|PiholeFTLBehaviourTests|StateRelayDeadlockTests|FleetSyncTests|RefusedSecondaryTests|SecondaryConfigurationTests|SignedTransferTests"
+  heavy="InteropMatrixTests|SemanticsMatrixTests|VerifyChangedTests|VerifyRemovedTests|LeakVerdictTests|PiholeFTLBehaviourTests|StateRelayDeadlockTests|FleetSyncTests|RefusedSecondaryTests|SecondaryConfigurationTests|SignedTransferTests|PackageInstallTests"
   swift test --skip-build --skip "$heavy"
   swift test --skip-build --filter "$heavy"
 fi
