@@ -1,9 +1,13 @@
 import Foundation
 
 extension HitCounter {
-  /// Reads `source`'s file and its rotated copies (oldest first, gzip'd ones too) and counts every
-  /// event; returns the files read. `now` tells the year of syslog times, which have none.
-  public mutating func read(_ source: LogSource, now: Date = Date()) throws(TrafficError) -> [String] {
+  /// Reads `source`'s file and its rotated copies (oldest first, gzip'd ones too), or its entries in the
+  /// journal from `since`, and counts every event; returns the files read. `now` tells the year of syslog
+  /// times, which have none.
+  public mutating func read(_ source: LogSource, since: Date? = nil, now: Date = Date()) throws(TrafficError)
+    -> [String]
+  {
+    if source.isJournal { return try readJournal(source, since: since, now: now) }
     let files = LogFiles.rotation(of: source.path)
     guard !files.isEmpty else { throw .unreadable(path: source.path, reason: "no such file") }
     var parser = source.kind.parser()
@@ -34,6 +38,22 @@ extension HitCounter {
     }
     if !parser.tellsBlocks { serverTellsBlocks = false }
     return files
+  }
+
+  /// Reads `source`'s entries in the journal from `since` and counts every event.
+  mutating func readJournal(_ source: LogSource, since: Date?, now: Date) throws(TrafficError) -> [String] {
+    var parser = source.kind.parser()
+    parser.keepsClients = byClient
+    var clock = LogClock(now: now)
+    var found = LogFindings()
+    let name = source.description + (source.journalFile.map { " (\($0))" } ?? "")
+    try Journal.read(source, since: since) { line, number in
+      found.lines += 1
+      parser.parse(line, number: number, file: name, clock: &clock, findings: &found) { count($0) }
+    }
+    findings.add(found)
+    if !parser.tellsBlocks { serverTellsBlocks = false }
+    return [name]
   }
 
   /// The other server whose parser finds queries in the first thousand lines of `file`, if one does.

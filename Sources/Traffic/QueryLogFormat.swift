@@ -34,16 +34,20 @@ public enum QueryLogFormat: String, CaseIterable, Sendable, Codable {
 public struct LogSource: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The server.
   public var kind: QueryLogFormat
-  /// The log file (its rotated siblings are read too: `LogFiles`).
+  /// The log file (its rotated siblings are read too: `LogFiles`), or `journal` / `journal:UNIT` for the
+  /// systemd journal (`Journal`).
   public var path: String
+  /// For the journal: a journal file to read instead of the system's (`--journal-file`, a copied journal).
+  public var journalFile: String?
 
   /// A log source.
-  public init(kind: QueryLogFormat, path: String) {
+  public init(kind: QueryLogFormat, path: String, journalFile: String? = nil) {
     self.kind = kind
     self.path = path
+    self.journalFile = journalFile
   }
 
-  /// Reads `dnsmasq:/var/log/dnsmasq.log`.
+  /// Reads `dnsmasq:/var/log/dnsmasq.log`, `dnsmasq:journal` or `dnsmasq:journal:dnsmasq.service`.
   public init(argument: String) throws(TrafficError) {
     guard let colon = argument.firstIndex(of: ":"),
       let kind = QueryLogFormat(rawValue: String(argument[..<colon]).lowercased())

@@ -138,7 +138,7 @@ public struct NetworkHits: Sendable {
     var (counter, profile, command) = try await counter(
       profile: request.profile, target: target, applied: applied, since: request.since, byClient: request.byClient)
     var sources: [String] = []
-    for log in request.logs { sources += try counter.read(log, now: now) }
+    for log in request.logs { sources += try counter.read(log, since: request.since, now: now) }
     if let pihole {
       try await Self.count(pihole, since: request.since, into: &counter)
       let host = await pihole.host
@@ -184,26 +184,47 @@ public struct NetworkHits: Sendable {
     var (counter, _, _) = try await counter(
       profile: request.profile, target: request.effectiveTarget, applied: applied, since: nil,
       byClient: request.byClient)
-    var logs: [(follower: LogFollower, parser: any QueryLogParser, clock: LogClock)] = []
+    var logs: [(follower: Follower, parser: any QueryLogParser, clock: LogClock)] = []
     for log in request.logs {
       var parser = log.kind.parser()
       parser.keepsClients = request.byClient
-      logs.append((try LogFollower(path: log.path), parser, LogClock()))
+      let follower: Follower =
+        log.isJournal ? .journal(try JournalFollower(log)) : .file(try LogFollower(path: log.path))
+      logs.append((follower, parser, LogClock()))
     }
     started()
     while true {
       for index in logs.indices {
         var (follower, parser, logClock) = logs[index]
         var findings = LogFindings()
-        let path = follower.path
-        follower.poll { line, number in
-          parser.parse(line, number: number, file: path, clock: &logClock, findings: &findings) { event in
+        try follower.poll { line, number, name in
+          parser.parse(line, number: number, file: name, clock: &logClock, findings: &findings) { event in
             if let item = counter.feed(event) { emit(item) }
           }
         }
         logs[index] = (follower, parser, logClock)
       }
       try await clock.sleep(for: interval)
+    }
+  }
+
+  /// A log followed: a file, as `tail -F` does, or a server's entries in the journal.
+  enum Follower {
+    case file(LogFollower)
+    case journal(JournalFollower)
+
+    /// Hands each new line to `body` with its number and the log's name.
+    mutating func poll(_ body: (UnsafeBufferPointer<UInt8>, Int, String) -> Void) throws(TrafficError) {
+      switch self {
+      case .file(var follower):
+        let path = follower.path
+        follower.poll { body($0, $1, path) }
+        self = .file(follower)
+      case .journal(var follower):
+        let name = follower.source.description
+        try follower.poll { body($0, $1, name) }
+        self = .journal(follower)
+      }
     }
   }
 

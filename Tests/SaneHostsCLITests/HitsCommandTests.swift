@@ -143,6 +143,79 @@ struct HitsCommandTests {
     }
   }
 
+  @Test(
+    "dnsmasq under systemd logs to the journal: a real journal file of its real lines, read through journalctl; --since and the unit are passed down"
+  )
+  func journal() async throws {
+    try await Self.withDnsmasq(logging: "--log-queries=extra") { cli, server, log in
+      try await Self.send(Self.mix, port: server.port)
+      try await Self.waitFor("track.shop.blog", count: 2, in: log)
+      let lines = try String(contentsOf: log, encoding: .utf8)
+      // The same queries logged three days ago, and now.
+      let entries =
+        JournalFile.dnsmasqEntries(lines, at: Date().addingTimeInterval(-3 * 86_400))
+        + JournalFile.dnsmasqEntries(lines, at: Date())
+      let journal = cli.directory.file("copied.journal")
+      try await JournalFile.write(entries, to: journal)
+      let recent = try await Self.hits(
+        cli, "--log", "dnsmasq:journal", "--journal-file", journal.path, "--since", "24h")
+      Self.expectCounts(recent, blockedElsewhere: 0, answered: 0)
+      #expect((recent["sources"] as? [String])?.first == "dnsmasq:journal (\(journal.path))", "\(recent)")
+      let all = try await Self.hits(cli, "--log", "dnsmasq:journal:dnsmasq.service", "--journal-file", journal.path)
+      #expect(all["queries"] as? Int == 30 && all["blocked"] as? Int == 18, "both copies: \(all)")
+      let other = try await Self.hits(cli, "--log", "dnsmasq:journal:other.service", "--journal-file", journal.path)
+      #expect(other["queries"] as? Int == 0)
+      let missing = try await cli.runner.run(
+        ["hits", "--log", "dnsmasq:journal", "--journal-file", cli.directory.file("none.journal").path])
+      #expect(missing.status == 1 && missing.standardError.contains("cannot read the query log dnsmasq:journal"))
+      let alone = try await cli.runner.run(["hits", "--log", "dnsmasq:\(log.path)", "--journal-file", journal.path])
+      #expect(alone.status == 64 && alone.standardError.contains("--journal-file is read for a --log KIND:journal"))
+    }
+  }
+
+  @Test("--follow on the journal: each blocked query as journalctl --follow shows the entry")
+  func followJournal() async throws {
+    try await Self.withDnsmasq(logging: "--log-queries") { cli, server, log in
+      let journal = cli.directory.file("followed.journal")
+      try await JournalFile.write(
+        [JournalFile.Entry(time: Date(), fields: ["MESSAGE": "started", "SYSLOG_IDENTIFIER": "dnsmasq"])], to: journal)
+      let output = cli.directory.file("feed.jsonl")
+      FileManager.default.createFile(atPath: output.path, contents: nil)
+      let errors = cli.directory.file("feed.err")
+      FileManager.default.createFile(atPath: errors.path, contents: nil)
+      let process = Process()
+      process.executableURL = try cli.runner.executable
+      process.arguments = ["hits", "--follow", "--json", "--log", "dnsmasq:journal", "--journal-file", journal.path]
+      process.environment = ProcessInfo.processInfo.environment.merging(try cli.runner.environment) { $1 }
+      process.standardOutput = try FileHandle(forWritingTo: output)
+      process.standardError = try FileHandle(forWritingTo: errors)
+      try process.run()
+      defer {
+        process.terminate()
+        process.waitUntilExit()
+      }
+      try await Self.waitFor("Following dnsmasq:journal", count: 1, in: errors)
+      try await Self.send([("x.ads.shop.blog", .a, 1), ("clean.shop.blog", .a, 1)], port: server.port)
+      try await Self.waitFor("x.ads.shop.blog", count: 2, in: log)
+      let entries = JournalFile.dnsmasqEntries(try String(contentsOf: log, encoding: .utf8), at: Date())
+      // journalctl starts following at the journal's end once it has opened it: the entries are appended
+      // again until the feed shows one (bounded), as a server keeps logging.
+      var lines: [[String: Any]] = []
+      let start = ContinuousClock.now
+      while lines.isEmpty && ContinuousClock.now - start < .seconds(15) {
+        try await JournalFile.write(entries, to: journal)
+        try await Task.sleep(for: .milliseconds(300))
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        lines = text.split(separator: "\n").compactMap {
+          try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+      }
+      let errorText = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+      #expect(lines.first?["name"] as? String == "x.ads.shop.blog", "\(lines) \(errorText)")
+      #expect(!lines.contains { $0["name"] as? String == "clean.shop.blog" })
+    }
+  }
+
   @Test("--follow: each blocked query with its lists as dnsmasq logs it, one JSON object a line")
   func follow() async throws {
     try await Self.withDnsmasq(logging: "--log-queries") { cli, server, log in

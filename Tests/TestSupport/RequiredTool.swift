@@ -1,6 +1,6 @@
 import Foundation
 
-/// A program the tests need, found on PATH, /usr/sbin or /sbin.
+/// A program the tests need, found on PATH, /usr/sbin, /sbin or systemd's own folder (/lib/systemd).
 ///
 /// A missing tool fails the test with the Debian package to install: CI installs them all
 /// (`scripts/test.sh`), so a test never skips silently because a server is missing.
@@ -8,7 +8,7 @@ public enum RequiredTool {
   /// The absolute path of `name`, or an error naming `package`.
   public static func path(_ name: String, package: String) throws -> String {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    for directory in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"] {
+    for directory in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/lib/systemd", "/usr/lib/systemd"] {
       let candidate = "\(directory)/\(name)"
       if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }

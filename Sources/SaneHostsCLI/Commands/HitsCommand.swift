@@ -22,7 +22,12 @@ struct HitsCommand: AsyncParsableCommand {
       applied). The profile is --profile, else the one `apply` wrote for the log's server, else the active \
       one. What the logs need: dnsmasq: log-queries (or =extra) and log-facility=FILE. unbound: \
       log-queries and log-local-actions (or log-replies), use-syslog: no, logfile. BIND: querylog yes, the \
-      queries and rpz categories logged to files. --pihole HOST reads a Pi-hole's query log through its API \
+      queries and rpz categories logged to files. A server started by systemd on Debian 12 (which has no \
+      syslog daemon by default) logs to the journal: --log dnsmasq:journal (or unbound:journal, \
+      bind:journal) reads the server's entries through `journalctl` by its syslog identifier (dnsmasq, \
+      unbound, named), --log dnsmasq:journal:UNIT those of one unit; --since is passed to journalctl and \
+      --follow follows it; --journal-file PATH reads a copied journal file instead (reading the system's \
+      journal needs root or the systemd-journal group). --pihole HOST reads a Pi-hole's query log through its API \
       instead or as well (paged on one session, logged out at the end; the password from --pihole-password-file, \
       $PIHOLE_PASSWORD or the one `pihole` saved). --follow prints each blocked name with its lists as the \
       server logs it, until interrupted. Client addresses are neither printed nor kept unless --by-client \
@@ -36,8 +41,13 @@ struct HitsCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("log"),
     help: ArgumentHelp(
-      "A query log: dnsmasq:PATH, unbound:PATH or bind:PATH (repeat for more).", valueName: "KIND:PATH"))
+      "A query log: dnsmasq:PATH, unbound:PATH or bind:PATH, or KIND:journal[:UNIT] (repeat for more).",
+      valueName: "KIND:PATH"))
   var logs: [String] = []
+  @Option(
+    help: ArgumentHelp(
+      "Read --log KIND:journal from this journal file (a copy) instead of the system's journal.", valueName: "path"))
+  var journalFile: String?
   @Option(
     name: .customLong("replica"),
     help: ArgumentHelp(
@@ -80,6 +90,9 @@ struct HitsCommand: AsyncParsableCommand {
       throw ValidationError(TrafficError.noLogs.errorDescription ?? "")
     }
     if follow && pihole != nil { throw ValidationError("--follow reads log files; a Pi-hole is counted without it.") }
+    if journalFile != nil && !logs.contains(where: { (try? LogSource(argument: $0))?.isJournal == true }) {
+      throw ValidationError("--journal-file is read for a --log KIND:journal: add one (e.g. --log dnsmasq:journal).")
+    }
     if printing.json && csv { throw ValidationError("Choose one of --json and --csv.") }
     if follow && (csv || since != nil) {
       throw ValidationError("--follow prints names as they come: no --csv or --since.")
@@ -91,13 +104,17 @@ struct HitsCommand: AsyncParsableCommand {
     let store = try store.open()
     guard replicas.isEmpty else { return try await runReplicas(store) }
     let report: HitReport
-    let sources = try logs.map { argument throws(TrafficError) in try LogSource(argument: argument) }
+    let sources = try logs.map { argument throws(TrafficError) in
+      var source = try LogSource(argument: argument)
+      if source.isJournal { source.journalFile = journalFile }
+      return source
+    }
     let request = NetworkHits.Request(
       logs: sources, since: try since.map { text throws(TrafficError) in try NetworkHits.since(text) },
       profile: profile.name, target: target, byClient: byClient, top: top)
     if follow {
       try await NetworkHits(store: store).follow(request) {
-        Terminal.writeError("Following \(sources.map(\.path).joined(separator: ", ")) (Ctrl-C stops).\n")
+        Terminal.writeError("Following \(sources.map(\.description).joined(separator: ", ")) (Ctrl-C stops).\n")
       } emit: { item in
         Terminal.writeOutput(printing.json ? Text.jsonLine(item) : Self.feedLine(item))
       }
