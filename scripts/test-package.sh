@@ -392,7 +392,16 @@ tar --numeric-owner -C "$root" -xzf "$tarball"
 cp "$deb" "$root/tmp/"
 inside_deb=/tmp/$(basename "$deb")
 
-unshare --mount --propagation private -- bash "$repo/scripts/test-package.sh" --in-namespace \
-  "$work" "$mirror" "$root" "$inside_deb" "${version%-*}"
+# In a process group of its own, so that an interrupt reaches apt, dpkg and the dashboard in the root too.
+setsid unshare --mount --propagation private -- bash "$repo/scripts/test-package.sh" --in-namespace \
+  "$work" "$mirror" "$root" "$inside_deb" "${version%-*}" </dev/null &
+inner=$!
+trap 'kill -TERM -- "-$inner" 2>/dev/null; wait "$inner"; exit 130' INT
+trap 'kill -TERM -- "-$inner" 2>/dev/null; wait "$inner"; exit 143' TERM
+inner_status=0
+wait "$inner" || inner_status=$?
+trap 'exit 130' INT
+trap 'exit 143' TERM
+[ "$inner_status" -eq 0 ] || exit "$inner_status"
 
 step "Passed in $(($(date +%s) - started)) s"
