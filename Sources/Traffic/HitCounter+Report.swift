@@ -1,3 +1,4 @@
+import Blocklists
 import Foundation
 
 extension HitCounter {
@@ -10,6 +11,7 @@ extension HitCounter {
     var blocked: [(entry: Int, queries: Int)] = []
     var answered: [(entry: Int, queries: Int)] = []
     var notApplied: [(entry: Int, queries: Int)] = []
+    var overridden: [String: (queries: Int, rules: Set<String>)] = [:]
     // With several states a name has a record under each: counted once.
     var asked = Set<String>()
     for (entry, record) in records.enumerated() {
@@ -26,6 +28,7 @@ extension HitCounter {
       let lists = answers[Int(record.answer)]
       if lists.isEmpty {
         report.blockedElsewhere += record.serverBlocked
+        if queries > 0 { countOverride(of: entry, queries: queries, into: &overridden) }
         continue
       }
       report.blocked += queries
@@ -42,9 +45,14 @@ extension HitCounter {
     report.lists = attribution.lists.indices.compactMap { index in
       let (queries, names, only) = perList[index]
       if index == attribution.denyRules, attribution.sizes[index] == 0, queries == 0 { return nil }
-      return HitReport.ListHits(
+      var row = HitReport.ListHits(
         list: attribution.lists[index], size: attribution.sizes[index], queries: queries, names: names,
         onlyThis: only, share: report.blocked > 0 ? Double(queries) / Double(report.blocked) : 0)
+      if let allowed = overridden[row.list] {
+        row.allowedQueries = allowed.queries
+        row.allowedBy = allowed.rules.sorted()
+      }
+      return row
     }
     report.top = most(blocked, top)
     report.notApplied = most(notApplied, top)
@@ -75,5 +83,19 @@ extension HitCounter {
       .sorted { ($0.queries, $1.name) > ($1.queries, $0.name) }
       .prefix(top)
       .map { HitReport.NameHits(name: $0.name, queries: $0.queries, lists: listNames($0.entry)) }
+  }
+
+  /// When one of the profile's allow rules lets the record's name through, counts its queries for every
+  /// list that would block it without the allow rules, with the rule.
+  func countOverride(of entry: Int, queries: Int, into overridden: inout [String: (queries: Int, rules: Set<String>)]) {
+    guard let overrides else { return }
+    let name = nameOf(entry)
+    guard let rule = overrides.allowRules.decidingAllowRule(for: name) else { return }
+    let without = overrides.withoutAllowRules
+    for list in without.lists(for: name) {
+      let key = without.lists[Int(list)]
+      overridden[key, default: (0, [])].queries += queries
+      overridden[key, default: (0, [])].rules.insert(rule.text)
+    }
   }
 }

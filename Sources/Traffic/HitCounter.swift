@@ -35,6 +35,9 @@ public struct HitCounter: Sendable {
   private(set) var last: Date?
   /// Lines read and skipped so far.
   public var findings = LogFindings()
+  /// The profile's block set without its allow rules, and its allow rules: a name let through is looked up
+  /// there, to count per list the queries an allow rule overrode (nil: not counted).
+  public var overrides: (withoutAllowRules: Attribution, allowRules: RuleSet)?
   /// Whether every log read says which queries its server blocked.
   public var serverTellsBlocks = true
 

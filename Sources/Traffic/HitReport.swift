@@ -26,6 +26,10 @@ public struct HitReport: Sendable, Codable, Hashable {
     public var onlyThis: Int
     /// Its queries as a share of all blocked queries, 0…1.
     public var share: Double
+    /// Queries for names it lists that one of the profile's allow rules let through.
+    public var allowedQueries = 0
+    /// Those allow rules, as written.
+    public var allowedBy: [String] = []
   }
 
   /// A name asked, how often, and the lists that block it.
@@ -117,4 +121,10 @@ public struct HitReport: Sendable, Codable, Hashable {
 
   /// Lists with no hit in the window.
   public var deadWeight: [ListHits] { lists.filter { $0.queries == 0 && $0.list != "deny rules" } }
+
+  /// Lists with hits of which every one is also blocked by another list of the profile (none only
+  /// theirs), and that no allow rule had to override: removing one changes nothing the logs saw.
+  public var safeToRemove: [ListHits] {
+    lists.filter { $0.queries > 0 && $0.onlyThis == 0 && $0.allowedQueries == 0 && $0.list != "deny rules" }
+  }
 }

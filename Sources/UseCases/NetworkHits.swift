@@ -108,7 +108,9 @@ public struct NetworkHits: Sendable {
     guard let applied, let latest = timeline.last else {
       let blockSet = try await plan.load(from: store)
       let attribution = Attribution(compiled: blockSet.list, format: format)
-      return (HitCounter(attribution: attribution, since: since, byClient: byClient), plan.profile.name, nil)
+      var counter = HitCounter(attribution: attribution, since: since, byClient: byClient)
+      counter.overrides = try await overrides(plan, format: format)
+      return (counter, plan.profile.name, nil)
     }
     var states: [(from: Date?, attribution: Attribution)] = []
     for state in timeline {
@@ -119,12 +121,23 @@ public struct NetworkHits: Sendable {
     if latest.rules != plan.appliedRules {
       current = Attribution(compiled: try await plan.load(from: store).list, format: format)
     }
-    let counter = HitCounter(timeline: states, current: current, since: since, byClient: byClient)
+    var counter = HitCounter(timeline: states, current: current, since: since, byClient: byClient)
+    counter.overrides = try await overrides(plan, format: format)
     let command =
       target == .hosts
       ? "sanehosts apply --hosts-file \(applied.path)"
       : "sanehosts apply --target \(target.name) --output \(applied.path) --reload"
     return (counter, plan.profile.name, command)
+  }
+
+  /// The profile's block set without its allow rules, and the rules, for counting per list what an allow
+  /// rule let through; nil when the profile has no allow rule.
+  func overrides(_ plan: ProfileList.Plan, format: OutputFormat) async throws -> (
+    withoutAllowRules: Attribution, allowRules: RuleSet
+  )? {
+    guard !plan.rules.allow.isEmpty else { return nil }
+    let list = try await plan.load(from: store, rules: Ledger.Rules(allow: [], deny: plan.appliedRules.deny)).list
+    return (Attribution(compiled: list, format: format), plan.rules)
   }
 
   /// Reads every log of `request` (and the query log of `pihole`, when given) and reports per list.

@@ -117,6 +117,10 @@ struct HitsCommandTests {
     #expect(row("first") == [2, 8, 3, 6], "size, queries, names, only this", sourceLocation: sourceLocation)
     #expect(row("second") == [3, 3, 2, 1], sourceLocation: sourceLocation)
     #expect(row("third") == [1, 0, 0, 0], sourceLocation: sourceLocation)
+    // ok.ads is let through by the allow rule, against the list that blocks its parent.
+    #expect(rows["first"]?["allowedQueries"] as? Int == 1, sourceLocation: sourceLocation)
+    #expect(rows["first"]?["allowedBy"] as? [String] == ["=ok.ads.shop.blog"], sourceLocation: sourceLocation)
+    #expect(rows["second"]?["allowedQueries"] as? Int == 0, sourceLocation: sourceLocation)
     #expect(report["answeredButBlocked"] as? Int == answered, "\(report)", sourceLocation: sourceLocation)
     #expect(report["blockedElsewhere"] as? Int == blockedElsewhere, sourceLocation: sourceLocation)
     #expect((report["findings"] as? [String: Any])?["skipped"] as? [String: Int] == [:], sourceLocation: sourceLocation)
@@ -139,6 +143,8 @@ struct HitsCommandTests {
       let text = try await cli.runner.run(["hits", "--log", "dnsmasq:\(log.path)", "--by-client"])
       print(text.standardOutput)
       #expect(text.standardOutput.contains("Dead weight: third: 1 name, 0 hits since"), "\(text.standardOutput)")
+      #expect(text.standardOutput.contains("Allowed against first: 1 query let through by =ok.ads.shop.blog."))
+      #expect(!text.standardOutput.contains("Safe to remove"), "second blocks metrics alone")
       #expect(text.standardOutput.contains("127.0.0.1"), "--by-client shows the client")
     }
   }

@@ -105,6 +105,10 @@ struct TrafficPageController: Sendable {
       var summary: String
       var lists: [ListRow]
       var deadWeight: String?
+      /// Per list overridden by allow rules: `ads (12 queries: =cdn.ads.website)`.
+      var overridden: String?
+      /// Lists each of whose hits another list blocks too.
+      var safeToRemove: String?
       var top: NamesSection?
       var answered: NamesSection?
       var blind: String?
@@ -124,6 +128,15 @@ struct TrafficPageController: Sendable {
       }
       trafficError = error
       self.report = report.map(Self.report)
+    }
+
+    /// The lists allow rules overrode, with the queries let through and the rules; nil when none.
+    static func overridden(_ report: HitReport) -> String? {
+      let lists = report.lists.filter { $0.allowedQueries > 0 }
+      guard !lists.isEmpty else { return nil }
+      return lists.map {
+        "\($0.list) (\($0.allowedQueries.counted("query", "queries")): \($0.allowedBy.joined(separator: ", ")))"
+      }.joined(separator: "; ")
     }
 
     private static func report(_ report: HitReport) -> Report {
@@ -155,6 +168,8 @@ struct TrafficPageController: Sendable {
         },
         deadWeight: report.deadWeight.isEmpty
           ? nil : report.deadWeight.map { "\($0.list) (\($0.size.counted("name")))" }.joined(separator: ", "),
+        overridden: Self.overridden(report),
+        safeToRemove: report.safeToRemove.isEmpty ? nil : report.safeToRemove.map(\.list).joined(separator: ", "),
         top: section("Most asked blocked names", "top-names", report.top), answered: answered, blind: blind,
         notApplied: report.notApplied.isEmpty ? nil : report.notApplied.map(\.name).joined(separator: ", "))
     }

@@ -28,17 +28,27 @@ extension HitsCommand {
     out += "From \(stamp(report.first)) to \(stamp(report.last)): \(report.queries.counted("query", "queries")) for "
     out += "\(report.distinctNames.counted("name")); the profile blocks \(report.blocked.grouped) "
     out += "(\(percent(report.blocked, of: report.queries))).\n\n"
-    var rows = [["list", "names", "blocked", "names hit", "only this", "share"]]
+    let overridden = report.lists.contains { $0.allowedQueries > 0 }
+    var rows = [["list", "names", "blocked", "names hit", "only this", "share"] + (overridden ? ["allowed"] : [])]
     for list in report.lists.sorted(by: { ($0.queries, $1.list) > ($1.queries, $0.list) }) {
-      rows.append([
-        list.list, list.size.grouped, list.queries.grouped, list.names.grouped, list.onlyThis.grouped,
-        percent(list.queries, of: report.blocked),
-      ])
+      rows.append(
+        [
+          list.list, list.size.grouped, list.queries.grouped, list.names.grouped, list.onlyThis.grouped,
+          percent(list.queries, of: report.blocked),
+        ] + (overridden ? [list.allowedQueries.grouped] : []))
     }
     out += Text.table(rows)
+    for list in report.lists where list.allowedQueries > 0 {
+      out += "Allowed against \(list.list): \(list.allowedQueries.counted("query", "queries")) let through by "
+      out += "\(list.allowedBy.joined(separator: ", ")).\n"
+    }
     for list in report.deadWeight {
       let names = "\(list.size.grouped) \(list.size == 1 ? "name" : "names")"
       out += "Dead weight: \(list.list): \(names), 0 hits since \(stamp(report.since ?? report.first)).\n"
+    }
+    for list in report.safeToRemove {
+      out += "Safe to remove: \(list.list): each of its \(list.queries.counted("hit")) is blocked by another list too, "
+      out += "and no allow rule overrode it.\n"
     }
     if !report.top.isEmpty {
       out += "\nMost asked blocked names:\n"
