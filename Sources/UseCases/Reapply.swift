@@ -63,7 +63,14 @@ public struct Reapply: Sendable {
       !((try? store.replicas(in: profile)) ?? []).isEmpty
     }
     var outcome = Outcome()
-    for (path, entry) in placed {
+    // Applies asked for by a process that may not write the files (the dashboard): done first, as asked.
+    var requested = Set<String>()
+    for request in ApplyRequest.take(in: store.directory)
+    where profiles.map({ request.profile.map($0.contains) ?? true }) ?? true {
+      requested.insert(Ledger.key(request.path))
+      outcome.places.append(await apply(request))
+    }
+    for (path, entry) in placed where !requested.contains(path) {
       let profile = entry.profile ?? ""
       // The fleet's sync applies its primary.
       if entry.recipe?.options.primary != nil && fleets.contains(profile) { continue }
@@ -78,7 +85,7 @@ public struct Reapply: Sendable {
 
   /// One file applied again as its recipe says.
   func apply(_ entry: Ledger.Entry, at path: String) async -> Place {
-    let profile = entry.profile ?? ""
+    let profile = entry.profile ?? (try? store.profile(nil).name) ?? ""
     var place = Place(target: entry.target, path: path, profile: profile, line: "", failed: true)
     guard let target = Target(name: entry.target) else {
       place.line = "not applied: the ledger names an unknown target “\(entry.target)”"
@@ -119,6 +126,23 @@ public struct Reapply: Sendable {
     } catch {
       place.line = "not applied: \(error.localizedDescription)"
     }
+    return place
+  }
+
+  /// A requested apply: the dashboard's options (no reload; the system resolver's caches flushed after
+  /// writing /etc/hosts), verified where it asked.
+  func apply(_ request: ApplyRequest) async -> Place {
+    var entry = Ledger.Entry(
+      sha256: "", sectionSHA256: "", date: request.requestedAt, profile: request.profile, names: 0,
+      target: request.target)
+    let server = Target(name: request.target)?.server
+    let flush = server == nil && Ledger.key(request.path) == "/etc/hosts"
+    entry.recipe = Ledger.Recipe(
+      options: Applier.Options(profile: request.profile, server: server, flush: flush),
+      verify: request.verifyServer != nil || flush,
+      verifyServer: request.verifyServer.flatMap { try? ServerAddress(parsing: $0) })
+    var place = await apply(entry, at: request.path)
+    place.line = "requested: " + place.line
     return place
   }
 

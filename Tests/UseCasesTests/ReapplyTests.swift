@@ -67,4 +67,29 @@ struct ReapplyTests {
     let data = try JSONEncoder().encode(recipe)
     #expect(try JSONDecoder().decode(Ledger.Recipe.self, from: data) == recipe)
   }
+
+  @Test("A requested apply (the dashboard may not write the file) is done first, once, and then kept in the ledger")
+  func requested() async throws {
+    let updated = try UpdatedStore()
+    defer { updated.remove() }
+    try updated.add("0.0.0.0 ads.website\n", key: "ads")
+    try await updated.update()
+    let hosts = updated.directory.file("hosts")
+    try Data("127.0.0.1 localhost\n".utf8).write(to: hosts)
+    let data = updated.store.directory
+    try ApplyRequest.submit(
+      ApplyRequest(target: "hosts", path: hosts.path, profile: nil, verifyServer: nil), in: data)
+    try ApplyRequest.submit(
+      ApplyRequest(target: "hosts", path: hosts.path, profile: "default", verifyServer: nil), in: data)
+    #expect(ApplyRequest.read(in: data).count == 1, "one request per path: the newest")
+    let outcome = await Reapply(store: updated.store).run()
+    let place = try #require(outcome.places.first)
+    #expect(outcome.places.count == 1 && !place.failed, "\(outcome.places)")
+    #expect(place.line.hasPrefix("requested: 1 name, +1 −0"), "\(place.line)")
+    #expect(try String(contentsOf: hosts, encoding: .utf8).contains("0.0.0.0 ads.website"))
+    #expect(ApplyRequest.read(in: data).isEmpty, "taken")
+    #expect(Ledger(url: data.ledger).entry(for: hosts.path)?.recipe != nil, "later reapplies do it again")
+    let again = await Reapply(store: updated.store).run()
+    #expect(again.places.map(\.line) == ["1 name, +0 −0"], "\(again.places)")
+  }
 }

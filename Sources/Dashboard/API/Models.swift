@@ -100,8 +100,11 @@ struct ApplyView: Encodable, Sendable {
   var diffOmitted: Int
   /// After an apply: a sample of the names probed through the target, as `sanehosts apply --verify` does.
   var verification: Verification?
-  /// Why there is no verification (a drop-in with no resolver in the settings).
+  /// Why there is no verification (a drop-in with no resolver in the settings), or that the apply was
+  /// asked of the privileged unit.
   var verificationNote: String?
+  /// Whether the apply was asked of the privileged unit (this process may not write the file).
+  var requested = false
 }
 
 /// A yes/no field that also reads an HTML checkbox's `on`.

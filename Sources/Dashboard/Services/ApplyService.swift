@@ -22,6 +22,17 @@ struct ApplyService: Sendable {
     return target
   }
 
+  /// Whether this process is refused writing `file` (its folder exists: a missing one is the apply's own error).
+  static func mayNotWrite(_ file: ManagedFile) -> Bool {
+    do {
+      try file.checkWritable()
+      return false
+    } catch {
+      if case .notPermitted = error { return true }
+      return false
+    }
+  }
+
   /// The file a target writes: the configured hosts file, or the server's drop-in.
   func managedFile(for target: Target) -> ManagedFile {
     ApplyDestination.file(
@@ -43,7 +54,17 @@ struct ApplyService: Sendable {
     let verify = ApplyRun.Verify(
       server: target == .hosts ? nil : try? ServerAddress(parsing: settings.resolver),
       timeout: .milliseconds(Int(settings.timeout * 1000)))
-    let options = Applier.Options(server: server, dryRun: dryRun, force: body.force?.value ?? false, flush: flush)
+    // A file this process may not write (the Debian package runs the dashboard as its own user): the apply
+    // is previewed here and asked of the privileged unit (sanehosts-apply.path starts `sanehosts reapply`).
+    let requested = !dryRun && Self.mayNotWrite(file)
+    if requested {
+      try ApplyRequest.submit(
+        ApplyRequest(
+          target: target.name, path: Ledger.key(file.path), profile: try store.profile(nil).name,
+          verifyServer: target == .hosts ? nil : verify.server?.description), in: configuration.data)
+    }
+    let options = Applier.Options(
+      server: server, dryRun: dryRun || requested, force: body.force?.value ?? false, flush: flush)
     let outcome: ApplyRun.Outcome
     var readBackFailure: String?
     do {
@@ -59,6 +80,12 @@ struct ApplyService: Sendable {
       diff: lines.prefix(JSONResponse.diffLimit).joined(separator: "\n"),
       diffOmitted: max(0, lines.count - JSONResponse.diffLimit))
     guard !dryRun else { return view }
+    if requested {
+      view.requested = true
+      view.verificationNote =
+        "This dashboard may not write \(file.path) (it runs as its own user): the change above was asked of the privileged sanehosts-apply.service, which applies it as root in a moment (`sanehosts status` and /metrics show when). Without the Debian package's units, run `sudo sanehosts reapply`."
+      return view
+    }
     view.verification = outcome.verification.map { verification in
       var verification = verification
       verification.notBlocked = verification.notBlocked.map { miss in
