@@ -5,9 +5,12 @@
 # packaged example list, checks the user, the store and the enabled units, verifies the installed units with
 # the root's own `systemd-analyze verify`, starts the dashboard as its unit does (User, Group, Environment,
 # EnvironmentFile, ExecStart, UMask, NoNewPrivileges and the empty capability set read from the installed
-# sanehosts-serve.service; systemd is not running there) on a free port set in /etc/default/sanehosts,
-# fetches /metrics (or / where the binary has no /metrics), then removes the package (only the store, the
-# user and the conffile may stay) and purges it (nothing may stay).
+# sanehosts-serve.service) on a free port set in /etc/default/sanehosts and fetches /metrics (or / where
+# the binary has no /metrics). Where systemd-nspawn (systemd-container) can boot the root, it then boots it:
+# the dashboard, the apply path, the timers and the update, apply and expire services run under systemd
+# with all their hardening. Then it removes the package (only the store, the user and the conffile may
+# stay) and purges it (nothing may stay), and installs and purges it again where systemd-sysusers makes
+# the user.
 #
 #   ./scripts/test-package.sh [--deb PATH] [--binary PATH]
 #
@@ -21,7 +24,8 @@
 # the reason on any failure.
 set -euo pipefail
 
-step() { printf '==> %s\n' "$*"; }
+# Each step with the seconds since the test started.
+step() { printf '==> %s (%d s)\n' "$*" "$(($(date +%s) - ${SANEHOSTS_PACKAGE_TEST_STARTED:-$(date +%s)}))"; }
 note() { printf '    %s\n' "$*"; }
 fail() {
   printf 'test-package.sh: FAIL: %s\n' "$*" >&2
@@ -52,6 +56,24 @@ http_get() {
 
 dashboard=""
 mounts=()
+
+# /proc, /dev, /dev/pts and /sys in the root, for apt, dpkg and the programs run there.
+mount_root() {
+  mount -t proc proc "$root/proc" && mounts+=("$root/proc")
+  mount --bind /dev "$root/dev" && mounts+=("$root/dev")
+  mount --bind /dev/pts "$root/dev/pts" && mounts+=("$root/dev/pts")
+  mount -t sysfs -o ro sysfs "$root/sys" && mounts+=("$root/sys")
+}
+
+# Unmounts what mount_root (or the nspawn step) mounted, last first.
+unmount_all() {
+  local index
+  for ((index = ${#mounts[@]} - 1; index >= 0; index--)); do
+    umount "${mounts[index]}" 2>/dev/null || umount -l "${mounts[index]}" || true
+  done
+  mounts=()
+}
+
 cleanup_namespace() {
   local status=$?
   if [ -n "$dashboard" ] && kill -0 "$dashboard" 2>/dev/null; then
@@ -59,11 +81,137 @@ cleanup_namespace() {
     sleep 1
     kill -KILL "$dashboard" 2>/dev/null || true
   fi
-  local index
-  for ((index = ${#mounts[@]} - 1; index >= 0; index--)); do
-    umount "${mounts[index]}" 2>/dev/null || umount -l "${mounts[index]}" || true
-  done
+  unmount_all
   exit "$status"
+}
+
+# Boots the root with systemd-nspawn -b where that works: the units then run under systemd itself, with
+# every hardening setting. A probe unit in the root checks them and powers the container off.
+boot_with_nspawn() {
+  local port=$1
+  step "Booting the root with systemd-nspawn -b: the units under systemd itself"
+  if ! command -v systemd-nspawn >/dev/null 2>&1; then
+    note "systemd-nspawn is not installed (apt-get install systemd-container): not booted; the run above stands in"
+    return 0
+  fi
+  local knows_reapply=false knows_expire=false
+  in_root sanehosts help reapply >/dev/null 2>&1 && knows_reapply=true
+  in_root sanehosts help allow expire >/dev/null 2>&1 && knows_expire=true
+  # A file root wrote into the store, as a root apply would: the apply service's ExecStopPost gives it back.
+  touch "$root/var/lib/sanehosts/written-by-root"
+  # A source for sanehosts-update.service to update: the packaged example, a local file.
+  in_root setpriv --reuid=sanehosts --regid=sanehosts --init-groups env SANEHOSTS_HOME=/var/lib/sanehosts \
+    sanehosts sources add /usr/share/doc/sanehosts/examples/blocklist.hosts --name example >/dev/null ||
+    fail "sanehosts sources add of the example list failed"
+  cat >"$root/etc/systemd/system/package-probe.service" <<'UNIT'
+[Unit]
+Description=The package test's probe (scripts/test-package.sh)
+After=multi-user.target sanehosts-serve.service sanehosts-apply.path
+
+[Service]
+Type=oneshot
+ExecStart=/bin/bash /root/package-probe.sh
+UNIT
+  cat >"$root/root/package-probe.sh" <<'PROBE'
+port=$1
+exec >/root/package-probe.out 2>&1
+say() { printf '%s=%s\n' "$1" "$2"; }
+# systemctl show KEY=VALUE lines, prefixed with a name.
+show() { systemctl show -p "$2" "$3" | sed "s/^/$1./"; }
+# Waits until a oneshot service is no longer starting.
+settle() {
+  local i
+  for i in $(seq 100); do
+    case "$(systemctl show -p ActiveState --value "$1")" in activating | deactivating) sleep 0.1 ;; *) return ;; esac
+  done
+}
+get() {
+  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
+  printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nConnection: close\r\n\r\n' "$1" "$port" >&3
+  head -1 <&3 | awk '{print $2}'
+  exec 3<&-
+}
+for i in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+show serve ActiveState,SubState,NRestarts,User sanehosts-serve.service
+status=$(get /metrics)
+if [ "$status" = 200 ]; then say http.path /metrics; else say http.path /; status=$(get /); fi
+say http.status "$status"
+show path ActiveState sanehosts-apply.path
+show update-timer ActiveState,NextElapseUSecRealtime sanehosts-update.timer
+show expire-timer ActiveState sanehosts-expire.timer
+# The dashboard's way to ask for an apply: touch the request file as sanehosts.
+setpriv --reuid=sanehosts --regid=sanehosts --init-groups touch /var/lib/sanehosts/apply.request
+sleep 1
+settle sanehosts-apply.service
+show apply Result,ExecMainStatus,NRestarts sanehosts-apply.service
+say apply.triggered "$(journalctl -q -u sanehosts-apply.service --no-pager | grep -c 'Started\|Starting\|Failed to start\|Finished')"
+systemctl start sanehosts-expire.service
+show expire Result,ExecMainStatus sanehosts-expire.service
+systemctl start sanehosts-update.service
+show update Result,ExecMainStatus sanehosts-update.service
+say update.names "$(setpriv --reuid=sanehosts --regid=sanehosts --init-groups env SANEHOSTS_HOME=/var/lib/sanehosts \
+  sanehosts status 2>&1 | grep -c 'example.*updated')"
+say update.log "$(journalctl -q -u sanehosts-update.service --no-pager | tail -3 | tr '\n' '|')"
+say store.foreign "$(find /var/lib/sanehosts ! -user sanehosts -printf '%P ' | sed 's/ $//')"
+say serve.log "$(journalctl -q -u sanehosts-serve.service --no-pager | tail -3 | tr '\n' '|')"
+say apply.log "$(journalctl -q -u sanehosts-apply.service --no-pager | tail -2 | tr '\n' '|')"
+say done yes
+systemctl poweroff
+PROBE
+  sed -i "s|^ExecStart=/bin/bash /root/package-probe.sh$|& $port|" "$root/etc/systemd/system/package-probe.service"
+  ln -sf /etc/systemd/system/package-probe.service "$root/etc/systemd/system/multi-user.target.wants/package-probe.service"
+  # systemd-nspawn mounts the root's /proc, /dev and /sys itself, and wants /run on a tmpfs.
+  unmount_all
+  mount -t tmpfs tmpfs /run && mounts+=(/run)
+  local booted=0
+  timeout 120 systemd-nspawn --quiet --register=no --keep-unit --console=read-only --boot --directory="$root" \
+    >"$work/nspawn.log" 2>&1 </dev/null || booted=$?
+  unmount_all
+  mount_root
+  rm -f "$root/etc/systemd/system/package-probe.service" \
+    "$root/etc/systemd/system/multi-user.target.wants/package-probe.service" "$root/root/package-probe.sh"
+  local out=$root/root/package-probe.out
+  if ! grep -q '^done=yes$' "$out" 2>/dev/null; then
+    note "systemd-nspawn could not boot the root here (exit status $booted): not booted; the run above stands in"
+    tail -5 "$work/nspawn.log" | sed 's/^/      /'
+    [ ! -s "$out" ] || sed 's/^/      /' "$out"
+    rm -f "$out"
+    return 0
+  fi
+  probe() { sed -n "s/^$1=//p" "$out" | tail -1; }
+  note "serve: $(probe serve.ActiveState)/$(probe serve.SubState) as $(probe serve.User), restarts $(probe serve.NRestarts); GET $(probe http.path): $(probe http.status)"
+  [ "$(probe serve.ActiveState)/$(probe serve.SubState)" = active/running ] ||
+    fail "sanehosts-serve.service is not running under systemd: $(probe serve.log)"
+  [ "$(probe serve.NRestarts)" = 0 ] || fail "sanehosts-serve.service restarted: $(probe serve.log)"
+  [ "$(probe http.status)" = 200 ] || fail "the dashboard under systemd answered GET $(probe http.path) with $(probe http.status)"
+  note "sanehosts-apply.path: $(probe path.ActiveState); timers: update $(probe update-timer.ActiveState), expire $(probe expire-timer.ActiveState)"
+  [ "$(probe path.ActiveState)" = active ] || fail "sanehosts-apply.path is not active"
+  [ "$(probe update-timer.ActiveState)" = active ] || fail "sanehosts-update.timer is not active"
+  [ "$(probe expire-timer.ActiveState)" = active ] || fail "sanehosts-expire.timer is not active"
+  [ "$(probe apply.triggered)" != 0 ] || fail "touching apply.request did not start sanehosts-apply.service"
+  note "apply.request started sanehosts-apply.service: $(probe apply.Result) (status $(probe apply.ExecMainStatus))"
+  if $knows_reapply; then
+    [ "$(probe apply.Result)" = success ] || fail "sanehosts-apply.service failed: $(probe apply.log)"
+  else
+    note "  (this binary has no \`reapply\` yet: its usage error is expected)"
+  fi
+  note "sanehosts-expire.service: $(probe expire.Result) (status $(probe expire.ExecMainStatus))"
+  if $knows_expire; then
+    [ "$(probe expire.Result)" = success ] || fail "sanehosts-expire.service failed"
+  else
+    note "  (this binary has no \`allow expire\` yet: its usage error is expected)"
+  fi
+  note "sanehosts-update.service: update exited $(probe update.ExecMainStatus), the service $(probe update.Result)"
+  [ "$(probe update.ExecMainStatus)" = 0 ] || fail "sanehosts update failed under its unit: $(probe update.log)"
+  [ "$(probe update.names)" = 1 ] || fail "sanehosts-update.service did not update the example source: $(probe update.log)"
+  if $knows_reapply; then
+    [ "$(probe update.Result)" = success ] || fail "sanehosts-update.service failed: $(probe update.log)"
+  else
+    note "  (its ExecStartPost, \`reapply\`, is not in this binary yet)"
+  fi
+  [ -z "$(probe store.foreign)" ] || fail "files in the store not owned by sanehosts after the root services: $(probe store.foreign)"
+  note "every file in the store is sanehosts' again after the root services (their ExecStopPost chown)"
+  rm -f "$out"
 }
 
 in_namespace() {
@@ -75,10 +223,7 @@ in_namespace() {
   trap 'exit 143' TERM
 
   step "Mounting /proc, /dev, /dev/pts and /sys in the root (in a mount namespace of the test's own)"
-  mount -t proc proc "$root/proc" && mounts+=("$root/proc")
-  mount --bind /dev "$root/dev" && mounts+=("$root/dev")
-  mount --bind /dev/pts "$root/dev/pts" && mounts+=("$root/dev/pts")
-  mount -t sysfs -o ro sysfs "$root/sys" && mounts+=("$root/sys")
+  mount_root
 
   # apt in the root finds the mirror as this machine does (by DNS, or by a line of /etc/hosts).
   cp -L /etc/resolv.conf "$root/etc/resolv.conf"
@@ -248,6 +393,8 @@ in_namespace() {
   [ -z "$foreign" ] || fail "files in /var/lib/sanehosts not owned by $user: $foreign"
   note "the store: $(find "$root/var/lib/sanehosts" -mindepth 1 | wc -l) entries, all owned by $user"
 
+  boot_with_nspawn "$port"
+
   step "apt-get remove sanehosts: only the store, the user and the conffile may stay"
   local files conffiles
   files=$(in_root dpkg-query -L sanehosts)
@@ -318,7 +465,7 @@ while [ $# -gt 0 ]; do
     --deb=*) deb=${1#--deb=}; shift ;;
     --binary) binary=${2:?"--binary needs the path of a built sanehosts"}; shift 2 ;;
     --binary=*) binary=${1#--binary=}; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test-package.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -331,6 +478,7 @@ mirror=${SANEHOSTS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 cache=${SANEHOSTS_DEBOOTSTRAP_CACHE:-/var/cache/sanehosts-tests}
 arch=$(dpkg --print-architecture)
 started=$(date +%s)
+export SANEHOSTS_PACKAGE_TEST_STARTED=$started
 
 work=$(mktemp -d /var/tmp/sanehosts-package-test.XXXXXX)
 cleanup() {
@@ -374,6 +522,7 @@ flock 9
 if [ ! -s "$tarball" ]; then
   step "debootstrap --variant=minbase bookworm from $mirror (cached afterwards in $tarball)"
   bootstrap_started=$(date +%s)
+export SANEHOSTS_PACKAGE_TEST_STARTED=$started
   debootstrap --variant=minbase bookworm "$work/bootstrap" "$mirror" >"$work/debootstrap.log" 2>&1 ||
     fail "debootstrap failed: $(tail -20 "$work/debootstrap.log")"
   chroot "$work/bootstrap" apt-get clean
@@ -404,4 +553,4 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 [ "$inner_status" -eq 0 ] || exit "$inner_status"
 
-step "Passed in $(($(date +%s) - started)) s"
+printf '==> Passed in %d s\n' "$(($(date +%s) - started))"

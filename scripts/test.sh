@@ -20,7 +20,7 @@ fi
 
 ./scripts/apt-install.sh "test dependencies" \
   libsqlite3-dev zlib1g-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
-  util-linux groff-base nodejs libstdc++-12-dev systemd iproute2 debootstrap lintian dpkg-dev binutils
+  util-linux groff-base nodejs libstdc++-12-dev systemd iproute2 debootstrap lintian dpkg-dev binutils systemd-container
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
 ./scripts/install-browser-deps.sh
