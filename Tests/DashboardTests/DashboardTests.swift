@@ -70,7 +70,7 @@ struct DashboardTests {
           "GET /traffic/feed", "GET /overlap", "GET /test", "GET /test/events", "GET /history", "GET /history/{id}",
           "GET /diff", "GET /apply", "POST /apply", "GET /fleet", "POST /fleet", "GET /login", "POST /login",
           "GET /static/style.css",
-          "GET /static/app.js", "GET /lists/{file}", "HEAD /lists/{file}",
+          "GET /static/app.js", "GET /lists/{file}", "HEAD /lists/{file}", "GET /metrics",
         ], "\(pages.sorted())")
     }
   }

@@ -58,6 +58,7 @@ struct StoreTests {
           "v6: a generation counted up by every write",
           "v7: a profile's fleet of replicas",
           "v8: where a replica transfers from, its memory, what was last verified on it, the fleet's changes",
+          "v9: allow rules that end",
         ])
       #expect(recorded == Store.migrator.migrations)
     }
