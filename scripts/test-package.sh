@@ -152,6 +152,32 @@ show update Result,ExecMainStatus sanehosts-update.service
 say update.names "$(setpriv --reuid=sanehosts --regid=sanehosts --init-groups env SANEHOSTS_HOME=/var/lib/sanehosts \
   sanehosts status 2>&1 | grep -c 'example.*updated')"
 say update.log "$(journalctl -q -u sanehosts-update.service --no-pager | tail -3 | tr '\n' '|')"
+# The apply service's sandbox with today's `apply` in place of its command: writing /etc/hosts and a
+# dnsmasq drop-in must work, writing into /etc/cron.d must not.
+mkdir -p /run/systemd/system/sanehosts-apply.service.d
+cat >/run/systemd/system/sanehosts-apply.service.d/probe.conf <<'DROPIN'
+[Service]
+ExecStart=
+ExecStart=/usr/bin/sanehosts apply --quiet --hosts-file /etc/hosts
+ExecStart=/usr/bin/sanehosts apply --quiet --target dnsmasq --no-check
+ExecStart=-/usr/bin/sanehosts apply --quiet --hosts-file /etc/cron.d/package-probe
+DROPIN
+systemctl daemon-reload
+cp -p /etc/hosts /root/hosts.before
+made_cron=false
+[ -d /etc/cron.d ] || { mkdir /etc/cron.d && made_cron=true; }
+systemctl start sanehosts-apply.service
+show sandboxed Result,ExecMainStatus sanehosts-apply.service
+say sandboxed.hosts "$(grep -c 'ads\.example\.com' /etc/hosts)"
+say sandboxed.dnsmasq "$(grep -c 'ads\.example\.com' /etc/sanehosts/dnsmasq.servers 2>/dev/null)"
+say sandboxed.cron "$(if [ -e /etc/cron.d/package-probe ]; then echo written; else echo refused; fi)"
+say sandboxed.log "$(journalctl -q -u sanehosts-apply.service --no-pager | tail -4 | tr '\n' '|')"
+say sandboxed.cron-error "$(journalctl -q -u sanehosts-apply.service --no-pager | grep -m1 'cron.d' | sed 's/^.*\]: //')"
+rm -rf /run/systemd/system/sanehosts-apply.service.d
+systemctl daemon-reload
+cp -p /root/hosts.before /etc/hosts
+rm -rf /root/hosts.before /etc/sanehosts /etc/cron.d/package-probe
+if $made_cron; then rmdir /etc/cron.d; fi
 say store.foreign "$(find /var/lib/sanehosts ! -user sanehosts -printf '%P ' | sed 's/ $//')"
 say serve.log "$(journalctl -q -u sanehosts-serve.service --no-pager | tail -3 | tr '\n' '|')"
 say apply.log "$(journalctl -q -u sanehosts-apply.service --no-pager | tail -2 | tr '\n' '|')"
@@ -209,6 +235,12 @@ PROBE
   else
     note "  (its ExecStartPost, \`reapply\`, is not in this binary yet)"
   fi
+  note "its sandbox, running today's apply: $(probe sandboxed.Result); /etc/hosts $( [ "$(probe sandboxed.hosts)" != 0 ] && echo written || echo "NOT written"), the dnsmasq drop-in $( [ "$(probe sandboxed.dnsmasq)" != 0 ] && echo written || echo "NOT written"), /etc/cron.d $(probe sandboxed.cron)"
+  [ "$(probe sandboxed.hosts)" != 0 ] || fail "sanehosts apply could not write /etc/hosts in the apply service's sandbox: $(probe sandboxed.log)"
+  [ "$(probe sandboxed.dnsmasq)" != 0 ] || fail "sanehosts apply could not write the dnsmasq drop-in in the apply service's sandbox: $(probe sandboxed.log)"
+  [ "$(probe sandboxed.cron)" = refused ] || fail "the apply service's sandbox let it write into /etc/cron.d"
+  note "  /etc/cron.d: $(probe sandboxed.cron-error)"
+  [ "$(probe sandboxed.Result)" = success ] || fail "the apply service's sandbox failed: $(probe sandboxed.log)"
   [ -z "$(probe store.foreign)" ] || fail "files in the store not owned by sanehosts after the root services: $(probe store.foreign)"
   note "every file in the store is sanehosts' again after the root services (their ExecStopPost chown)"
   rm -f "$out"
