@@ -23,6 +23,8 @@
 # live in a mount namespace of their own, so none outlives the test. Prints each step; exits non-zero with
 # the reason on any failure.
 set -euo pipefail
+# debootstrap, chroot and the root's own tools live in sbin, which a test runner's PATH may lack.
+export PATH=$PATH:/usr/sbin:/sbin
 
 # Each step with the seconds since the test started.
 step() { printf '==> %s (%d s)\n' "$*" "$(($(date +%s) - ${SANEHOSTS_PACKAGE_TEST_STARTED:-$(date +%s)}))"; }
