@@ -20,11 +20,15 @@ public struct Reapply: Sendable {
   public var sessions: (any PiholeSessions)?
   /// How long a fleet's replica may take to show the change.
   public var settle: Duration
+  /// What may be taken from the store (root on a store another user can write: `Limits.forProcess`).
+  public var limits: Limits
 
   /// A reapply.
   public init(
-    store: Store, profiles: Set<String>? = nil, sessions: (any PiholeSessions)? = nil, settle: Duration = .seconds(10)
+    store: Store, profiles: Set<String>? = nil, sessions: (any PiholeSessions)? = nil, settle: Duration = .seconds(10),
+    limits: Limits = .none
   ) {
+    self.limits = limits
     self.store = store
     self.profiles = profiles
     self.sessions = sessions
@@ -77,8 +81,8 @@ public struct Reapply: Sendable {
       outcome.places.append(await apply(entry, at: path))
     }
     for profile in fleets {
-      let primary = entries.first { $0.profile == profile && $0.recipe?.options.primary != nil }
-      outcome.places.append(await sync(fleet: profile, primary: primary?.recipe?.options.primary?.address))
+      let primary = placed.first { $0.value.profile == profile && $0.value.recipe?.options.primary != nil }
+      outcome.places.append(await sync(fleet: profile, primary: primary.map { ($0.key, $0.value) }))
     }
     return outcome
   }
@@ -97,6 +101,10 @@ public struct Reapply: Sendable {
       return place
     }
     recipe.options.profile = profile
+    if let refusal = limits.refusal(target: target, path: path, recipe: recipe) {
+      place.line = refusal
+      return place
+    }
     let file = ApplyDestination.file(
       for: target, hostsFile: path, output: target.server == nil ? nil : path, data: store.directory)
     let verify = recipe.verify ? ApplyRun.Verify(server: recipe.verifyServer) : nil
@@ -147,10 +155,24 @@ public struct Reapply: Sendable {
   }
 
   /// A profile's fleet synced: the primary, the Pi-holes, every replica verified.
-  func sync(fleet profile: String, primary: ServerAddress?) async -> Place {
+  func sync(fleet profile: String, primary: (path: String, entry: Ledger.Entry)?) async -> Place {
     var place = Place(target: "fleet", path: profile, profile: profile, line: "", failed: true)
     var sync = FleetSync(store: store, profile: profile, sessions: sessions, settle: settle)
-    if let primary { sync.primaryAddress = primary }
+    if let primary, let recipe = primary.entry.recipe {
+      if let refusal = limits.refusal(target: .server(.bind), path: primary.path, recipe: recipe) {
+        place.line = "not synced: the primary's " + refusal
+        return place
+      }
+      sync.output = primary.path
+      if let address = recipe.options.primary?.address { sync.primaryAddress = address }
+    } else if let found = FleetPrimary.find(in: store.directory),
+      let refusal = limits.refusal(
+        target: .server(.bind), path: found.output,
+        recipe: Ledger.Recipe(options: Applier.Options(server: .bind), verify: false, verifyServer: nil))
+    {
+      place.line = "not synced: the primary's " + refusal
+      return place
+    }
     do {
       let outcome = try await sync.run()
       let verified = outcome.reports.filter { $0.verdict == .verified }.count

@@ -15,9 +15,15 @@ public struct RuleExpiry: Sendable {
   public var sessions: (any PiholeSessions)?
   /// How long a fleet's replica may take to show the change.
   public var settle: Duration
+  /// What the reapply may take from the store (`Reapply.Limits.forProcess`).
+  public var limits: Reapply.Limits
 
   /// An expiry.
-  public init(store: Store, sessions: (any PiholeSessions)? = nil, settle: Duration = .seconds(10)) {
+  public init(
+    store: Store, sessions: (any PiholeSessions)? = nil, settle: Duration = .seconds(10),
+    limits: Reapply.Limits = .none
+  ) {
+    self.limits = limits
     self.store = store
     self.sessions = sessions
     self.settle = settle
@@ -55,7 +61,9 @@ public struct RuleExpiry: Sendable {
     let profiles = Set(ended.map(\.profile)).union(pending())
     guard !profiles.isEmpty else { return outcome }
     outcome.profiles = profiles.sorted()
-    let reapply = await Reapply(store: store, profiles: profiles, sessions: sessions, settle: settle).run()
+    let reapply = await Reapply(
+      store: store, profiles: profiles, sessions: sessions, settle: settle, limits: limits
+    ).run()
     outcome.reapply = reapply
     remember(Set(reapply.places.filter(\.failed).map(\.profile)))
     return outcome

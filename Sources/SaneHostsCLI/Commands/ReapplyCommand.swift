@@ -12,7 +12,10 @@ struct ReapplyCommand: AsyncParsableCommand {
       the profile it holds and the options it was applied with (address, reload, check, the fleet's \
       primary), and verified again where it was verified; a profile with a fleet is synced (`fleet sync`). \
       A file applied before SaneHosts recorded how is named: apply it once more by hand. One place failing \
-      never stops the others. An allow rule ending (`allow expire`) runs this for its profile; the Debian \
+      never stops the others. Run as root on a data directory another user owns (the Debian package's), it \
+      takes from it only /etc/hosts, each DNS server's default drop-in and the TARGET:PATH places of \
+      SANEHOSTS_APPLY_PLACES (in /etc/default/sanehosts), never a symbolic link, each server reloaded its own \
+      way: that user cannot make root write another file. An allow rule ending (`allow expire`) runs this for its profile; the Debian \
       package's sanehosts-apply.service runs it as root when the dashboard, which runs as its own user, \
       asks for an apply.
 
@@ -41,7 +44,8 @@ struct ReapplyCommand: AsyncParsableCommand {
     for profile in profiles { _ = try store.profile(profile) }
     let outcome = await Reapply(
       store: store, profiles: profiles.isEmpty ? nil : Set(profiles),
-      sessions: try piholes.sessions(data: store.directory), settle: .milliseconds(Int(settle * 1000))
+      sessions: try piholes.sessions(data: store.directory), settle: .milliseconds(Int(settle * 1000)),
+      limits: .forProcess(data: store.directory)
     ).run()
     if printing.json {
       Terminal.writeOutput(Text.json(outcome))

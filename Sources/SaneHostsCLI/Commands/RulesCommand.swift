@@ -86,8 +86,10 @@ struct AllowCommand: ParsableCommand {
 
     func run() async throws {
       let store = try store.open()
-      let outcome = try await RuleExpiry(store: store, sessions: try? piholes.sessions(data: store.directory))
-        .run(now: Date())
+      let outcome = try await RuleExpiry(
+        store: store, sessions: try? piholes.sessions(data: store.directory),
+        limits: .forProcess(data: store.directory)
+      ).run(now: Date())
       if printing.json {
         Terminal.writeOutput(Text.json(outcome))
       } else if !(quiet && outcome.ended.isEmpty && outcome.reapply == nil) {
