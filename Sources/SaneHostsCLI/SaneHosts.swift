@@ -15,9 +15,10 @@ struct SaneHosts: AsyncParsableCommand {
       blocker needs. Run `sanehosts help <command>` for details.
 
       Exit status: 0 on success; 1 on a failure (the message says what to do); a command's own statuses \
-      in its help (update 2 and 75, compile 3, test 4, apply 5); 64 for a usage error (an unknown \
-      command or option, a bad value); 130 or 143 when interrupted (Ctrl-C, SIGTERM); 141, quietly, when \
-      the reader of the output went away (`sanehosts update | head -1`).
+      in its help (update 2 and 75, compile 3, test 4; 5 when a place does not block as it should: apply \
+      --verify, reapply, allow expire, fleet sync, fleet status); 64 for a usage error (an unknown command \
+      or option, a bad value); 130 or 143 when interrupted (Ctrl-C, SIGTERM; serve stops cleanly with 0); \
+      141, quietly, when the reader of the output went away (`sanehosts update | head -1`).
       """,
     version: version,
     subcommands: [ManualCommand.self, TargetTableCommand.self],

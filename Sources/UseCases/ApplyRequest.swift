@@ -43,10 +43,11 @@ public struct ApplyRequest: Sendable, Hashable, Codable {
     return (try? JSONCoding.decode([ApplyRequest].self, from: bytes)) ?? []
   }
 
-  /// Takes the pending requests: reads them and removes the file, so each is done once.
+  /// Takes the pending requests: reads them and removes the file (an empty or unreadable one too: the
+  /// package's path unit starts the apply while it exists), so each is done once.
   public static func take(in data: DataDirectory) -> [ApplyRequest] {
     let taken = read(in: data)
-    if !taken.isEmpty { try? FileManager.default.removeItem(at: file(in: data)) }
+    try? FileManager.default.removeItem(at: file(in: data))
     return taken
   }
 }

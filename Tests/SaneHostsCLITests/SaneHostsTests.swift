@@ -107,6 +107,15 @@ struct SaneHostsTests {
     }
     #expect(man.contains("USAGE: sanehosts profile delete") && man.contains("--force"))
     #expect(!man.contains("generate-manual"), "the hidden command stays out of it")
+    // The sections a Debian user looks for, after the commands; every drop-in's default path in FILES.
+    let sections = man.split(separator: "\n").filter { $0.hasPrefix(".SH ") }.map(String.init)
+    #expect(sections.suffix(4) == [".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES", ".SH SEE ALSO"], "\(sections)")
+    for path in [
+      "/var/lib/bind/db.sanehosts.rpz", "/etc/unbound/unbound.conf.d/sanehosts.conf", "/etc/default/sanehosts",
+    ] {
+      #expect(man.contains(".I \(path)\n"), "\(path)")
+    }
+    #expect(man.contains(".B SANEHOSTS_HOME") && man.contains(".B 75\n") && man.contains(".B 141\n"))
     // Installed completions ask the program for the store's values (dynamic completion).
     let bash = try String(contentsOf: prefix.file("share/bash-completion/completions/sanehosts"), encoding: .utf8)
     #expect(bash.contains("---completion"))

@@ -44,6 +44,7 @@ struct ManualCommand: ParsableCommand {
       out += ".SS \"sanehosts \(path.joined(separator: " "))\"\n.nf\n"
       out += escaped(SaneHosts.helpMessage(for: type, columns: 100)) + "\n.fi\n"
     }
+    out += reference
     out += ".SH SEE ALSO\nREADME.md and the guides in docs/ of the project, and `sanehosts help COMMAND`.\n"
     return out
   }
