@@ -3,8 +3,12 @@
 # First installs what the build and tests need from Debian (SQLite's headers for GRDB, the real DNS
 # servers the interop tests start: dnsmasq, unbound, BIND, PowerDNS Recursor, Knot Resolver, none of them
 # started as a service), iproute2 (`ip netns`: the fleet's tests give each server a network namespace of its
-# own, which needs root), systemd-analyze (systemd: the schedule's calendar check), node for the dashboard script's syntax check and, for the dashboard's browser test, Chromium, chromedriver and Selenium
-# (scripts/install-browser-deps.sh). Then builds the release `sanehosts` (the binary users run: every
+# own, which needs root), systemd-analyze (systemd: the schedule's calendar check and the package's units),
+# the Debian package test's tools (debootstrap, lintian, dpkg-dev, binutils, systemd-container: it installs
+# the package into a clean Debian 12 root, cached in /var/cache/sanehosts-tests), Prometheus (scrapes
+# /metrics in a test), systemd-journal-remote (writes a real journal file for `hits --log KIND:journal`),
+# node for the dashboard script's syntax check and, for the dashboard's browser test, Chromium,
+# chromedriver and Selenium (scripts/install-browser-deps.sh). Then builds the release `sanehosts` (the binary users run: every
 # command-line test runs it, through SANEHOSTS_TEST_EXECUTABLE, so a fault of the optimized build fails
 # the tests) and every test target, runs the tests, and finally fuzzes each libFuzzer target for 15 s
 # (scripts/fuzz.sh).
@@ -20,7 +24,8 @@ fi
 
 ./scripts/apt-install.sh "test dependencies" \
   libsqlite3-dev zlib1g-dev unbound dnsmasq-base bind9 bind9-utils bind9-dnsutils pdns-recursor knot-resolver lua-cqueues openssl \
-  util-linux groff-base nodejs libstdc++-12-dev systemd iproute2 debootstrap lintian dpkg-dev binutils systemd-container
+  util-linux groff-base nodejs libstdc++-12-dev systemd iproute2 debootstrap lintian dpkg-dev binutils systemd-container \
+  prometheus systemd-journal-remote
 
 # The dashboard's real-browser test: Chromium and chromedriver from Debian, Selenium from PyPI.
 ./scripts/install-browser-deps.sh
