@@ -34,42 +34,42 @@ public enum Journal {
     return arguments
   }
 
-  /// The line the server would have written for one journal entry (a JSON object), or nil when the entry
-  /// has no message or time.
-  public static func line(_ entry: [String: Any], kind: QueryLogFormat) -> String? {
-    guard let message = text(entry["MESSAGE"]),
-      let micros = (entry["__REALTIME_TIMESTAMP"] as? String).flatMap(Int64.init)
-    else { return nil }
-    let stamp = Self.stamp(micros)
-    let pid = (entry["_PID"] as? String) ?? (entry["SYSLOG_PID"] as? String) ?? "0"
+  /// The line the server would have written for one journal entry: its own line on standard error, else
+  /// the entry's time, the server's tag and the message as its log file would hold them.
+  static func line(_ entry: JournalEntry, kind: QueryLogFormat) -> [UInt8] {
+    let message = entry.message
+    let pid = entry.pid.isEmpty ? Array("0".utf8) : entry.pid
+    let space: [UInt8] = [0x20]
     switch kind {
     case .dnsmasq:
       // `--log-facility=-` (standard error) lines already carry `dnsmasq[PID]:`.
-      return message.hasPrefix("dnsmasq[") ? "\(stamp) \(message)" : "\(stamp) dnsmasq[\(pid)]: \(message)"
+      if message.starts(with: Array("dnsmasq[".utf8)) { return entry.stamp + space + message }
+      return entry.stamp + Array(" dnsmasq[".utf8) + pid + Array("]: ".utf8) + message
     case .unbound:
-      // Standard error carries unbound's whole line; syslog gets `[PID:THREAD] level: text`.
-      if message.hasPrefix("[") && message.contains("] unbound[") { return message }
-      return message.hasPrefix("[") ? "\(stamp) unbound\(message)" : "\(stamp) unbound[\(pid):0] \(message)"
+      // Standard error carries unbound's whole line, with its own time; syslog gets `[PID:THREAD] level: text`.
+      if message.first == 0x5B {
+        if contains(message, Array("] unbound[".utf8)) { return message }
+        return entry.stamp + Array(" unbound".utf8) + message
+      }
+      return entry.stamp + Array(" unbound[".utf8) + pid + Array(":0] ".utf8) + message
     case .bind:
-      return "\(stamp) \(message)"
+      return entry.stamp + space + message
     }
   }
 
-  /// A journal field's text: a string, or the bytes journald gives as an array when they are not UTF-8.
-  static func text(_ value: Any?) -> String? {
-    if let string = value as? String { return string }
-    if let bytes = value as? [Any] {
-      let values = bytes.compactMap { ($0 as? NSNumber)?.uint8Value }
-      return String(decoding: values, as: UTF8.self)
-    }
-    return nil
+  /// The server's line for one JSON line of `journalctl -o json`; nil when it is not an entry with a
+  /// message and a time.
+  public static func line(json: String, kind: QueryLogFormat) -> String? {
+    let bytes = Array(json.utf8)
+    return JournalEntry(json: bytes[...]).map { String(decoding: line($0, kind: kind), as: UTF8.self) }
   }
 
-  /// Microseconds since 1970 as ISO 8601 in UTC, to the millisecond.
-  static func stamp(_ micros: Int64) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1_000_000))
+  static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+    guard bytes.count >= part.count else { return false }
+    for start in 0...(bytes.count - part.count) where bytes[start..<start + part.count].elementsEqual(part) {
+      return true
+    }
+    return false
   }
 
   /// Runs `journalctl` for `source` to the end and hands each entry's line to `body`, numbered from 1.
@@ -83,7 +83,7 @@ public enum Journal {
       stream.lines(chunk) { json in
         number += 1
         guard let line = entryLine(json, kind: source.kind) else { return }
-        Array(line.utf8).withUnsafeBufferPointer { body($0, number) }
+        line.withUnsafeBufferPointer { body($0, number) }
       }
     }
     let status = stream.wait()
@@ -94,9 +94,8 @@ public enum Journal {
   }
 
   /// One JSON line's server line.
-  static func entryLine(_ json: ArraySlice<UInt8>, kind: QueryLogFormat) -> String? {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else { return nil }
-    return line(object, kind: kind)
+  static func entryLine(_ json: ArraySlice<UInt8>, kind: QueryLogFormat) -> [UInt8]? {
+    JournalEntry(json: json).map { line($0, kind: kind) }
   }
 }
 

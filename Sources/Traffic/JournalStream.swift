@@ -122,7 +122,7 @@ public struct JournalFollower: Sendable {
     stream.lines(stream.readAvailable()) { json in
       number += 1
       guard let line = Journal.entryLine(json, kind: kind) else { return }
-      Array(line.utf8).withUnsafeBufferPointer { body($0, number) }
+      line.withUnsafeBufferPointer { body($0, number) }
     }
     lineNumber = number
     if stream.hasEnded {
