@@ -46,7 +46,8 @@ struct HitsCommand: AsyncParsableCommand {
   var logs: [String] = []
   @Option(
     help: ArgumentHelp(
-      "Read --log KIND:journal from this journal file (a copy) instead of the system's journal.", valueName: "path"))
+      "Read --log KIND:journal from this journal file (a copy; a glob such as 'copy/*.journal' names several) instead of the system's journal.",
+      valueName: "path"))
   var journalFile: String?
   @Option(
     name: .customLong("replica"),
