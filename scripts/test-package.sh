@@ -149,8 +149,14 @@ show apply Result,ExecMainStatus,NRestarts sanehosts-apply.service
 say apply.triggered "$(journalctl -q -u sanehosts-apply.service --no-pager | grep -c 'Started\|Starting\|Failed to start\|Finished')"
 systemctl start sanehosts-expire.service
 show expire Result,ExecMainStatus sanehosts-expire.service
+applies_before=$(journalctl -q -u sanehosts-apply.service --no-pager | grep -c 'Starting')
 systemctl start sanehosts-update.service
 show update Result,ExecMainStatus sanehosts-update.service
+# Its ExecStartPost starts sanehosts-apply.service (the reapply in that unit's sandbox): wait for it, so
+# the probe below runs its own command, not that job.
+sleep 1
+settle sanehosts-apply.service
+say update.applied "$(( $(journalctl -q -u sanehosts-apply.service --no-pager | grep -c 'Starting') - applies_before ))"
 say update.names "$(setpriv --reuid=sanehosts --regid=sanehosts --init-groups env SANEHOSTS_HOME=/var/lib/sanehosts \
   sanehosts status 2>&1 | grep -c 'example.*updated')"
 say update.log "$(journalctl -q -u sanehosts-update.service --no-pager | tail -3 | tr '\n' '|')"
@@ -234,6 +240,8 @@ PROBE
   [ "$(probe update.names)" = 1 ] || fail "sanehosts-update.service did not update the example source: $(probe update.log)"
   if $knows_reapply; then
     [ "$(probe update.Result)" = success ] || fail "sanehosts-update.service failed: $(probe update.log)"
+    [ "$(probe update.applied)" -ge 1 ] || fail "sanehosts-update.service did not start sanehosts-apply.service"
+    note "  then started sanehosts-apply.service (the reapply in its sandbox)"
   else
     note "  (its ExecStartPost, \`reapply\`, is not in this binary yet)"
   fi

@@ -102,6 +102,8 @@ public struct MetricsReport: Sendable {
   public var testScore: (percent: Double, at: Date)?
   /// The last update of the active profile: how long it took and when it ended.
   public var lastUpdate: (seconds: Double, at: Date, succeeded: Bool)?
+  /// The active profile's allow and deny rules, and the allow rules that end (`allow add --for`).
+  public var rules: (allow: Int, deny: Int, ending: Int) = (0, 0, 0)
   /// Whether query logs are configured (`serve --log`).
   public var logsConfigured = false
   /// Why the logs' counts are missing, when they could not be read.
@@ -146,6 +148,11 @@ public struct MetricsReport: Sendable {
     {
       report.testScore = (percent, run.startedAt)
     }
+    let rules = try store.rules()
+    report.rules = (
+      rules.filter { $0.action == .allow }.count, rules.filter { $0.action == .deny }.count,
+      rules.filter { $0.expiresAt != nil }.count
+    )
     if let run = try store.runs(limit: 1).first {
       report.lastUpdate = (run.finishedAt.timeIntervalSince(run.startedAt), run.finishedAt, run.outcome != .failed)
     }

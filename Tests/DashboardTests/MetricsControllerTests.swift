@@ -26,7 +26,8 @@ struct MetricsControllerTests {
         serial: 2_026_112_801, applySeconds: 0.25)
     ]
     report.testScore = (87.5, now)
-    let text = MetricsController.text(report, now: now)
+    report.rules = (allow: 3, deny: 1, ending: 2)
+    let text = MetricsController.text(report, now: now, version: "9.9")
     for line in [
       "# TYPE sanehosts_list_blocked_queries_total counter", #"sanehosts_list_blocked_queries_total{list="ads"} 7"#,
       "# TYPE sanehosts_list_names gauge", #"sanehosts_list_names{list="ads"} 12.0"#,
@@ -34,7 +35,8 @@ struct MetricsControllerTests {
       #"sanehosts_list_unique_blocked_names{list="ads"} 3.0"#,
       #"sanehosts_target_serial{target="hosts",path="/etc/hosts",profile="default"} 2026112801.0"#,
       #"sanehosts_apply_duration_seconds{target="hosts",path="/etc/hosts",profile="default"} 0.25"#,
-      "sanehosts_blocker_test_score_percent 87.5",
+      "sanehosts_blocker_test_score_percent 87.5", #"sanehosts_build_info{version="9.9"} 1.0"#,
+      #"sanehosts_rules{action="allow"} 3.0"#, "sanehosts_rules_ending 2.0",
     ] {
       #expect(text.contains(line + "\n"), "\(line)\n\(text)")
     }

@@ -20,6 +20,8 @@ public struct DashboardConfiguration: Sendable {
   public var dropInDirectory: String?
   /// The query logs the Traffic page reads (`serve --log KIND:PATH`).
   public var queryLogs: [LogSource] = []
+  /// The version `/metrics` reports (`sanehosts_build_info`).
+  public var version = "unknown"
 
   /// Creates a configuration.
   public init(

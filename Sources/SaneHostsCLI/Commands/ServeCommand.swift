@@ -68,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
       host: host, port: port, token: token ?? ProcessInfo.processInfo.environment["SANEHOSTS_TOKEN"], data: data,
       hostsFile: hostsFile, keepBackups: keepBackups, dropInDirectory: dropInDir)
     configuration.queryLogs = logs.compactMap { try? LogSource(argument: $0) }
+    configuration.version = SaneHosts.version
     var generated = false
     if !configuration.isLoopback && configuration.token == nil {
       let (saved, created) = try AccessToken.loadOrCreate(in: data)

@@ -13,11 +13,14 @@ struct MetricsController: Sendable {
   /// The query logs the per-list counts come from (`serve --log`).
   let logs: [LogSource]
 
+  /// The version `sanehosts_build_info` reports.
+  let version: String
+
   /// `GET /`.
   var routes: RouteCollection<DashboardContext> {
     let routes = RouteCollection(context: DashboardContext.self)
     routes.get { _, _ in
-      let text = Self.text(try await MetricsReport.read(store: store, logs: logs), now: Date())
+      let text = Self.text(try await MetricsReport.read(store: store, logs: logs), now: Date(), version: version)
       return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
@@ -26,8 +29,19 @@ struct MetricsController: Sendable {
   }
 
   /// The report as Prometheus' text: every series with its HELP and TYPE lines.
-  static func text(_ report: MetricsReport, now: Date) -> String {
+  static func text(_ report: MetricsReport, now: Date, version: String = "") -> String {
     let registry = PrometheusCollectorRegistry()
+    registry.makeGauge(
+      name: "sanehosts_build_info", labels: [("version", version)], help: "Always 1: the SaneHosts version serving."
+    ).set(1.0)
+    for (action, count) in [("allow", report.rules.allow), ("deny", report.rules.deny)] {
+      registry.makeGauge(
+        name: "sanehosts_rules", labels: [("action", action)], help: "The active profile's allow and deny rules."
+      ).set(Double(count))
+    }
+    registry.makeGauge(
+      name: "sanehosts_rules_ending", help: "The active profile's allow rules for a while (allow add --for)."
+    ).set(Double(report.rules.ending))
     addLists(report.lists, to: registry, now: now)
     addTargets(report.targets, to: registry)
     for replica in report.replicas {
