@@ -80,6 +80,11 @@ public struct Reapply: Sendable {
       if entry.recipe?.options.primary != nil && fleets.contains(profile) { continue }
       outcome.places.append(await apply(entry, at: path))
     }
+    for pihole in SyncedPiholes.all(in: store.directory)
+    where profiles.map({ $0.contains(pihole.profile) }) ?? true {
+      let inFleet = ((try? store.replicas(in: pihole.profile)) ?? []).contains { $0.pihole == pihole.host }
+      if !inFleet { outcome.places.append(await sync(pihole)) }
+    }
     for profile in fleets {
       let primary = placed.first { $0.value.profile == profile && $0.value.recipe?.options.primary != nil }
       outcome.places.append(await sync(fleet: profile, primary: primary.map { ($0.key, $0.value) }))
@@ -154,10 +159,23 @@ public struct Reapply: Sendable {
     return place
   }
 
+  /// A Pi-hole `pihole sync` made match a profile, synced again (its lists, rules, gravity where a list
+  /// changed), as a fleet syncs its Pi-holes.
+  func sync(_ pihole: SyncedPiholes.Entry) async -> Place {
+    var sync = FleetSync(store: store, profile: pihole.profile, sessions: sessions, settle: settle)
+    sync.removeDropped = true
+    let line = await sync.syncPihole(
+      Replica(id: 0, profileID: 0, name: pihole.host, feed: .pihole, pihole: pihole.host))
+    return Place(
+      target: "pihole", path: pihole.host, profile: pihole.profile, line: line, failed: line.hasPrefix("not synced"))
+  }
+
   /// A profile's fleet synced: the primary, the Pi-holes, every replica verified.
   func sync(fleet profile: String, primary: (path: String, entry: Ledger.Entry)?) async -> Place {
     var place = Place(target: "fleet", path: profile, profile: profile, line: "", failed: true)
     var sync = FleetSync(store: store, profile: profile, sessions: sessions, settle: settle)
+    // An allow rule that ended must leave the Pi-holes too.
+    sync.removeDropped = true
     if let primary, let recipe = primary.entry.recipe {
       if let refusal = limits.refusal(target: .server(.bind), path: primary.path, recipe: recipe) {
         place.line = "not synced: the primary's " + refusal

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import TestSupport
 import Testing
 
@@ -73,6 +74,34 @@ struct PiholeCommandTests {
       let again = try await runner.run(["pihole", "sync", "--remove-dropped"])
       #expect(again.standardError.contains("rules: 0 added, 1 removed, 4 kept"), "\(again.standardError)")
       #expect(!double.domainRules.contains { $0.domain.contains("open") })
+      #expect(double.activeSessions == 0)
+    }
+  }
+
+  @Test(
+    "A Pi-hole synced by hand is remembered: when an allow rule ends, allow expire removes its entry there too"
+  )
+  func ruleEndsOnPihole() async throws {
+    try await PiholeDouble.with { double in
+      let cli = try StoreCLI()
+      defer { cli.remove() }
+      var runner = try cli.runner
+      runner.environment["PIHOLE_PASSWORD"] = "secret"
+      runner.environment["PIHOLE_HOST"] = double.baseURL
+      #expect(try await runner.run(["sources", "add", "https://lists.website/a.txt"]).status == 0)
+      #expect(try await runner.run(["allow", "add", "=for-now.website", "=always.website"]).status == 0)
+      #expect(try await runner.run(["pihole", "sync", "--no-gravity"]).status == 0)
+      #expect(Set(double.domainRules.map(\.domain)) == ["for-now.website", "always.website"])
+      // The rule ends (the store takes a past end; the command line only ends to come).
+      let store = try Store.open(DataDirectory(url: cli.dataDirectory))
+      try store.removeRule("=for-now.website", action: .allow)
+      try store.addRule("=for-now.website", action: .allow, expiresAt: Date().addingTimeInterval(-1))
+      let expired = try await runner.run(["allow", "expire"])
+      #expect(expired.status == 0, "\(expired.standardOutput) \(expired.standardError)")
+      #expect(
+        expired.standardOutput.contains("Ended: allow rule =for-now.website in default."), "\(expired.standardOutput)")
+      #expect(expired.standardOutput.contains("(pihole, profile default)") || expired.standardOutput.contains("pihole"))
+      #expect(double.domainRules.map(\.domain) == ["always.website"], "\(double.domainRules)")
       #expect(double.activeSessions == 0)
     }
   }

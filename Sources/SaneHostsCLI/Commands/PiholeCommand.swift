@@ -135,6 +135,8 @@ struct PiholeCommand: AsyncParsableCommand {
       let store = try self.store.open()
       let profile = try store.profile(self.profile.name)
       let (removeDropped, dryRun, noGravity) = (self.removeDropped, self.dryRun, self.noGravity)
+      let host = try pihole.piholeHost()
+      let address = "\(host.scheme)://\(host.host)\(host.port.map { ":\($0)" } ?? "")"
       try await pihole.withClient(data: store.directory) { client in
         let plan = try await PiholeSync.plan(for: profile, in: store, with: client, removeDropped: removeDropped)
         for skipped in plan.skipped {
@@ -161,6 +163,8 @@ struct PiholeCommand: AsyncParsableCommand {
           return
         }
         try await plan.apply(with: client)
+        // Kept, so that a change of the profile's rules (an allow rule ending) reaches this Pi-hole too.
+        try? SyncedPiholes.remember(SyncedPiholes.Entry(host: address, profile: profile.name), in: store.directory)
         Terminal.writeError(
           "Added \(plan.toAdd.count), removed \(plan.toRemove.count), kept \(plan.kept)\(Self.rulesLine(plan)).\n")
         guard plan.needsGravity else {

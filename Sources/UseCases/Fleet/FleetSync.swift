@@ -25,6 +25,9 @@ public struct FleetSync: Sendable {
   public var output: String?
   /// How long a replica may take to show the change before it counts as differing.
   public var settle: Duration
+  /// Whether a Pi-hole's lists and rule entries this profile added and no longer has are removed (a
+  /// reapply after an allow rule ended: its entry must go); `fleet sync` keeps them.
+  public var removeDropped = false
 
   /// A sync.
   public init(
@@ -138,10 +141,11 @@ public struct FleetSync: Sendable {
     guard let sessions, let host = replica.pihole else { return "not synced: no Pi-hole session (no password given)" }
     let store = self.store
     let profileName = self.profile
+    let removeDropped = self.removeDropped
     do {
       return try await sessions.withClient(host) { client in
         let profile = try store.profile(profileName)
-        let plan = try await PiholeSync.plan(for: profile, in: store, with: client, removeDropped: false)
+        let plan = try await PiholeSync.plan(for: profile, in: store, with: client, removeDropped: removeDropped)
         try await plan.apply(with: client)
         let lists = "\(plan.toAdd.count.counted("list")) added, \(plan.kept) kept"
         guard plan.needsGravity else { return lists + "; gravity not rebuilt (no list changed)" }
