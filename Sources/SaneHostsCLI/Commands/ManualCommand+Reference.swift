@@ -135,6 +135,9 @@ extension ManualCommand {
       Applies the dashboard asked for and may not do itself; \fBreapply\fR, as root, does them first
       (the package's \fIsanehosts\-apply.path\fR watches it).
       .TP
+      .I DATA/piholes.json
+      The Pi-holes \fBpihole sync\fR made match a profile; \fBreapply\fR syncs them again.
+      .TP
       .I DATA/reapply.pending
       The profiles whose re-apply after an allow rule ended failed, tried again by the next
       \fBallow expire\fR.

@@ -113,6 +113,9 @@ struct PiholeCommand: AsyncParsableCommand {
         otherwise it says why it is not needed. After gravity, sync waits until the Pi-hole accepts writes \
         again (it reloads its database for about two seconds) and reports what gravity found for each list.
 
+        The Pi-hole is remembered with the profile: `sanehosts reapply`, and an allow rule for a while \
+        ending, sync it again (its entries of rules that ended removed).
+
         Exit status: 0 on success, 1 on an error (the Pi-hole refused an item, cannot be reached, wrong \
         password, rate limit, every API seat taken), 130 or 143 when interrupted by Ctrl-C or SIGTERM; the \
         session is logged out on every path.
