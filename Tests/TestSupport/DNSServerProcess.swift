@@ -60,15 +60,7 @@ public final class DNSServerProcess: Sendable {
   }
 
   /// Stops the server: SIGTERM, then SIGKILL if it is still running after 5 s; waits for it to end.
-  public func stop() async {
-    child.send(SIGTERM)
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !child.hasExited && ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    child.send(SIGKILL)
-    _ = await child.status()
-  }
+  public func stop() async { await child.stop() }
 
   /// Starts `executable` with `arguments` in `host` of `lab`, serving on the host's address, port 53 (each
   /// host has its own ports); waits until it answers, runs `body` with it, and stops it however `body` ends.

@@ -77,11 +77,5 @@ public final class PrometheusServer: Sendable {
   }
 
   /// SIGTERM, then SIGKILL after 5 s; waits for it to end.
-  func stop() async {
-    child.send(SIGTERM)
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !child.hasExited && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-    child.send(SIGKILL)
-    _ = await child.status()
-  }
+  func stop() async { await child.stop() }
 }
