@@ -8,7 +8,9 @@ public enum RequiredTool {
   /// The absolute path of `name`, or an error naming `package`.
   public static func path(_ name: String, package: String) throws -> String {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    for directory in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/lib/systemd", "/usr/lib/systemd"] {
+    for directory in path.split(separator: ":").map(String.init) + [
+      "/usr/sbin", "/sbin", "/lib/systemd", "/usr/lib/systemd",
+    ] {
       let candidate = "\(directory)/\(name)"
       if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }

@@ -83,7 +83,9 @@ public struct Dashboard: Sendable {
     addPages(to: router, renderer: renderer)
     addAPI(to: router)
     router.addRoutes(ListsController(lists: lists).routes, atPath: "/lists")
-    router.addRoutes(MetricsController(store: store, logs: configuration.queryLogs, version: configuration.version).routes, atPath: "/metrics")
+    router.addRoutes(
+      MetricsController(store: store, logs: configuration.queryLogs, version: configuration.version).routes,
+      atPath: "/metrics")
     return router
   }
 
