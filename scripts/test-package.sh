@@ -160,6 +160,35 @@ say update.applied "$(( $(journalctl -q -u sanehosts-apply.service --no-pager | 
 say update.names "$(setpriv --reuid=sanehosts --regid=sanehosts --init-groups env SANEHOSTS_HOME=/var/lib/sanehosts \
   sanehosts status 2>&1 | grep -c 'example.*updated')"
 say update.log "$(journalctl -q -u sanehosts-update.service --no-pager | tail -3 | tr '\n' '|')"
+# The dashboard's Apply of /etc/hosts: it runs as sanehosts and may not write it, so it previews the change
+# and writes apply.request; the path unit starts sanehosts-apply.service, which applies it as root.
+post() {
+  local body=$2 answer
+  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
+  printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nContent-Type: application/json\r\nX-CSRF-Token: %s\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
+    "$1" "$port" "$csrf" "${#body}" "$body" >&3
+  answer=$(cat <&3)
+  exec 3<&-
+  printf '%s' "$answer"
+}
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /api/session HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nConnection: close\r\n\r\n' "$port" >&3
+csrf=$(cat <&3 | sed -n 's/.*"csrf" *: *"\([0-9a-f]*\)".*/\1/p')
+exec 3<&-
+requests_before=$(journalctl -q -u sanehosts-apply.service --no-pager | grep -c 'Starting')
+answer=$(post /api/apply '{"target":"hosts"}')
+say dashboard.status "$(printf '%s' "$answer" | head -1 | awk '{print $2}')"
+say dashboard.requested "$(printf '%s' "$answer" | grep -c '"requested" *: *true')"
+say dashboard.answer "$(printf '%s' "$answer" | tail -1 | cut -c1-300) (csrf ${#csrf} characters)"
+for i in $(seq 100); do grep -q 'ads\.example\.com' /etc/hosts && break; sleep 0.1; done
+settle sanehosts-apply.service
+say dashboard.applied "$(( $(journalctl -q -u sanehosts-apply.service --no-pager | grep -c 'Starting') - requests_before ))"
+say dashboard.hosts "$(grep -c 'ads\.example\.com' /etc/hosts)"
+say dashboard.request-left "$([ -e /var/lib/sanehosts/apply.request ] && echo yes || echo no)"
+# The section taken off again (through SaneHosts, so its ledger agrees), for the sandbox probe below.
+SANEHOSTS_HOME=/var/lib/sanehosts sanehosts disable --quiet --hosts-file /etc/hosts
+chown -R -h sanehosts:sanehosts /var/lib/sanehosts
+say dashboard.disabled "$(grep -c 'ads\.example\.com' /etc/hosts)"
 # The apply service's sandbox with today's `apply` in place of its command: writing /etc/hosts and a
 # dnsmasq drop-in must work, writing into /etc/cron.d must not.
 mkdir -p /run/systemd/system/sanehosts-apply.service.d
@@ -244,6 +273,14 @@ PROBE
     note "  then started sanehosts-apply.service (the reapply in its sandbox)"
   else
     note "  (its ExecStartPost, \`reapply\`, is not in this binary yet)"
+  fi
+  if $knows_reapply; then
+    note "the dashboard's Apply of /etc/hosts: HTTP $(probe dashboard.status), requested $(probe dashboard.requested); sanehosts-apply.service started $(probe dashboard.applied) time(s); /etc/hosts $( [ "$(probe dashboard.hosts)" != 0 ] && echo written || echo "NOT written"); request left: $(probe dashboard.request-left)"
+    [ "$(probe dashboard.status)" = 200 ] || fail "the dashboard's POST /api/apply answered $(probe dashboard.status): $(probe dashboard.answer)"
+    [ "$(probe dashboard.requested)" = 1 ] || fail "the dashboard, as sanehosts, did not ask the privileged unit"
+    [ "$(probe dashboard.hosts)" != 0 ] || fail "sanehosts-apply.service did not write /etc/hosts for the dashboard"
+    [ "$(probe dashboard.request-left)" = no ] || fail "apply.request was left behind (the path unit would start again)"
+    [ "$(probe dashboard.disabled)" = 0 ] || fail "sanehosts disable did not take the dashboard's section off /etc/hosts"
   fi
   note "its sandbox, running today's apply: $(probe sandboxed.Result); /etc/hosts $( [ "$(probe sandboxed.hosts)" != 0 ] && echo written || echo "NOT written"), the dnsmasq drop-in $( [ "$(probe sandboxed.dnsmasq)" != 0 ] && echo written || echo "NOT written"), /etc/cron.d $(probe sandboxed.cron)"
   [ "$(probe sandboxed.hosts)" != 0 ] || fail "sanehosts apply could not write /etc/hosts in the apply service's sandbox: $(probe sandboxed.log)"

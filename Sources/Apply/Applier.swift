@@ -233,6 +233,10 @@ public struct Applier: Sendable {
   public var runner: ProcessRunner
 
   /// Creates an applier for a file.
+  /// A dry run that previews what another, privileged process will write (the dashboard asking the
+  /// package's root unit): this process need not be able to write the file.
+  public var previewForAnother = false
+
   public init(store: Store, file: ManagedFile, runner: ProcessRunner = ProcessRunner()) {
     self.store = store
     self.file = file
@@ -244,7 +248,8 @@ public struct Applier: Sendable {
     // A reload that cannot work (a process that is not the server) is refused before anything is
     // written, on a dry run too.
     try options.reload?.precheck()
-    let folder = try Self.checkDestination(file, dropIn: options.server != nil, dryRun: options.dryRun)
+    let folder = try Self.checkDestination(
+      file, dropIn: options.server != nil, dryRun: options.dryRun, writable: !(options.dryRun && previewForAnother))
     // The names are loaded only when something is rendered (or their count is not known).
     let plan = try ProfileList.plan(profile: options.profile, in: store)
     let warnings = plan.missing.map { ApplyWarning.notDownloaded(source: $0) } + (folder.map { [$0] } ?? [])
@@ -553,7 +558,9 @@ public struct Applier: Sendable {
   /// The checks before anything is written, the same on a dry run (which refuses where the real run
   /// would): the file's folder exists and this user may replace the file. A drop-in's missing folder is
   /// created (a dry run says it would be): the note says so.
-  public static func checkDestination(_ file: ManagedFile, dropIn: Bool, dryRun: Bool) throws -> ApplyWarning? {
+  public static func checkDestination(_ file: ManagedFile, dropIn: Bool, dryRun: Bool, writable: Bool = true) throws
+    -> ApplyWarning?
+  {
     var note: ApplyWarning?
     if dropIn {
       let parent = (Ledger.key(file.path) as NSString).deletingLastPathComponent
@@ -563,7 +570,7 @@ public struct Applier: Sendable {
         note = .createdFolder(path: parent, dryRun: false)
       }
     }
-    try file.checkWritable()
+    if writable { try file.checkWritable() }
     return note
   }
 

@@ -62,6 +62,8 @@ public struct ApplyRun: Sendable {
   public var options: Applier.Options
   /// How it is verified; nil: not.
   public var verify: Verify?
+  /// A dry run previewing what another, privileged process will write: this one need not be able to.
+  public var previewForAnother = false
 
   /// A run; `options.verify` follows `verify`.
   public init(store: Store, file: ManagedFile, target: Target, options: Applier.Options, verify: Verify?) {
@@ -78,7 +80,9 @@ public struct ApplyRun: Sendable {
   /// cannot be read back for the verification.
   public func run() async throws -> Outcome {
     let started = ContinuousClock.now
-    let applied = try await Applier(store: store, file: file).apply(options)
+    var applier = Applier(store: store, file: file)
+    applier.previewForAnother = previewForAnother
+    let applied = try await applier.apply(options)
     if !options.dryRun {
       // How it was applied, for `reapply` (and how long it took, for the metrics); a ledger that cannot
       // take it costs only that.

@@ -56,7 +56,8 @@ struct ApplyService: Sendable {
       timeout: .milliseconds(Int(settings.timeout * 1000)))
     // A file this process may not write (the Debian package runs the dashboard as its own user): the apply
     // is previewed here and asked of the privileged unit (sanehosts-apply.path starts `sanehosts reapply`).
-    let requested = !dryRun && Self.mayNotWrite(file)
+    let mayNotWrite = Self.mayNotWrite(file)
+    let requested = !dryRun && mayNotWrite
     if requested {
       try ApplyRequest.submit(
         ApplyRequest(
@@ -68,7 +69,10 @@ struct ApplyService: Sendable {
     let outcome: ApplyRun.Outcome
     var readBackFailure: String?
     do {
-      outcome = try await ApplyRun(store: store, file: file, target: target, options: options, verify: verify).run()
+      var run = ApplyRun(store: store, file: file, target: target, options: options, verify: verify)
+      // A preview of what the privileged unit will write: this process need not be able to.
+      run.previewForAnother = mayNotWrite
+      outcome = try await run.run()
     } catch let error as ApplyRun.ReadBackFailure {
       (outcome, readBackFailure) = (error.outcome, error.underlying.localizedDescription)
     }
