@@ -54,12 +54,7 @@ for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
 done
 
 if [ -z "$binary" ]; then
-  if ! command -v swift >/dev/null 2>&1; then
-    echo "swift is not on PATH: install the Swift toolchain, or pass --binary PATH." >&2
-    exit 1
-  fi
-  ./scripts/apt-install.sh "SQLite's headers (needed to build the store) and the static C++ library" libsqlite3-dev libstdc++-12-dev
-  swift build -c release --product sanehosts >&2
+  ./scripts/build-release.sh
   binary=$repo/.build/release/sanehosts
 fi
 if [ ! -x "$binary" ]; then
