@@ -90,9 +90,13 @@ extension HitCounter {
   func countOverride(of entry: Int, queries: Int, into overridden: inout [String: (queries: Int, rules: Set<String>)]) {
     guard let overrides else { return }
     let name = nameOf(entry)
-    guard let rule = overrides.allowRules.decidingAllowRule(for: name) else { return }
+    // The lists first (a lookup in the block set): most names let through are listed nowhere, and the
+    // rules (regular expressions among them) are asked only for those that are. The other way round
+    // cost 1.1 s of 2.4 s on a 1M-line log with one regex rule.
     let without = overrides.withoutAllowRules
-    for list in without.lists(for: name) {
+    let lists = without.lists(for: name)
+    guard !lists.isEmpty, let rule = overrides.allowRules.decidingAllowRule(for: name) else { return }
+    for list in lists {
       let key = without.lists[Int(list)]
       overridden[key, default: (0, [])].queries += queries
       overridden[key, default: (0, [])].rules.insert(rule.text)
