@@ -67,10 +67,10 @@ public struct Reapply: Sendable {
       !((try? store.replicas(in: profile)) ?? []).isEmpty
     }
     var outcome = Outcome()
-    // Applies asked for by a process that may not write the files (the dashboard): done first, as asked.
+    // Applies asked for by a process that may not write the files (the dashboard): done first, as asked,
+    // whichever profiles this run is for (a request taken is never left undone).
     var requested = Set<String>()
-    for request in ApplyRequest.take(in: store.directory)
-    where profiles.map({ request.profile.map($0.contains) ?? true }) ?? true {
+    for request in ApplyRequest.take(in: store.directory) {
       requested.insert(Ledger.key(request.path))
       outcome.places.append(await apply(request))
     }
@@ -80,8 +80,9 @@ public struct Reapply: Sendable {
       if entry.recipe?.options.primary != nil && fleets.contains(profile) { continue }
       outcome.places.append(await apply(entry, at: path))
     }
+    // A Pi-hole of a profile deleted since is left alone.
     for pihole in SyncedPiholes.all(in: store.directory)
-    where profiles.map({ $0.contains(pihole.profile) }) ?? true {
+    where profiles.map({ $0.contains(pihole.profile) }) ?? true && (try? store.profile(pihole.profile)) != nil {
       let inFleet = ((try? store.replicas(in: pihole.profile)) ?? []).contains { $0.pihole == pihole.host }
       if !inFleet { outcome.places.append(await sync(pihole)) }
     }
