@@ -48,7 +48,7 @@ public enum Journal {
     case .unbound:
       // Standard error carries unbound's whole line, with its own time; syslog gets `[PID:THREAD] level: text`.
       if message.first == 0x5B {
-        if contains(message, Array("] unbound[".utf8)) { return message }
+        if message.firstRange(of: Array("] unbound[".utf8)) != nil { return message }
         return entry.stamp + Array(" unbound".utf8) + message
       }
       return entry.stamp + Array(" unbound[".utf8) + pid + Array(":0] ".utf8) + message
@@ -62,14 +62,6 @@ public enum Journal {
   public static func line(json: String, kind: QueryLogFormat) -> String? {
     let bytes = Array(json.utf8)
     return JournalEntry(json: bytes[...]).map { String(decoding: line($0, kind: kind), as: UTF8.self) }
-  }
-
-  static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
-    guard bytes.count >= part.count else { return false }
-    for start in 0...(bytes.count - part.count) where bytes[start..<start + part.count].elementsEqual(part) {
-      return true
-    }
-    return false
   }
 
   /// Runs `journalctl` for `source` to the end and hands each entry's line to `body`, numbered from 1.

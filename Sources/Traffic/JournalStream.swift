@@ -14,6 +14,8 @@ final class JournalStream: @unchecked Sendable {
   private let output: FileHandle
   private let errorFile: URL
   private var partial: [UInt8] = []
+  /// The buffer each read fills, allocated once.
+  private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
 
   /// Starts `journalctl` with `arguments`; `source` names it in errors.
   init(_ arguments: [String], source: LogSource, nonBlocking: Bool = false) throws(TrafficError) {
@@ -46,7 +48,6 @@ final class JournalStream: @unchecked Sendable {
 
   /// The next bytes, waiting for them; nil at the end.
   func readBlocking() -> [UInt8]? {
-    var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(output.fileDescriptor, $0.baseAddress, $0.count) }
       if count > 0 { return Array(buffer[..<count]) }
@@ -58,7 +59,6 @@ final class JournalStream: @unchecked Sendable {
   /// The bytes written since the last call, without waiting (a non-blocking stream).
   func readAvailable() -> [UInt8] {
     var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(output.fileDescriptor, $0.baseAddress, $0.count) }
       guard count > 0 else { break }

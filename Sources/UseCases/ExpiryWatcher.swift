@@ -21,8 +21,6 @@ public actor ExpiryWatcher<C: Clock> where C.Duration == Duration {
 
   /// What it is doing now.
   public private(set) var state: State = .idle
-  /// What its last run that ended a rule (or retried a pending reapply) did.
-  public private(set) var lastOutcome: RuleExpiry.Outcome?
 
   let expiry: RuleExpiry
   let clock: C
@@ -47,7 +45,6 @@ public actor ExpiryWatcher<C: Clock> where C.Duration == Duration {
     while !Task.isCancelled {
       state = .expiring
       if let outcome = try? await expiry.run(now: now()), !outcome.ended.isEmpty || outcome.reapply != nil {
-        lastOutcome = outcome
         await report(outcome)
       }
       let wait = nextWait()

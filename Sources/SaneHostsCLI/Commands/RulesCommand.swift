@@ -177,8 +177,12 @@ struct RuleArguments: ParsableArguments {
 
   /// `until 2026-11-28 16:04 (in 59 min)`, or `for good`.
   static func ending(_ date: Date?, now: Date = Date()) -> String {
-    guard let date else { return "for good" }
-    return "until \(HitsCommand.stamp(date)) (\(RuleEnd.remaining(until: date, now: now)))"
+    date.map { "until \(end($0, now: now))" } ?? "for good"
+  }
+
+  /// `2026-11-28 16:04 (in 59 min)`: the ENDS column of `allow list`.
+  static func end(_ date: Date, now: Date = Date()) -> String {
+    "\(HitsCommand.stamp(date)) (\(RuleEnd.remaining(until: date, now: now)))"
   }
 
   func remove(_ action: ProfileRule.Action) throws {
@@ -226,7 +230,7 @@ struct RuleListOptions: ParsableArguments {
           + rules.map {
             [
               String($0.id), $0.text, $0.kind.rawValue,
-              $0.expiresAt.map { RuleArguments.ending($0).replacingOccurrences(of: "until ", with: "") } ?? "",
+              $0.expiresAt.map { RuleArguments.end($0) } ?? "",
               $0.comment ?? "",
             ]
           }))
