@@ -64,6 +64,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     // MARK: Libraries
@@ -238,9 +240,12 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Mustache", package: "swift-mustache"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       // The stylesheet, the script and the Mustache templates are files (a test checks the script's syntax

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 #if canImport(Glibc)
@@ -13,13 +14,16 @@ import Foundation
 public struct ApplyLock: Sendable {
   private let descriptor: Int32
 
-  /// Waits for and takes the lock (an `flock` on `url`, created if missing).
+  /// Waits for and takes the lock (an `flock` on `url`, created if missing). The file is opened inside
+  /// its folder without following a link (`FolderHandle`): a lock file that is a symbolic link, a FIFO
+  /// or another user's file is refused, so a planted link cannot make root create a file elsewhere.
   public static func acquire(_ url: URL) throws(ApplyError) -> ApplyLock {
-    try? FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let descriptor = open(url.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw .writeFailed(path: url.path, detail: "opening the lock: \(String(cString: strerror(errno)))")
+    let descriptor: Int32
+    do {
+      let folder = try FolderHandle.open(url.deletingLastPathComponent().path, create: true)
+      descriptor = try folder.openFile(url.lastPathComponent, flags: O_CREAT | O_RDWR, mode: 0o600) ?? -1
+    } catch {
+      throw .writeFailed(path: url.path, detail: "opening the lock: \(error.path) \(error.detail)")
     }
     while flock(descriptor, LOCK_EX) != 0 {
       if errno == EINTR { continue }

@@ -36,51 +36,62 @@ public struct Backups: Sendable {
     self.keep = max(1, keep)
   }
 
-  /// Saves a copy of `bytes`, then removes the oldest beyond `keep`.
+  /// The backups folder, opened without following a link (made first with `create`).
+  func folder(create: Bool) throws(StagedFile.Failure) -> FolderHandle {
+    try FolderHandle.open(directory.deletingLastPathComponent().path, create: create).folder(
+      directory.lastPathComponent, create: create)
+  }
+
+  /// Saves a copy of `bytes`, then removes the oldest beyond `keep`. The folder and the names in it are
+  /// reached without following a link: a `backups` that is a symbolic link is refused, nothing written.
   @discardableResult
   public func save(_ bytes: [UInt8], date: Date = Date()) throws -> Backup {
-    try FileManager.default.createDirectory(
-      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let stamp = Self.formatter.string(from: date)
-    var sequence = 1
-    while FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(name)-\(stamp)-\(sequence)").path)
-    {
-      sequence += 1
-    }
-    let id = "\(name)-\(stamp)-\(sequence)"
-    let url = directory.appendingPathComponent(id)
     do {
-      try StagedFile.replace(url.path, with: bytes, mode: 0o600)
+      let folder = try folder(create: true)
+      var sequence = 1
+      while folder.status("\(name)-\(stamp)-\(sequence)") != nil { sequence += 1 }
+      let id = "\(name)-\(stamp)-\(sequence)"
+      try folder.replace(id, with: bytes, mode: 0o600)
+      for old in list().dropFirst(keep) {
+        folder.remove(old.id)
+        folder.remove(Self.ledgerName(of: old))
+      }
+      return Backup(id: id, url: directory.appendingPathComponent(id), date: Self.formatter.date(from: stamp) ?? date)
     } catch {
       throw CocoaError(
-        .fileWriteUnknown, userInfo: [NSFilePathErrorKey: error.path, NSLocalizedDescriptionKey: error.detail])
+        .fileWriteUnknown,
+        userInfo: [NSFilePathErrorKey: error.path, NSLocalizedDescriptionKey: "\(error.path) \(error.detail)"])
     }
-    for old in list().dropFirst(keep) {
-      try? FileManager.default.removeItem(at: old.url)
-      try? FileManager.default.removeItem(at: Self.ledgerURL(of: old))
+  }
+
+  /// A backup's bytes, read without following a link; a link, FIFO or foreign file is refused by name.
+  public func bytes(of backup: Backup) throws(StagedFile.Failure) -> [UInt8] {
+    guard let bytes = try folder(create: false).read(backup.id) else {
+      throw StagedFile.Failure(path: backup.url.path, detail: "no longer exists", code: ENOENT)
     }
-    return Backup(id: id, url: url, date: Self.formatter.date(from: stamp) ?? date)
+    return bytes
   }
 
   /// Keeps beside a backup the ledger's entry for the file when it was taken: what SaneHosts itself had
   /// written then. Restoring a backup whose part someone else had edited then keeps that edit known.
   public func saveLedgerEntry(_ entry: Ledger.Entry, of backup: Backup) {
     guard let data = try? JSONCoding.encode(entry) else { return }
-    try? StagedFile.replace(Self.ledgerURL(of: backup).path, with: Array(data), mode: 0o600)
+    try? folder(create: false).replace(Self.ledgerName(of: backup), with: Array(data), mode: 0o600)
   }
 
   /// The ledger's entry kept beside a backup (`saveLedgerEntry`), if any.
   public func ledgerEntry(of backup: Backup) -> Ledger.Entry? {
-    guard let data = try? Data(contentsOf: Self.ledgerURL(of: backup)) else { return nil }
-    return try? JSONCoding.decode(Ledger.Entry.self, from: data)
+    guard let bytes = try? folder(create: false).read(Self.ledgerName(of: backup)) else { return nil }
+    return try? JSONCoding.decode(Ledger.Entry.self, from: Data(bytes))
   }
 
-  /// Where a backup's ledger entry is kept (`list` skips it: its sequence is not a number).
-  static func ledgerURL(of backup: Backup) -> URL { backup.url.appendingPathExtension("ledger") }
+  /// The name of a backup's ledger entry (`list` skips it: its sequence is not a number).
+  static func ledgerName(of backup: Backup) -> String { backup.id + ".ledger" }
 
-  /// The backups, newest first.
+  /// The backups, newest first (none when the folder is missing, or is not a folder of this store).
   public func list() -> [Backup] {
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    let files = (try? folder(create: false).names()) ?? []
     let backups = files.compactMap { file -> (Backup, Int)? in
       guard file.hasPrefix("\(name)-") else { return nil }
       let parts = file.dropFirst(name.count + 1).split(separator: "-")

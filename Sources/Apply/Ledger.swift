@@ -126,8 +126,8 @@ public struct Ledger: Sendable {
 
   /// Every recorded file, by absolute path.
   public func entries() -> [String: Entry] {
-    guard let data = try? Data(contentsOf: url) else { return [:] }
-    return (try? JSONCoding.decode([String: Entry].self, from: data)) ?? [:]
+    guard let bytes = try? folder(create: false).read(url.lastPathComponent) else { return [:] }
+    return (try? JSONCoding.decode([String: Entry].self, from: Data(bytes))) ?? [:]
   }
 
   /// The last write recorded for a file.
@@ -137,36 +137,37 @@ public struct Ledger: Sendable {
   public func record(_ entry: Entry?, for path: String) throws(StagedFile.Failure) {
     var all = entries()
     all[Self.key(path)] = entry
-    if entry == nil { try? FileManager.default.removeItem(at: loadedCopyURL(for: path)) }
-    try? FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-      attributes: [.posixPermissions: 0o700])
+    if entry == nil { (try? loadedFolder(create: false))?.remove(Self.loadedName(for: path)) }
     let data = (try? JSONCoding.encode(all, pretty: true)) ?? Data("{}".utf8)
-    try StagedFile.replace(url.path, with: Array(data), mode: 0o600)
+    try folder(create: true).replace(url.lastPathComponent, with: Array(data), mode: 0o600)
   }
 
-  /// Where the copy of a file as its server last loaded it is kept: `loaded/` beside the ledger, named
-  /// by the hash of the file's path.
-  public func loadedCopyURL(for path: String) -> URL {
-    let digest = String(ManagedFile.sha256(Array(Self.key(path).utf8)).prefix(16))
-    return url.deletingLastPathComponent().appendingPathComponent("loaded", isDirectory: true)
-      .appendingPathComponent(digest)
+  /// The folder the ledger is kept in (the data directory), opened as a `FolderHandle`.
+  func folder(create: Bool) throws(StagedFile.Failure) -> FolderHandle {
+    try FolderHandle.open(url.deletingLastPathComponent().path, create: create)
+  }
+
+  /// `loaded/` beside the ledger, never through a link.
+  func loadedFolder(create: Bool) throws(StagedFile.Failure) -> FolderHandle {
+    try folder(create: create).folder("loaded", create: create)
+  }
+
+  /// The name in `loaded/` of a file's copy: the hash of its path.
+  static func loadedName(for path: String) -> String {
+    String(ManagedFile.sha256(Array(key(path).utf8)).prefix(16))
   }
 
   /// The file's bytes as its server last confirmed loading them, else as first written (the baseline a
   /// verification compares the file with); nil when no copy is kept.
   public func loadedCopy(for path: String) -> [UInt8]? {
-    FileManager.default.contents(atPath: loadedCopyURL(for: path).path).map(Array.init)
+    (try? loadedFolder(create: false).read(Self.loadedName(for: path))) ?? nil
   }
 
   /// Keeps `bytes` as the file's baseline when none is kept yet (a first write, or a file written before
   /// copies were kept), without confirming that the server loaded them.
   public func keepBaseline(_ bytes: [UInt8], for path: String) {
-    let copy = loadedCopyURL(for: path)
-    guard !FileManager.default.fileExists(atPath: copy.path) else { return }
-    try? FileManager.default.createDirectory(
-      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    try? StagedFile.replace(copy.path, with: bytes, mode: 0o600)
+    guard let folder = try? loadedFolder(create: true), folder.status(Self.loadedName(for: path)) == nil else { return }
+    try? folder.replace(Self.loadedName(for: path), with: bytes, mode: 0o600)
   }
 
   /// Records that the server confirmed loading the file as `bytes` (the file as written): its copy is
@@ -180,10 +181,7 @@ public struct Ledger: Sendable {
     entry.primarySerial = primarySerial
     let digest = ManagedFile.sha256(bytes)
     guard digest == entry.sha256 else { return }
-    let copy = loadedCopyURL(for: path)
-    try? FileManager.default.createDirectory(
-      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    try StagedFile.replace(copy.path, with: bytes, mode: 0o600)
+    try loadedFolder(create: true).replace(Self.loadedName(for: path), with: bytes, mode: 0o600)
     entry.loadedSHA256 = digest
     entry.loadedDate = date
     if let last = entry.history?.indices.last, entry.history?[last].sha256 == digest,

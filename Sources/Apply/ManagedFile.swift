@@ -529,9 +529,9 @@ public struct ManagedFile: Sendable {
     }
     let bytes: [UInt8]
     do {
-      bytes = Array(try Data(contentsOf: backup.url))
+      bytes = try backups.bytes(of: backup)
     } catch {
-      throw .unreadable(path: backup.url.path, detail: error.localizedDescription)
+      throw .unreadable(path: error.path, detail: error.detail)
     }
     let change = try prepare(contents: bytes)
     // What the restored file holds, read from it: `status` then shows its section, not "no section".

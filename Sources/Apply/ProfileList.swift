@@ -37,9 +37,9 @@ public struct ProfileList: Sendable {
     /// The rules, parsed once.
     public let rules: RuleSet
 
-    fileprivate init(snapshot: ProfileSnapshot) {
+    fileprivate init(snapshot: ProfileSnapshot) throws(StoreError) {
       self.snapshot = snapshot
-      rules = snapshot.ruleSet
+      rules = try snapshot.ruleSet
       profile = snapshot.profile
       missing = snapshot.sources.filter { $0.enabled && $0.source.cacheFile == nil }.map(\.source.key)
       fingerprint = snapshot.fingerprint
@@ -69,9 +69,12 @@ public struct ProfileList: Sendable {
         return ProfileList(
           profile: profile, list: merging.finish(rules: set), missing: missing, fingerprint: fingerprint)
       }
+      // The profile's block set file, opened inside profiles/ without following a link (a row names it).
       if let compiled = snapshot.compiled, compiled.fingerprint == fingerprint,
-        let list = CompiledList.readArchive(
-          at: store.directory.file(compiled.file).path, fingerprint: fingerprint, rules: rules)
+        let found = try await store.storedFile(compiled.file).withPath({
+          CompiledList.readArchive(at: $0, fingerprint: fingerprint, rules: rules)
+        }),
+        let list = found
       {
         return ProfileList(profile: profile, list: list, missing: missing, fingerprint: fingerprint, fromFile: true)
       }
@@ -84,7 +87,7 @@ public struct ProfileList: Sendable {
   /// Plans compiling a profile (nil: the active one): one read of the profile, its sources, rules, last
   /// compile and current fingerprint. Throws when there is nothing to apply.
   public static func plan(profile name: String?, in store: Store) throws -> Plan {
-    let plan = Plan(snapshot: try store.snapshot(of: name))
+    let plan = try Plan(snapshot: try store.snapshot(of: name))
     let members = plan.snapshot.sources.filter(\.enabled).map(\.source)
     if !members.contains(where: { $0.cacheFile != nil }) && plan.rules.deny.isEmpty {
       throw ApplyError.nothingToApply(

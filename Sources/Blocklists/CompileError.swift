@@ -15,6 +15,9 @@ public enum CompileError: Error, Sendable, Hashable {
   /// The output is a pipe whose reader went away (`sanehosts compile | head -1`): not a failure to
   /// report, the command ends quietly.
   case closedPipe(path: String)
+  /// Names (or a hosts address) a renderer refused to write: not names as the parser writes them, so a
+  /// block set file, rule or ledger was changed by something other than SaneHosts. Nothing was written.
+  case unrenderable(samples: [String], count: Int)
 
   /// The error for a write to `path` that failed with `code` (an errno).
   public static func writeFailed(path: String, code: Int32) -> CompileError {
@@ -32,6 +35,8 @@ extension CompileError: LocalizedError {
     case .unwritable(let path, let detail): "Cannot write \(path): \(detail.sentence)"
     case .cancelled: "The compile was cancelled; nothing was written."
     case .closedPipe(let path): "The reader of \(path) went away."
+    case .unrenderable(let samples, let count):
+      "\(count == 1 ? "A value is" : "\(count) values are") not a name or address and would add lines to the output (\(samples.map { "“\($0)”" }.joined(separator: ", "))); nothing was written."
     }
   }
 
@@ -43,6 +48,8 @@ extension CompileError: LocalizedError {
     case .invalidRule:
       "Write one rule per line: example.com (and subdomains), =example.com (exact), *.example.com (subdomains only) or /regex/."
     case .unwritable: "Check the directory exists, its permissions and free space."
+    case .unrenderable:
+      "SaneHosts never stores such a value: something else changed the data directory. Run `sanehosts update --force` to compile again from the copies, check the rules (`sanehosts allow list`, `deny list`), and who can write the data directory."
     case .cancelled, .closedPipe: nil
     }
   }

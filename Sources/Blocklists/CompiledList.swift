@@ -59,8 +59,9 @@ public struct CompiledList: Sendable {
       rules.allow.map { RuleReport(rule: $0, allows: true) } + rules.deny.map { RuleReport(rule: $0, allows: false) }
     let denySource = sources.count
     // A subdomains-only rule (`*.name`) puts no name in the set: renderers write it (`subdomainBlocks`).
+    // A regular expression is never a name (`RuleSet.rule` refuses one as a deny rule).
     for (offset, rule) in rules.deny.enumerated()
-    where rule.kind != .wildcard && names.insert(rule.pattern, source: denySource) {
+    where rule.kind != .wildcard && rule.kind != .regex && names.insert(rule.pattern, source: denySource) {
       record(rules.allow.count + offset, rule.pattern)
     }
     applyAllowNames()

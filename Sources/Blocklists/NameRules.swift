@@ -273,6 +273,37 @@ enum SWAR {
   }
 }
 
+extension NameRules {
+  /// Whether a renderer may write these bytes as a name: 1 to 253 bytes of lower-case letters, digits,
+  /// `-` and `_` in dot-separated labels of 1 to 63 bytes, as `normalize` writes every name. The last
+  /// check before a name reaches a file a server parses: a name from anywhere else (a block set file or
+  /// rule changed on disk) that holds a quote, a space, a slash or a newline would add a statement there.
+  @inline(__always)
+  public static func isRenderable(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard !name.isEmpty, name.count <= maximumLength else { return false }
+    var label = 0
+    for byte in name {
+      let kind = ByteClass.table[Int(byte)]
+      if kind & (ByteClass.lower | ByteClass.digit | ByteClass.hyphen | ByteClass.underscore) != 0 {
+        label += 1
+        if label > maximumLabelLength { return false }
+      } else if kind == ByteClass.dot {
+        if label == 0 { return false }
+        label = 0
+      } else {
+        return false
+      }
+    }
+    return label > 0
+  }
+
+  /// `isRenderable` for a name as text.
+  public static func isRenderable(_ name: String) -> Bool {
+    var name = name
+    return name.withUTF8 { isRenderable($0) }
+  }
+}
+
 /// What each byte can be in a name, as bits, for a table lookup instead of a chain of comparisons.
 enum ByteClass {
   static let lower: UInt8 = 1

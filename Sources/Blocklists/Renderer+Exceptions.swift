@@ -81,6 +81,7 @@ extension Renderer {
     report.publicSuffixesLeftOut += blocks.leftOut.count
     report.publicSuffixSamples += blocks.leftOut.prefix(Findings.samplesPerReason - report.publicSuffixSamples.count)
     guard !blocks.written.isEmpty else { return }
+    try Self.refuseUnrenderable(blocks.written)
     try sink.write("\(format.commentPrefix) Subdomains only: deny rules *.name (the name itself is not blocked)\n")
     for name in blocks.written {
       switch format {
@@ -110,7 +111,9 @@ extension Renderer {
     let mark = format.commentPrefix
     try sink.write("\(mark) Exceptions: allow rules under a blocked parent\n")
     let written = { (name: String) in self.isWritten(name, in: list) }
-    for name in exceptions.rpzIntermediates(isWritten: written) {
+    let intermediates = exceptions.rpzIntermediates(isWritten: written)
+    try Self.refuseUnrenderable(intermediates + exceptions.active.map(\.name))
+    for name in intermediates {
       try sink.write("\(name) CNAME .\n*.\(name) CNAME .\n")
     }
     for exception in exceptions.active {
@@ -120,6 +123,17 @@ extension Renderer {
       try sink.write(lines(for: exception, ownEntry: own))
       report.exceptions += 1
     }
+  }
+
+  /// Throws when a rule's name is not a name (`NameRules.isRenderable`): rules reach the renderer from
+  /// the store and the lists' own exceptions, and one holding a quote or a newline would add statements.
+  static func refuseUnrenderable(_ names: [String]) throws(CompileError) {
+    var report = Report()
+    for name in names where !NameRules.isRenderable(name) {
+      var bytes = Array(name.utf8)
+      bytes.withUnsafeMutableBufferPointer { report.refuse(UnsafeBufferPointer($0)) }
+    }
+    try refuseUnrenderable(report)
   }
 
   /// Whether an exception's line is the one that lets names through (not a block written beside it):

@@ -24,9 +24,10 @@ extension Renderer {
       lines.append("Rules: \(list.rules.allow.count) allow, \(list.rules.deny.count) deny")
     }
     if format == .adblock { try sink.write("[Adblock Plus 2.0]\n") }
-    // A newline in a title or a source's name stays on its comment line (replaced in Swift: Foundation's
-    // replacingOccurrences bridged through NSString, 0.3 ms of a one-line compile).
-    for line in lines { try sink.write("\(mark) \(String(line.map { $0.isNewline ? " " : $0 }))\n") }
+    // A newline or any other control character in a title or a source's name stays on its comment line
+    // as a space (replaced in Swift: Foundation's replacingOccurrences bridged through NSString, 0.3 ms
+    // of a one-line compile).
+    for line in lines { try sink.write("\(mark) \(Self.commentText(line))\n") }
     try sink.write("\(mark)\n")
     switch format {
     case .unbound:
@@ -39,6 +40,18 @@ extension Renderer {
     default:
       break
     }
+  }
+}
+
+extension Renderer {
+  /// Text for a comment line: every newline and control character a space.
+  static func commentText(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      let control = scalar.properties.generalCategory == .control || scalar.properties.isWhitespace && scalar != " "
+      out.append(control ? " " : scalar)
+    }
+    return String(out)
   }
 }
 

@@ -60,6 +60,18 @@ public struct Renderer: Sendable {
     public var unexpressedSubdomainBlocks = 0
     /// Up to five of their names.
     public var unexpressedSubdomainSamples: [String] = []
+    /// Names refused because they are not names (`NameRules.isRenderable`): a block set file or rule
+    /// changed on disk. Any makes the render fail (`CompileError.unrenderable`), nothing written.
+    public var unrenderable = 0
+    /// Up to five of them, control characters escaped.
+    public var unrenderableSamples: [String] = []
+
+    mutating func refuse(_ name: UnsafeBufferPointer<UInt8>) {
+      unrenderable += 1
+      if unrenderableSamples.count < Findings.samplesPerReason {
+        unrenderableSamples.append(Findings.printable(name))
+      }
+    }
 
     mutating func add(_ other: Report) {
       written += other.written
@@ -75,6 +87,8 @@ public struct Renderer: Sendable {
       unexpressedSubdomainBlocks += other.unexpressedSubdomainBlocks
       unexpressedSubdomainSamples += other.unexpressedSubdomainSamples.prefix(
         Findings.samplesPerReason - unexpressedSubdomainSamples.count)
+      unrenderable += other.unrenderable
+      unrenderableSamples += other.unrenderableSamples.prefix(Findings.samplesPerReason - unrenderableSamples.count)
     }
 
     /// Creates a report.
@@ -139,6 +153,7 @@ public struct Renderer: Sendable {
   /// Writes the list to a sink.
   @discardableResult
   public func render(_ list: CompiledList, to sink: inout ByteSink) throws(CompileError) -> Report {
+    try checkAddress()
     try writeHeader(list, to: &sink)
     if format == .hosts && namesPerLine > 1 { return try renderGrouped(list, to: &sink) }
     let presence = presence(for: list)
@@ -147,6 +162,7 @@ public struct Renderer: Sendable {
     for start in stride(from: 0, to: list.names.entryCount, by: Self.chunkSize) {
       let (bytes, part) = renderChunk(
         list, start..<min(start + Self.chunkSize, list.names.entryCount), presence: presence, special: special)
+      try Self.refuseUnrenderable(part)
       try sink.write(bytes)
       report.add(part)
     }
@@ -162,6 +178,7 @@ public struct Renderer: Sendable {
     async throws(CompileError) -> Report
   {
     if format == .hosts && namesPerLine > 1 { return try render(list, to: &sink) }
+    try checkAddress()
     try writeHeader(list, to: &sink)
     let count = list.names.entryCount
     sink.expect(count == 0 ? 0 : bound(of: list, 0..<count))
@@ -191,7 +208,10 @@ public struct Renderer: Sendable {
         ready[index] = (bytes, part)
         while let (bytes, part) = ready.removeValue(forKey: next) {
           if failure == nil {
-            do throws(CompileError) { try sink.write(bytes) } catch { failure = error }
+            do throws(CompileError) {
+              try Self.refuseUnrenderable(part)
+              try sink.write(bytes)
+            } catch { failure = error }
           }
           report.add(part)
           spares.append(bytes)
@@ -281,6 +301,10 @@ public struct Renderer: Sendable {
       for entry in range where !checksRemoved || !set.isRemoved(entry) {
         if let special, special.ownLines.contains(entry) { continue }
         let name = UnsafeBufferPointer(rebasing: names[(entry == 0 ? 0 : Int(ends[entry - 1]))..<Int(ends[entry])])
+        guard NameRules.isRenderable(name) else {
+          report.refuse(name)
+          continue
+        }
         if covering && isLeftOut(name, list: list, presence: presence, special: special, report: &report) { continue }
         report.written += 1
         if let addressWord {
@@ -382,11 +406,18 @@ public struct Renderer: Sendable {
     var group: [UInt8] = []
     var pending = 0
     for entry in 0..<set.entryCount where !set.isRemoved(entry) {
-      report.written += 1
-      set.withName(entry) { name in
+      let renderable = set.withName(entry) { name in
+        guard NameRules.isRenderable(name) else {
+          report.refuse(name)
+          return false
+        }
         if !group.isEmpty { group.append(0x20) }
         group.append(contentsOf: name)
+        return true
       }
+      try Self.refuseUnrenderable(report)
+      guard renderable else { continue }
+      report.written += 1
       pending += 1
       if pending == namesPerLine {
         try writeGroup(&group, addresses: addresses, to: &sink)
@@ -396,6 +427,28 @@ public struct Renderer: Sendable {
     if pending > 0 { try writeGroup(&group, addresses: addresses, to: &sink) }
     try sink.flush()
     return report
+  }
+
+  /// Throws when a part of the output refused a name that is not one: the whole render fails, so no
+  /// file holds a line its server's grammar does not allow.
+  static func refuseUnrenderable(_ report: Report) throws(CompileError) {
+    guard report.unrenderable > 0 else { return }
+    throw .unrenderable(samples: report.unrenderableSamples, count: report.unrenderable)
+  }
+
+  /// Throws when the hosts address chosen is not an IPv4 or IPv6 address (a ledger changed on disk
+  /// could ask for `0.0.0.0\n203.0.113.7 bank.example`).
+  func checkAddress() throws(CompileError) {
+    guard case .custom(let address) = hostsAddress, !Self.isAddress(address) else { return }
+    var bytes = Array(address.utf8)
+    let shown = bytes.withUnsafeMutableBufferPointer { Findings.printable(UnsafeBufferPointer($0)) }
+    throw .unrenderable(samples: [shown], count: 1)
+  }
+
+  /// Whether `text` is an IPv4 or IPv6 address, exactly (`inet_pton`).
+  public static func isAddress(_ text: String) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 16)
+    return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
   }
 
   private var affixes: ([UInt8], [UInt8]) {

@@ -49,6 +49,20 @@ public struct RuleSet: Sendable, Hashable {
         : "allow rule \(text) matches nothing a list may block (\(reason.summary)): it is kept, and changes nothing"
     }
 
+    /// Why this rule is not one `RuleSet.rule(_:origin:deny:)` makes (a pattern holding a newline, a
+    /// quote or a space; a name not in normal form; a regular expression as a deny rule); nil when it is.
+    /// Rules that reach the engine from anywhere but that parser (the store's rows, a ledger) are checked
+    /// with this, so no pattern is rendered that the parser would not have written.
+    public func problem(deny: Bool) -> String? {
+      do {
+        let parsed = try RuleSet.rule(text, origin: origin, deny: deny)
+        return parsed.kind == kind && parsed.pattern == pattern ? nil : "is not a rule in normal form"
+      } catch {
+        if case .invalidRule(_, _, _, let reason) = error { return reason }
+        return error.localizedDescription
+      }
+    }
+
     /// The rule as written in a rules file.
     public var text: String {
       switch kind {

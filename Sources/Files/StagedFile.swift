@@ -37,12 +37,14 @@ public struct StagedFile: Sendable {
     public var isMountPoint: Bool { code == EBUSY }
   }
 
-  /// The file being replaced.
+  /// The file being replaced (its name in `folder`, when staged in one).
   public let path: String
   /// The temporary file's descriptor, open for writing.
   public let descriptor: Int32
   let temporary: String
   private let directory: String
+  /// The folder `path` and `temporary` are names in, when staged in one (`init(replacing:in:mode:)`).
+  let folder: FolderHandle?
   /// The target as it was, held open when it is large (-1 otherwise): see `releaseReplaced()`.
   let replaced: Int32
   /// Targets from this size on are held open until replaced (16 MiB).
@@ -59,6 +61,7 @@ public struct StagedFile: Sendable {
 
   /// Creates the temporary file beside `path`. A directory or special file at `path` is refused.
   public init(replacing path: String, mode: mode_t = 0o644) throws(Failure) {
+    folder = nil
     directory = Self.directory(of: path)
     let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     var existing = stat()
@@ -98,6 +101,36 @@ public struct StagedFile: Sendable {
     }
   }
 
+  /// Creates the temporary file for `name` inside `folder`, both reached through the folder's descriptor
+  /// and never through a symbolic link. An existing `name` must be a regular file the folder's owner owns
+  /// (`FolderHandle`); a new file gets `mode` and the folder's owner.
+  public init(replacing name: String, in folder: FolderHandle, mode: mode_t = 0o600) throws(Failure) {
+    let full = try folder.child(name)
+    if let existing = folder.status(name), let problem = folder.problem(with: existing) {
+      throw Failure(path: full, detail: problem, code: EPERM)
+    }
+    var descriptor: Int32 = -1
+    var temporary = ""
+    for _ in 0..<100 where descriptor < 0 {
+      temporary = ".\(name).sanehosts-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
+      descriptor = openat(folder.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+      if descriptor < 0 && errno != EEXIST { break }
+    }
+    guard descriptor >= 0 else { throw Failure(path: full, detail: String(cString: strerror(errno)), code: errno) }
+    self.folder = folder
+    self.path = name
+    self.descriptor = descriptor
+    self.temporary = temporary
+    directory = folder.path
+    replaced = -1
+    if geteuid() == 0 && folder.owner != 0 { _ = fchown(descriptor, folder.owner, folder.group) }
+    if fchmod(descriptor, mode) != 0 {
+      let failure = Failure(path: full, detail: "setting the mode: \(String(cString: strerror(errno)))", code: errno)
+      abandon()
+      throw failure
+    }
+  }
+
   /// Writes all of `bytes` to the temporary file.
   public func append(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     let code = Self.writeAll(bytes, to: descriptor)
@@ -130,16 +163,22 @@ public struct StagedFile: Sendable {
     } catch {
       throw Failure(path: path, detail: error.detail, code: error.code)
     }
-    guard rename(temporary, path) == 0 else { throw failure("replacing") }
+    if let folder {
+      guard renameat(folder.descriptor, temporary, folder.descriptor, path) == 0 else { throw failure("replacing") }
+    } else {
+      guard rename(temporary, path) == 0 else { throw failure("replacing") }
+    }
     close(descriptor)
     releaseReplaced()
-    if durability == .immediate { Self.syncDirectory(directory) }
+    if durability == .immediate {
+      if let folder { folder.sync() } else { Self.syncDirectory(directory) }
+    }
   }
 
   /// Closes and removes the temporary file; the target is untouched.
   public func abandon() {
     close(descriptor)
-    unlink(temporary)
+    if let folder { unlinkat(folder.descriptor, temporary, 0) } else { unlink(temporary) }
     if replaced >= 0 { close(replaced) }
   }
 
@@ -230,6 +269,8 @@ public struct StagedFile: Sendable {
 
   /// A failure naming what was being done, with the system's reason.
   func failure(_ what: String) -> Failure {
-    Failure(path: path, detail: "\(what): \(String(cString: strerror(errno)))", code: errno)
+    Failure(
+      path: folder.map { "\($0.path)/\(path)" } ?? path, detail: "\(what): \(String(cString: strerror(errno)))",
+      code: errno)
   }
 }

@@ -13,14 +13,30 @@ extension Store {
     }
   }
 
-  /// A profile's rules as the engine takes them.
+  /// A profile's rules as the engine takes them; a stored rule that is not one (`storedRule`) is refused.
   public func ruleSet(for profile: Profile) throws(StoreError) -> RuleSet {
     let rules = try read { db in
       try ProfileRule.filter(ProfileRule.Columns.profileID == profile.id).order(ProfileRule.Columns.id).fetchAll(db)
     }
-    return Self.ruleSet(rules, profile: profile.name)
+    return try Self.checkedRuleSet(rules, profile: profile.name)
   }
 
+  /// The rules as the engine takes them, each checked as the parser would have made it
+  /// (`RuleSet.Rule.problem`): a row written into the database by anything but `addRules` (a newline
+  /// or a quote in its pattern, a regular expression as a deny rule) is `invalidStoredRule`, never
+  /// rendered into a file.
+  static func checkedRuleSet(_ rules: [ProfileRule], profile: String) throws(StoreError) -> RuleSet {
+    for rule in rules {
+      let engine = RuleSet.Rule(kind: rule.kind, pattern: rule.pattern, origin: "rule \(rule.id)")
+      if let problem = engine.problem(deny: rule.action == .deny) {
+        throw .invalidStoredRule(
+          profile: profile, id: rule.id, action: rule.action.rawValue, text: engine.text, reason: problem)
+      }
+    }
+    return ruleSet(rules, profile: profile)
+  }
+
+  /// The rules unchecked: what the fingerprint hashes (a store's rows as they are).
   static func ruleSet(_ rules: [ProfileRule], profile: String) -> RuleSet {
     var set = RuleSet()
     for rule in rules {

@@ -37,8 +37,11 @@ public struct ProfileSnapshot: Sendable {
     self.fingerprint = fingerprint
   }
 
-  /// Its rules as the engine applies them.
-  public var ruleSet: RuleSet { Store.ruleSet(rules, profile: profile.name) }
+  /// Its rules as the engine applies them; a stored rule the parser would not have made is refused
+  /// (`StoreError.invalidStoredRule`).
+  public var ruleSet: RuleSet {
+    get throws(StoreError) { try Store.checkedRuleSet(rules, profile: profile.name) }
+  }
 
   /// Whether the compiled block set matches the current copies and rules.
   public var isCompiledListCurrent: Bool { compiled?.fingerprint == fingerprint }

@@ -1,4 +1,5 @@
 import Blocklists
+import Files
 import Foundation
 import GRDB
 
@@ -35,8 +36,14 @@ extension Store {
     copy cacheFile: String, sha256: String, format: InputFormat?, name: String, rebuilding: Bool = false
   ) async -> CompiledList? {
     let fingerprint = Self.copyFingerprint(sha256: sha256, format: format)
-    let path = directory.file(Self.listFile(forCopy: cacheFile)).path
-    if !rebuilding, let list = CompiledList.readArchive(at: path, fingerprint: fingerprint, rules: RuleSet()) {
+    guard let archive = try? storedFile(Self.listFile(forCopy: cacheFile)) else { return nil }
+    if !rebuilding,
+      let found = try? await archive.withPath({
+        CompiledList.readArchive(at: $0, fingerprint: fingerprint, rules: RuleSet())
+      }
+      ),
+      let list = found
+    {
       return list
     }
     return try? await compileCopy(cacheFile, sha256: sha256, format: format, name: name)
@@ -48,10 +55,12 @@ extension Store {
     copy cacheFile: String, sha256: String, format: InputFormat?, name: String, into merging: inout Compiler.Merging,
     compiler: Compiler = Compiler()
   ) async throws(CompileError) {
-    let path = directory.file(Self.listFile(forCopy: cacheFile)).path
-    if merging.add(archiveAt: path, fingerprint: Self.copyFingerprint(sha256: sha256, format: format), name: name) {
-      return
+    let fingerprint = Self.copyFingerprint(sha256: sha256, format: format)
+    let archive = try? storedFile(Self.listFile(forCopy: cacheFile))
+    let read = try? archive.map { archive in
+      try archive.folder.withFile(archive.name) { merging.add(archiveAt: $0, fingerprint: fingerprint, name: name) }
     }
+    if read == true { return }
     merging.add(
       try await compileCopy(cacheFile, sha256: sha256, format: format, name: name, compiler: compiler), name: name)
   }
@@ -75,15 +84,34 @@ extension Store {
   private func compileCopy(
     _ cacheFile: String, sha256: String, format: InputFormat?, name: String, compiler: Compiler = Compiler()
   ) async throws(CompileError) -> CompiledList {
-    var input = ListSource.file(directory.file(cacheFile).path, format: format)
-    input.name = name
-    // With each name's line, which `why` reads from the file.
+    // The copy is opened inside lists/ without following a link: a link, FIFO or device there is refused.
+    let copy: StoredFile
+    let archive: StoredFile
+    do {
+      copy = try storedFile(cacheFile)
+      archive = try copy.sibling(Self.listFile(forCopy: copy.name))
+    } catch {
+      throw .unreadable(path: cacheFile, detail: error.localizedDescription)
+    }
     var compiler = compiler
+    // With each name's line, which `why` reads from the file.
     compiler.recordsOrigins = true
-    let list = try await compiler.compile([input])
+    let compiled: CompiledList?
+    do {
+      compiled = try await copy.withPath { path in
+        var input = ListSource.file(path, format: format)
+        input.name = name
+        return try await compiler.compile([input])
+      }
+    } catch let error as CompileError {
+      throw error
+    } catch {
+      throw .unreadable(path: cacheFile, detail: error.localizedDescription)
+    }
+    guard let list = compiled else { throw .unreadable(path: cacheFile, detail: "no such file") }
     try? list.writeArchive(
-      to: directory.file(Self.listFile(forCopy: cacheFile)).path,
-      fingerprint: Self.copyFingerprint(sha256: sha256, format: format), withLookupTable: false)
+      to: archive.writablePath, fingerprint: Self.copyFingerprint(sha256: sha256, format: format),
+      withLookupTable: false)
     return list
   }
 

@@ -25,6 +25,12 @@ public enum StoreError: Error, Sendable, Hashable {
   case deletingActiveProfile(name: String)
   /// Another update holds the data directory.
   case updateRunning(pid: Int32?, lockFile: String)
+  /// A rule in the database that `addRules` would never have written (changed by hand or by another
+  /// program): it is applied nowhere until removed.
+  case invalidStoredRule(profile: String, id: Int64, action: String, text: String, reason: String)
+  /// A file or folder of the data directory that is not what SaneHosts keeps there (a symbolic link, a
+  /// FIFO, another user's file, a path outside its folder): never read or written.
+  case untrustedFile(path: String, detail: String)
 }
 
 extension StoreError: LocalizedError {
@@ -52,6 +58,10 @@ extension StoreError: LocalizedError {
       "“\(name)” is the active profile and cannot be deleted."
     case .updateRunning(let pid, _):
       "Another update is running\(pid.map { " (process \($0))" } ?? "")."
+    case .invalidStoredRule(let profile, let id, let action, let text, let reason):
+      "The \(action) rule \(id) of profile “\(profile)” in the database, “\(Self.escaped(text))”, \(reason); nothing was applied."
+    case .untrustedFile(let path, let detail):
+      "\(Self.escaped(path)) \(detail); nothing was read from it or written through it."
     }
   }
 
@@ -83,11 +93,31 @@ extension StoreError: LocalizedError {
       "Switch to another profile first with `sanehosts profile use NAME`."
     case .updateRunning(_, let lockFile):
       "Wait for it to finish (or run with --wait). If no update is running, the lock \(lockFile) is stale: it is released when its process exits."
+    case .invalidStoredRule(let profile, let id, let action, _, _):
+      "SaneHosts never writes such a rule: something else changed the database. Remove it with `sanehosts \(action) remove \(id) --profile \(profile)`, and check who can write the data directory."
+    case .untrustedFile:
+      "SaneHosts never puts such a thing in its data directory: remove it, and check who can write the data directory."
     }
   }
 }
 
 extension StoreError {
+  /// Text from the database or the file system with its control characters shown as escapes (`\n`), so
+  /// a message stays one line and sends no terminal escape.
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.properties.generalCategory == .control {
+        out +=
+          scalar == "\n"
+          ? "\\n" : scalar == "\r" ? "\\r" : scalar == "\t" ? "\\t" : "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
   /// `a` or `an` before a kind (`an allow rule`, `a source`).
   static func article(_ kind: String) -> String {
     guard let first = kind.lowercased().first else { return "A" }

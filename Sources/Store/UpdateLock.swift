@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 #if canImport(Glibc)
@@ -28,9 +29,13 @@ public final class UpdateLock {
   /// Takes the lock; throws `.updateRunning` at once if another process holds it, unless `wait` is set.
   public static func acquire(_ directory: DataDirectory, wait: Bool = false) throws(StoreError) -> UpdateLock {
     let path = directory.updateLock.path
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw .cannotOpen(path: path, detail: String(cString: strerror(errno)))
+    // Inside the data directory, never through a link: a planted link or FIFO is refused by name.
+    let descriptor: Int32
+    do {
+      descriptor =
+        try FolderHandle.open(directory.url.path).openFile("update.lock", flags: O_RDWR | O_CREAT, mode: 0o600) ?? -1
+    } catch {
+      throw .cannotOpen(path: path, detail: error.path == path ? error.detail : "\(error.path) \(error.detail)")
     }
     if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       guard errno == EWOULDBLOCK, wait else {

@@ -27,27 +27,32 @@ public struct ApplyRequest: Sendable, Hashable, Codable {
   }
 
   /// The request file in a data directory (the one the package's path unit watches).
-  public static func file(in data: DataDirectory) -> URL { data.file("apply.request") }
+  public static func file(in data: DataDirectory) -> URL { data.file(name) }
 
   /// Adds `request` to the data directory's pending requests (one per path: the newest wins), replacing
   /// the file atomically, readable by its owner and group (the privileged unit runs as root).
   public static func submit(_ request: ApplyRequest, in data: DataDirectory) throws {
     var pending = read(in: data).filter { $0.path != request.path }
     pending.append(request)
-    try StagedFile.replace(file(in: data).path, with: Array(try JSONCoding.encode(pending)), mode: 0o640)
+    try FolderHandle.open(data.url.path, create: true).replace(
+      name, with: Array(try JSONCoding.encode(pending)), mode: 0o640)
   }
 
-  /// The pending requests, oldest first.
+  /// The request file's name in the data directory.
+  static let name = "apply.request"
+
+  /// The pending requests, oldest first. The file is read inside the data directory without following a
+  /// link (`FolderHandle`): a link, FIFO or another user's file there is no request, and is not read.
   public static func read(in data: DataDirectory) -> [ApplyRequest] {
-    guard let bytes = try? Data(contentsOf: file(in: data)) else { return [] }
-    return (try? JSONCoding.decode([ApplyRequest].self, from: bytes)) ?? []
+    guard let bytes = try? FolderHandle.open(data.url.path).read(name, limit: 1 << 20) else { return [] }
+    return (try? JSONCoding.decode([ApplyRequest].self, from: Data(bytes))) ?? []
   }
 
-  /// Takes the pending requests: reads them and removes the file (an empty or unreadable one too: the
-  /// package's path unit starts the apply while it exists), so each is done once.
+  /// Takes the pending requests: reads them and removes the file (an empty, unreadable or refused one
+  /// too: the package's path unit starts the apply while it exists), so each is done once.
   public static func take(in data: DataDirectory) -> [ApplyRequest] {
     let taken = read(in: data)
-    try? FileManager.default.removeItem(at: file(in: data))
+    (try? FolderHandle.open(data.url.path))?.remove(name)
     return taken
   }
 }

@@ -52,7 +52,7 @@ public struct Explainer: Sendable {
   /// Explains each name from the profile's copies and rules.
   public func explain(_ queries: [String]) async throws -> Answer {
     let snapshot = try store.snapshot(of: profile)
-    var rules = snapshot.ruleSet
+    var rules = try snapshot.ruleSet
     let sources = snapshot.sources.filter(\.enabled).map(\.source)
     let saved = sources.filter { $0.cacheFile != nil && $0.sha256 != nil }
 

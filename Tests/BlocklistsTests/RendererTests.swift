@@ -1,5 +1,6 @@
 import Blocklists
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Rendering every output format")
@@ -170,5 +171,114 @@ struct RendererTests {
     #expect(reparsed.count == expected)
     #expect(reparsed.sources[0].findings.totalRejected == 0, "\(reparsed.sources[0].findings.samples)")
     #expect(Set(reparsed.allNames).isSubset(of: Set(list.allNames)))
+  }
+}
+
+@Suite("Rendering refuses what is not a name: no line a server's grammar does not allow")
+struct RendererHostileTests {
+  /// What a row written straight into the store's database made root write into unbound's drop-in.
+  static let injected =
+    "x.example.com.\" always_null\nlocal-data: \"www.bank.example. A 203.0.113.7\"\ninclude: \"/var/lib/sanehosts/evil.conf\"\nlocal-zone: \"y.example.com"
+
+  /// The same pattern for each format's own directives.
+  static let patterns = [
+    injected, "a.example\nconf-file=/var/lib/sanehosts/evil.conf", "a.example CNAME .\n$INCLUDE /etc/shadow\nb.example",
+    "a.example/#\nserver=/bank.example/203.0.113.7", "0.0.0.0 a.example\n203.0.113.7 bank.example",
+    "a.example b.example",
+    "a.example\u{0}", "a..example", ".a.example", "A.example",
+  ]
+
+  @Test(
+    "A deny rule that is no name, added past the parser, fails every format's render, naming it",
+    arguments: OutputFormat.allCases)
+  func hostileDeny(format: OutputFormat) async throws {
+    for pattern in Self.patterns {
+      let rules = RuleSet(deny: [RuleSet.Rule(kind: .exact, pattern: pattern, origin: "database")])
+      let list = try await compile(["0.0.0.0 ads.website\n"], rules: rules)
+      var sink = ByteSink()
+      #expect(throws: CompileError.self, "\(format) \(pattern)") {
+        try Renderer(format: format).render(list, to: &sink)
+      }
+      var concurrent = ByteSink()
+      await #expect(throws: CompileError.self) {
+        try await Renderer(format: format).renderConcurrently(list, to: &concurrent)
+      }
+      do {
+        try Renderer(format: format).render(list, to: &sink)
+      } catch {
+        #expect(error.localizedDescription.contains("nothing was written"))
+        #expect(!error.localizedDescription.contains("\n"), "the sample is shown escaped, on one line")
+      }
+    }
+  }
+
+  @Test("Allow rules and subdomains-only rules that are no name fail the render of formats that write them")
+  func hostileExceptions() async throws {
+    // Names under the blocked ads.website, so an exception is written for each.
+    let allow = RuleSet(
+      allow: [
+        RuleSet.Rule(
+          kind: .exact, pattern: "x\" transparent\ninclude: \"/x\"\nlocal-zone: \"ok.ads.website", origin: "db")
+      ])
+    let below = RuleSet(deny: [
+      RuleSet.Rule(kind: .wildcard, pattern: "conf-file=/x\nserver=/other.website", origin: "db")
+    ])
+    for format in [OutputFormat.dnsmasq, .unbound, .rpz, .adblock] {
+      let list = try await compile(["0.0.0.0 ads.website\n"], rules: allow)
+      var sink = ByteSink()
+      #expect(throws: CompileError.self, "\(format)") { try Renderer(format: format).render(list, to: &sink) }
+    }
+    for format in [OutputFormat.dnsmasq, .rpz, .adblock] {
+      let list = try await compile(["0.0.0.0 other.website\n"], rules: below)
+      var sink = ByteSink()
+      #expect(throws: CompileError.self, "\(format)") { try Renderer(format: format).render(list, to: &sink) }
+    }
+  }
+
+  @Test("A regular expression is never rendered as a name, even as a deny rule written past the parser")
+  func regexDeny() async throws {
+    let rules = RuleSet(deny: [RuleSet.Rule(kind: .regex, pattern: "evil.example", origin: "db")])
+    let list = try await compile(["0.0.0.0 ads.website\n"], rules: rules)
+    #expect(!list.allNames.contains("evil.example"))
+    #expect(bodyLines(try render(list, .hosts), .hosts) == ["0.0.0.0 ads.website"])
+  }
+
+  @Test("A block set file changed on disk to hold a line of another shape is refused when rendered")
+  func hostileArchive() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("copy.blockset").path
+    let rules = RuleSet(deny: [RuleSet.Rule(kind: .exact, pattern: Self.injected, origin: "db")])
+    try await compile(["0.0.0.0 ads.website\n"]).writeArchive(to: path, fingerprint: "f")
+    let hostile = try await compile(["0.0.0.0 ads.website\n"], rules: rules)
+    try hostile.writeArchive(to: path, fingerprint: "f")
+    let read = try #require(CompiledList.readArchive(at: path, fingerprint: "f", rules: RuleSet()))
+    for format in OutputFormat.allCases {
+      var sink = ByteSink()
+      #expect(throws: CompileError.self, "\(format)") { try Renderer(format: format).render(read, to: &sink) }
+    }
+  }
+
+  @Test("A hosts address that is not an IP address is refused; one that is, written")
+  func hostsAddress() async throws {
+    let list = try await compile(["0.0.0.0 ads.website\n"])
+    var sink = ByteSink()
+    #expect(throws: CompileError.self) {
+      try Renderer(format: .hosts, hostsAddress: .custom("0.0.0.0\n203.0.113.9 bank.example")).render(list, to: &sink)
+    }
+    var good = ByteSink()
+    try Renderer(format: .hosts, hostsAddress: .custom("192.0.2.1")).render(list, to: &good)
+    #expect(String(decoding: good.memory, as: UTF8.self).contains("\n192.0.2.1 ads.website\n"))
+  }
+
+  @Test("A title or list name with newlines and control characters stays on its comment line")
+  func header() async throws {
+    let list = try await compile(["0.0.0.0 ads.website\n"])
+    for format in OutputFormat.allCases {
+      var sink = ByteSink()
+      try Renderer(format: format, title: "t\ninclude: \"/x\"\r\u{1B}[2J\u{2028}end").render(list, to: &sink)
+      let text = String(decoding: sink.memory, as: UTF8.self)
+      #expect(OutputGrammar.violations(in: text, format: format).isEmpty, "\(format)")
+    }
   }
 }

@@ -23,7 +23,7 @@ struct DashboardHarness: Sendable {
   /// A harness; `host` and `token` choose the access rules (the server binds 127.0.0.1 either way in tests).
   static func with<R: Sendable>(
     host: String = "127.0.0.1", token: String? = nil, queryLogs: [String] = [],
-    _ body: (DashboardHarness) async throws -> R
+    headerTimeout: Duration = .seconds(10), _ body: (DashboardHarness) async throws -> R
   ) async throws -> R {
     let directory = try TemporaryDirectory(prefix: "sanehosts-dashboard")
     defer { directory.remove() }
@@ -32,6 +32,7 @@ struct DashboardHarness: Sendable {
       host: host, port: 0, token: token, data: DataDirectory(url: directory.file("data")),
       hostsFile: directory.file("hosts").path, dropInDirectory: directory.file("dropins").path)
     configuration.queryLogs = queryLogs.map { LogSource(kind: .dnsmasq, path: directory.file($0).path) }
+    configuration.headerTimeout = headerTimeout
     var dashboard = try Dashboard(configuration: configuration)
     dashboard.heartbeat = .milliseconds(200)
     return try await body(DashboardHarness(directory: directory, dashboard: dashboard))

@@ -18,7 +18,8 @@ enum WebAdvice {
       "\(server) cannot block this: \(what)"
     case .formerDropIn(let path):
       "SaneHosts' earlier dnsmasq drop-in \(path) (which let HTTPS records through) is still loaded as configuration: delete that file and restart dnsmasq."
-    case .drift, .rewrittenInPlace, .flushFailed, .notChecked, .reloadFailed, .pushFailed, .primaryReconfigure, .createdFolder:
+    case .drift, .rewrittenInPlace, .flushFailed, .notChecked, .reloadFailed, .pushFailed, .primaryReconfigure,
+      .createdFolder:
       warning.description
     }
   }

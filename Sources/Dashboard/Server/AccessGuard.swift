@@ -51,6 +51,12 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
       }
     }
     if request.method != .get && request.method != .head {
+      // A body larger than any form or API request takes is refused before a byte of it is read.
+      if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > context.maxUploadSize {
+        return refuse(
+          .contentTooLarge,
+          "A request body of \(length) bytes is larger than the dashboard takes (\(context.maxUploadSize)).", request)
+      }
       if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" || site == "same-site" {
         return refuse(.forbidden, "Cross-site requests may not change anything.", request)
       }
@@ -109,7 +115,12 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
   }
 
   /// A refusal: JSON, or a page for a browser.
+  /// The refusal; for a request that may carry a body, with `Connection: close`, so the connection ends
+  /// with it and the body is never read (`RequestLimits`).
   func refuse(_ status: HTTPResponse.Status, _ message: String, _ request: Request) -> Response {
-    ErrorPayload(error: message, suggestion: nil).response(status: status, for: request, renderer: renderer)
+    var response = ErrorPayload(error: message, suggestion: nil).response(
+      status: status, for: request, renderer: renderer)
+    if request.method != .get && request.method != .head { response.headers[.connection] = "close" }
+    return response
   }
 }

@@ -1,6 +1,7 @@
 import Downloads
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Locking
 import Logging
 import NIOCore
@@ -153,12 +154,21 @@ public struct Dashboard: Sendable {
   /// Server-Sent Events with this dashboard's heartbeat.
   var events: EventStream { EventStream(heartbeat: heartbeat, clock: clock) }
 
+  /// The HTTP/1.1 channel: slow heads and refused bodies shed (`RequestLimits`), idle connections closed.
+  func http1(logger: Logger) -> HTTP1Channel.Configuration {
+    let components = configuration.headerTimeout.components
+    let timeout = TimeAmount.nanoseconds(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
+    return HTTP1Channel.Configuration(
+      additionalChannelHandlers: [RequestLimits(headerTimeout: timeout, logger: logger)], idleTimeout: .seconds(120))
+  }
+
   /// The server; `onRunning` gets the port it listens on (useful with port 0).
   public func application(
     logger: Logger = Logger(label: "sanehosts.dashboard"), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     Application(
       responder: HeadAsGet(inner: router().buildResponder()),
+      server: .http1(configuration: http1(logger: logger)),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: "SaneHosts"),
       services: [runner, expiry],

@@ -22,6 +22,9 @@ public struct DashboardConfiguration: Sendable {
   public var queryLogs: [LogSource] = []
   /// The version `/metrics` reports (`sanehosts_build_info`).
   public var version = "unknown"
+  /// How long a client may take to send a request's head before its connection is closed
+  /// (`RequestLimits`).
+  public var headerTimeout: Duration = .seconds(10)
 
   /// Creates a configuration.
   public init(

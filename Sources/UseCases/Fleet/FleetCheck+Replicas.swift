@@ -33,7 +33,8 @@ extension FleetCheck {
       let soa = try? await resolver.query(Renderer.rpzOrigin, .soa, timeout: timeout, recursionDesired: false)
     {
       soaCode = soa.responseCode
-      report.serial = soa.answers.lazy.compactMap { if case .soa(let data) = $0.data { data.serial } else { nil } }.first
+      report.serial =
+        soa.answers.lazy.compactMap { if case .soa(let data) = $0.data { data.serial } else { nil } }.first
     }
     report.serves = report.serial.map { "\(Renderer.rpzOrigin) serial \($0)" } ?? "answers (serial not served)"
     let verification = await Verification.verify(
@@ -44,7 +45,8 @@ extension FleetCheck {
     report.verdict = verification.passed ? .verified : .differs
     report.detail = verification.summary
     let serialMatches = report.serial == nil || report.serial == expected.primarySerial
-    report.behind = verification.passed && serialMatches ? nil : behind(replica, serial: report.serial, expected: expected)
+    report.behind =
+      verification.passed && serialMatches ? nil : behind(replica, serial: report.serial, expected: expected)
     if replica.feed == .transfer, !names.isEmpty, verification.blocked == 0 {
       // Nothing of the profile blocked: no copy of the zone at all, not a late one.
       report.behind =
@@ -96,7 +98,8 @@ extension FleetCheck {
           "\(notBlocked.count) of \(names.count) names not blocked (\(notBlocked.prefix(3).joined(separator: ", "))), \(stillBlocked.count) removed names still blocked"
       } else {
         report.verdict = .verified
-        report.detail = "verified: \(names.count)/\(names.count) names blocked by its gravity, \(removed.count) removed names let through"
+        report.detail =
+          "verified: \(names.count)/\(names.count) names blocked by its gravity, \(removed.count) removed names let through"
       }
       if report.verdict != .verified { report.behind = behind(replica, serial: nil, expected: expected) }
     } catch {

@@ -95,7 +95,8 @@ public struct FleetCheck: Sendable {
     let (names, removed) = changedNames(since: replica, expected: expected)
     switch replica.feed {
     case .pihole: report = await checkPihole(replica, names: names, removed: removed, expected: expected)
-    case .transfer, .verifiedOnly: report = await checkResolver(replica, names: names, removed: removed, expected: expected)
+    case .transfer, .verifiedOnly:
+      report = await checkResolver(replica, names: names, removed: removed, expected: expected)
     }
     report.seconds = (ContinuousClock.now - start).fleetSeconds
     if report.verdict == .verified {
@@ -123,7 +124,9 @@ public struct FleetCheck: Sendable {
   func behind(_ replica: Replica, serial: UInt32?, expected: Expectations) -> String? {
     if let serial, let primary = expected.primarySerial, serial != primary {
       let distance = primary &- serial
-      return distance < 1 << 31 ? "\(distance) serial\(distance == 1 ? "" : "s") behind the primary (\(primary))" : "serial \(serial), the primary's is \(primary)"
+      return distance < 1 << 31
+        ? "\(distance) serial\(distance == 1 ? "" : "s") behind the primary (\(primary))"
+        : "serial \(serial), the primary's is \(primary)"
     }
     guard replica.verifiedFingerprint != expected.fingerprint else { return nil }
     guard let date = replica.verifiedAt else { return "never verified" }
