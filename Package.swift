@@ -397,7 +397,7 @@ let package = Package(
       name: "UseCasesTests",
       dependencies: [
         "UseCases", "Apply", "BlockerTest", "Blocklists", "Pihole", "Store", "Traffic", "Updates", "Downloads",
-        "TestSupport",
+        "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings
     ),
