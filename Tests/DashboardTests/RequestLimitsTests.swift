@@ -93,7 +93,7 @@ struct RequestLimitsTests {
             "POST /api/sources HTTP/1.1\r\nHost: 127.0.0.1:\(client.port)\r\nContent-Type: application/json\r\n"
               + "X-CSRF-Token: wrong\r\nContent-Length: \(length)\r\n\r\n")
           connection.send(String(repeating: "x", count: 4096))
-          let (text, closed) = connection.readUntilClosed(within: 5)
+          let (text, closed) = connection.readUntilClosed(within: 20)
           #expect(text.hasPrefix("HTTP/1.1 \(status)"), "\(text.prefix(200))")
           #expect(text.lowercased().contains("connection: close"))
           #expect(closed, "closed with the refusal, the other \(length - 4096) bytes never read")
