@@ -53,7 +53,7 @@ public struct Backups: Sendable {
       while folder.status("\(name)-\(stamp)-\(sequence)") != nil { sequence += 1 }
       let id = "\(name)-\(stamp)-\(sequence)"
       try folder.replace(id, with: bytes, mode: 0o600)
-      for old in list().dropFirst(keep) {
+      for old in Self.backups(in: folder.names(), name: name, directory: directory).dropFirst(keep) {
         folder.remove(old.id)
         folder.remove(Self.ledgerName(of: old))
       }
@@ -91,11 +91,15 @@ public struct Backups: Sendable {
 
   /// The backups, newest first (none when the folder is missing, or is not a folder of this store).
   public func list() -> [Backup] {
-    let files = (try? folder(create: false).names()) ?? []
+    Self.backups(in: (try? folder(create: false).names()) ?? [], name: name, directory: directory)
+  }
+
+  /// The backups of `name` among a folder's file names, newest first.
+  static func backups(in files: [String], name: String, directory: URL) -> [Backup] {
     let backups = files.compactMap { file -> (Backup, Int)? in
       guard file.hasPrefix("\(name)-") else { return nil }
       let parts = file.dropFirst(name.count + 1).split(separator: "-")
-      guard parts.count == 2, let date = Self.formatter.date(from: String(parts[0])), let sequence = Int(parts[1])
+      guard parts.count == 2, let date = formatter.date(from: String(parts[0])), let sequence = Int(parts[1])
       else {
         return nil
       }
@@ -103,6 +107,7 @@ public struct Backups: Sendable {
     }
     return backups.sorted { ($0.0.date, $0.1) > ($1.0.date, $1.1) }.map(\.0)
   }
+
 
   /// The backup with this id, if it exists.
   public func backup(id: String) -> Backup? { list().first { $0.id == id } }
