@@ -105,6 +105,24 @@ boot_with_nspawn() {
   in_root setpriv --reuid=sanehosts --regid=sanehosts --init-groups env SANEHOSTS_HOME=/var/lib/sanehosts \
     sanehosts sources add /usr/share/doc/sanehosts/examples/blocklist.hosts --name example >/dev/null ||
     fail "sanehosts sources add of the example list failed"
+  # A hostile copy of the store's database, as the sanehosts account could write it: a deny rule whose pattern
+  # holds dnsmasq directives, past `deny add` (the probe puts it in place at its end).
+  local hostile=false
+  if command -v python3 >/dev/null 2>&1 && python3 - "$root/var/lib/sanehosts/sanehosts.sqlite" "$root/root/hostile.sqlite" <<'PY'
+import sqlite3, sys
+source, target = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
+source.backup(target)
+target.execute(
+    "INSERT INTO rule (profileID, action, kind, pattern, addedAt) SELECT id, 'deny', 'exact', ?, 0 FROM profile WHERE isActive",
+    ("a.website/\nconf-file=/var/lib/sanehosts/evil.conf\nserver=/b.website",))
+target.commit()
+target.execute("PRAGMA journal_mode=DELETE")
+PY
+  then
+    hostile=true
+  else
+    note "python3 is not installed: the hostile store is not put through the apply unit"
+  fi
   cat >"$root/etc/systemd/system/package-probe.service" <<'UNIT'
 [Unit]
 Description=The package test's probe (scripts/test-package.sh)
@@ -216,6 +234,59 @@ cp -p /root/hosts.before /etc/hosts
 rm -rf /root/hosts.before /etc/sanehosts /etc/cron.d/package-probe
 if $made_cron; then rmdir /etc/cron.d; fi
 say store.foreign "$(find /var/lib/sanehosts ! -user sanehosts -printf '%P ' | sed 's/ $//')"
+# A hostile store: what the sanehosts account can do to the root apply unit, one attack a round.
+request() {
+  systemctl reset-failed sanehosts-apply.service 2>/dev/null
+  setpriv --reuid=sanehosts --regid=sanehosts --init-groups sh -c \
+    'cat >/var/lib/sanehosts/.request && mv /var/lib/sanehosts/.request /var/lib/sanehosts/apply.request'
+  sleep 1
+  settle sanehosts-apply.service
+}
+store_as_sanehosts() { setpriv --reuid=sanehosts --regid=sanehosts --init-groups "$@"; }
+if [ -e /root/hostile.sqlite ]; then
+  cp -p /etc/hosts /root/hosts.before
+  systemctl stop sanehosts-serve.service
+  mkdir /root/good-store && mv /var/lib/sanehosts/sanehosts.sqlite* /root/good-store/
+  install -o sanehosts -g sanehosts -m 0600 /root/hostile.sqlite /var/lib/sanehosts/sanehosts.sqlite
+  printf 'server=/bank.website/203.0.113.7\n' | store_as_sanehosts tee /var/lib/sanehosts/evil.conf >/dev/null
+  logged=$(journalctl -q -u sanehosts-apply.service --no-pager | wc -l)
+  printf '[{"path":"/etc/hosts","requestedAt":"2026-12-02T00:00:00Z","target":"hosts"},{"path":"/etc/sanehosts/dnsmasq.servers","requestedAt":"2026-12-02T00:00:00Z","target":"dnsmasq"}]' | request
+  say hostile.rule.log "$(journalctl -q -u sanehosts-apply.service --no-pager | tail -n +$((logged + 1)) | grep -m1 'nothing was applied' | sed 's/^.*\]: //')"
+  say hostile.rule.written "$(cat /etc/hosts /etc/sanehosts/dnsmasq.servers 2>/dev/null | grep -c 'conf-file\|b\.website')"
+  rm -rf /etc/sanehosts /var/lib/sanehosts/sanehosts.sqlite* /var/lib/sanehosts/evil.conf
+  mv /root/good-store/* /var/lib/sanehosts/ && rmdir /root/good-store
+  # The sandbox probe above put /etc/hosts back behind SaneHosts' back: the ledger is brought in line
+  # (applied, then taken off through SaneHosts), so the next request has a change to write, and backs up first.
+  SANEHOSTS_HOME=/var/lib/sanehosts sanehosts apply --quiet --force --hosts-file /etc/hosts
+  SANEHOSTS_HOME=/var/lib/sanehosts sanehosts disable --quiet --hosts-file /etc/hosts
+  chown -R -h sanehosts:sanehosts /var/lib/sanehosts
+  cp -p /etc/hosts /root/hosts.before
+  # backups/ a link to a root folder under /etc (which the unit may write): no backup may land there.
+  mkdir -m 0700 /etc/sanehosts-victim && echo keep >/etc/sanehosts-victim/hosts-20260101T000000Z-1
+  store_as_sanehosts sh -c 'rm -rf /var/lib/sanehosts/backups && ln -s /etc/sanehosts-victim /var/lib/sanehosts/backups'
+  logged=$(journalctl -q -u sanehosts-apply.service --no-pager | wc -l)
+  printf '[{"path":"/etc/hosts","requestedAt":"2026-12-02T00:00:00Z","target":"hosts"}]' | request
+  say hostile.backups.log "$(journalctl -q -u sanehosts-apply.service --no-pager | tail -n +$((logged + 1)) | grep -m1 'symbolic link' | sed 's/^.*\]: //')"
+  say hostile.backups.journal "$(journalctl -q -u sanehosts-apply.service -u sanehosts-apply.path --no-pager | tail -n +$((logged + 1)) | tail -6 | tr '\n' '|')"
+  say hostile.backups.path "$(systemctl show -p ActiveState,Result --value sanehosts-apply.path | tr '\n' ' ')"
+  say hostile.backups.victim "$(ls /etc/sanehosts-victim | tr '\n' ' ' | sed 's/ $//')"
+  say hostile.backups.hosts "$(cmp -s /etc/hosts /root/hosts.before && echo unchanged || echo changed)"
+  store_as_sanehosts sh -c 'rm /var/lib/sanehosts/backups && mkdir -m 0700 /var/lib/sanehosts/backups'
+  rm -rf /etc/sanehosts-victim
+  # apply.lock a link to /etc/nologin: opened with O_CREAT, it would lock out every other login.
+  store_as_sanehosts sh -c 'rm -f /var/lib/sanehosts/apply.lock && ln -s /etc/nologin /var/lib/sanehosts/apply.lock'
+  logged=$(journalctl -q -u sanehosts-apply.service --no-pager | wc -l)
+  printf '[{"path":"/etc/hosts","requestedAt":"2026-12-02T00:00:00Z","target":"hosts"}]' | request
+  say hostile.lock.log "$(journalctl -q -u sanehosts-apply.service --no-pager | tail -n +$((logged + 1)) | grep -m1 'symbolic link' | sed 's/^.*\]: //')"
+  say hostile.lock.nologin "$([ -e /etc/nologin ] && echo created || echo absent)"
+  store_as_sanehosts rm -f /var/lib/sanehosts/apply.lock
+  rm -f /etc/nologin
+  cp -p /root/hosts.before /etc/hosts
+  # Each round's reapply also did the ledger's places, the sandbox probe's dnsmasq drop-in among them.
+  rm -rf /root/hosts.before /root/hostile.sqlite /etc/sanehosts
+  systemctl start sanehosts-serve.service
+  say hostile.done yes
+fi
 say serve.log "$(journalctl -q -u sanehosts-serve.service --no-pager | tail -3 | tr '\n' '|')"
 say apply.log "$(journalctl -q -u sanehosts-apply.service --no-pager | tail -2 | tr '\n' '|')"
 say done yes
@@ -290,6 +361,21 @@ PROBE
   [ "$(probe sandboxed.Result)" = success ] || fail "the apply service's sandbox failed: $(probe sandboxed.log)"
   [ -z "$(probe store.foreign)" ] || fail "files in the store not owned by sanehosts after the root services: $(probe store.foreign)"
   note "every file in the store is sanehosts' again after the root services (their ExecStopPost chown)"
+  if $hostile && $knows_reapply; then
+    step "A hostile store through sanehosts-apply.service: what the sanehosts account can make root do"
+    [ "$(probe hostile.done)" = yes ] || fail "the hostile store's rounds did not run"
+    note "a deny rule with dnsmasq directives, written into the database: $(probe hostile.rule.log)"
+    [ -n "$(probe hostile.rule.log)" ] || fail "the apply unit did not refuse the hostile rule by name"
+    [ "$(probe hostile.rule.written)" = 0 ] || fail "the hostile rule's lines reached /etc/hosts or the dnsmasq drop-in"
+    note "backups/ a link to /etc/sanehosts-victim: $(probe hostile.backups.log); the folder holds $(probe hostile.backups.victim); /etc/hosts $(probe hostile.backups.hosts)"
+    [ -n "$(probe hostile.backups.log)" ] ||
+      fail "the apply unit did not refuse the linked backups/ by name: path unit $(probe hostile.backups.path), journal $(probe hostile.backups.journal)"
+    [ "$(probe hostile.backups.victim)" = hosts-20260101T000000Z-1 ] || fail "root wrote or pruned through the linked backups/: $(probe hostile.backups.victim)"
+    [ "$(probe hostile.backups.hosts)" = unchanged ] || fail "/etc/hosts was written though its backup was refused"
+    note "apply.lock a link to /etc/nologin: $(probe hostile.lock.log); /etc/nologin $(probe hostile.lock.nologin)"
+    [ -n "$(probe hostile.lock.log)" ] || fail "the apply unit did not refuse the linked apply.lock by name"
+    [ "$(probe hostile.lock.nologin)" = absent ] || fail "root created /etc/nologin through the linked apply.lock"
+  fi
   rm -f "$out"
 }
 
