@@ -13,7 +13,8 @@ extension Store {
     }
   }
 
-  /// A profile's rules as the engine takes them; a stored rule that is not one (`storedRule`) is refused.
+  /// A profile's rules as the engine takes them; a stored rule the parser would not have made is refused
+  /// (`StoreError.invalidStoredRule`).
   public func ruleSet(for profile: Profile) throws(StoreError) -> RuleSet {
     let rules = try read { db in
       try ProfileRule.filter(ProfileRule.Columns.profileID == profile.id).order(ProfileRule.Columns.id).fetchAll(db)
