@@ -67,6 +67,30 @@ struct ServerTargetTests {
       ])
   }
 
+  @Test(
+    "Every target's drop-in, with exceptions and subdomains-only blocks, passes its server's own checker and holds only lines its format allows",
+    arguments: ServerTarget.allCases)
+  func checkedAndStrict(target: ServerTarget) async throws {
+    try await TemporaryDirectory.with { directory in
+      let rules = RuleSet(
+        allow: [
+          RuleSet.Rule(kind: .exact, pattern: "ok.ads.website", origin: "t"),
+          RuleSet.Rule(kind: .wildcard, pattern: "tracker.blog", origin: "t"),
+        ],
+        deny: [RuleSet.Rule(kind: .wildcard, pattern: "below.website", origin: "t")])
+      let list = try await Compiler().compile(
+        [.text("0.0.0.0 ads.website\n0.0.0.0 x.ads.website\n0.0.0.0 tracker.blog\n0.0.0.0 deep.a.b.website\n")],
+        rules: rules)
+      let bytes = try await target.render(list, title: "t\ninclude: \"/x\"", date: sampleDate)
+      let path = directory.file("sanehosts.\(target.fileExtension)").path
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      let text = String(decoding: bytes, as: UTF8.self)
+      #expect(OutputGrammar.violations(in: text, format: target.format).isEmpty, "\(target):\n\(text)")
+      let check = await target.check(path, runner: ProcessRunner())
+      #expect(check.passed, "\(target): \(check.summary)")
+    }
+  }
+
   @Test("Rendering is the same bytes for the same list and date")
   func deterministic() async throws {
     let list = try await sampleList()
