@@ -29,7 +29,9 @@ struct FleetCheckTests {
       try updated.store.addReplica(.init(name: "laptop", feed: .verifiedOnly, resolver: "127.0.0.1:\(server.port)"))
       try await FreePort.withClosedPort { closed in
         try updated.store.addReplica(.init(name: "attic", feed: .verifiedOnly, resolver: "127.0.0.1:\(closed)"))
-        let reports = try await FleetCheck(store: updated.store, timeout: .seconds(1)).run()
+        // 5 s: under the whole suite's load (this test then takes about a minute) a 1 s wait for the fake
+        // server's answers ran out in two runs of three.
+        let reports = try await FleetCheck(store: updated.store, timeout: .seconds(5)).run()
         #expect(reports.map(\.name) == ["attic", "laptop"])
         #expect(reports[0].verdict == .unreachable && reports[0].detail.contains("cannot be reached"), "\(reports[0])")
         #expect(reports[1].verdict == .verified, "\(reports[1])")
