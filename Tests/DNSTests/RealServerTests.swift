@@ -57,7 +57,7 @@ struct RealServerTests {
     }
   }
 
-  @Test("Round trips to a local dnsmasq: 50 sequential queries", .timeLimit(.minutes(1)))
+  @Test("Round trips to a local dnsmasq: 50 sequential queries", .timeLimit(.minutes(5)))
   func roundTrips() async throws {
     try await TemporaryDirectory.with { directory in
       try await DNSServerProcess.withDnsmasq(arguments: ["--address=/blocked.test/#"], directory: directory.url) {

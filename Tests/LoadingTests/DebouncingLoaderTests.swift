@@ -3,7 +3,7 @@ import Testing
 
 @testable import Loading
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DebouncingLoaderTests {
   @Test func rapidLoadsCoalesceIntoOneBaseLoad() async {
     let clock = ManualClock()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Loading
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LatchCancellationTests {
   @Test func returnsTheOperationsResultWhenNotSignalled() async {
     let latch = Latch()

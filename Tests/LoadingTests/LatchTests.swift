@@ -2,7 +2,7 @@ import Testing
 
 @testable import Loading
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LatchTests {
   @Test func signalResumesEveryWaiter() async {
     let latch = Latch()

@@ -2,7 +2,7 @@ import Loading
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LoadableTests {
   /// Loads through the protocol only, as generic client code would.
   private func loadAndSettle(_ loadable: any Loadable<Int>) async -> LoadingState<Int> {

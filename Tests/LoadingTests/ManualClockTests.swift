@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ManualClockTests {
   @Test func startsAtZeroAndAdvancesByDurations() {
     let clock = ManualClock()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Loading
 
-@Suite("One load at a time", .timeLimit(.minutes(1)))
+@Suite("One load at a time", .timeLimit(.minutes(5)))
 struct SingleFlightTests {
   @Test("A load publishes loading, runs the body once; joiners return when it settles")
   func joins() async {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Loading
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StateObserverTests {
   @Test func subscribesOnlyOnceAndSkipsTheReplayedState() async {
     let relay = StateRelay<LoadingState<Int>>(.success(0))

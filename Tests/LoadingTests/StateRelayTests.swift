@@ -4,7 +4,7 @@ import Locking
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StateRelayTests {
   @Test func holdsTheCurrentValue() {
     let relay = StateRelay(1)
@@ -116,7 +116,7 @@ struct StateRelayTests {
 /// The deadlock regression test, a suite of its own so that `scripts/test.sh` runs it after the rest: its
 /// rounds of observers wait on the shared task pool, and beside the whole suite on 2 cores they were
 /// starved past the minute allowed (twice in full runs on 25 Nov; alone it takes 0.05 s).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StateRelayDeadlockTests {
   /// Regression: `update` yielded to observers while holding the relay's lock. Yielding resumes a
   /// waiting observer, which takes that task's status lock; cancelling the observer's task holds the

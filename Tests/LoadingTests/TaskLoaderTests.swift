@@ -4,7 +4,7 @@ import Testing
 
 @testable import Loading
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TaskLoaderTests {
   @Test func startsIdle() {
     let loader = TaskLoader { 1 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Loading
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TimeSourceTests {
   @Test func measuresTimeFromWhenItWasCreated() {
     let clock = ManualClock(now: ManualClock.Instant(offset: .seconds(100)))
