@@ -88,3 +88,23 @@ extension Store {
     }
   }
 }
+
+extension Store {
+  /// Every change kept for the profile, oldest first.
+  public func fleetChanges(in profile: String? = nil) throws(StoreError) -> [FleetChange] {
+    try read { db in
+      let profile = try Self.profile(profile, db)
+      return try FleetChange.filter(FleetChange.Columns.profileID == profile.id).order(FleetChange.Columns.id)
+        .fetchAll(db)
+    }
+  }
+
+  /// The latest change the fleet was synced with: what the primary holds since; nil when none was made.
+  public func latestFleetChange(in profile: String? = nil) throws(StoreError) -> FleetChange? {
+    try read { db in
+      let profile = try Self.profile(profile, db)
+      return try FleetChange.filter(FleetChange.Columns.profileID == profile.id)
+        .order(FleetChange.Columns.id.desc).fetchOne(db)
+    }
+  }
+}

@@ -32,4 +32,28 @@ struct ZoneUpdateTests {
     #expect(messages[1].authority.last?.class == 254 && messages[2].authority.allSatisfy { $0.class == 254 })
     #expect(!update.isEmpty && ZoneUpdate(zone: "z").isEmpty && ZoneUpdate(zone: "z").messages(firstID: 0).isEmpty)
   }
+
+  @Test(
+    "Regression: a name and its *. twin always travel in one message (split, the name was an empty node between the two and BIND let it through for 0.6 s)"
+  )
+  func twinsTogether() {
+    // Sorted as the zone's records are, `*.` owners come before every plain one: 600 removed names put
+    // each name 600 records away from its twin, across the 500-change boundary.
+    let names = (0..<600).map { "n\($0).parent.z" }
+    let removals = (names.map { "*." + $0 } + names).map(Self.cname)
+    let update = ZoneUpdate(zone: "z", removals: removals, additions: [Self.cname("*.x.z"), Self.cname("x.z")])
+    let messages = update.messages(firstID: 1)
+    #expect(messages.map(\.authority.count) == [500, 500, 202])
+    #expect(messages.reduce(0) { $0 + $1.authority.count } == 1_202)
+    for message in messages {
+      let owners = Set(message.authority.map(\.name))
+      for owner in owners {
+        let twin = owner.hasPrefix("*.") ? String(owner.dropFirst(2)) : "*." + owner
+        #expect(owners.contains(twin), "\(owner) went without \(twin)")
+      }
+    }
+    // Additions still come first, each pair whole.
+    #expect(messages[0].authority.prefix(2).map(\.name) == ["*.x.z", "x.z"])
+    #expect(messages[0].authority.prefix(2).allSatisfy { $0.class == 1 })
+  }
 }

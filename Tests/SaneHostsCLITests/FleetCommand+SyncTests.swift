@@ -52,7 +52,9 @@ struct FleetSyncTests {
     ]
     #expect(try await runner.run(apply).status == 1)  // BIND is not running yet: the configuration is written.
     for (name, double) in zip(["upstairs", "downstairs"], piholes) {
-      let added = try await runner.run(["fleet", "add", name, "--pihole", double.baseURL])
+      let added = try await runner.run([
+        "fleet", "add", name, "--pihole", double.baseURL, "--resolver", double.resolver,
+      ])
       #expect(added.status == 0, "\(added.standardError)")
     }
     var snippets: [URL] = []

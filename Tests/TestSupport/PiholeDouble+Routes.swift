@@ -55,7 +55,8 @@ extension PiholeDouble {
     case ("GET", "/api/stats/summary"): return { self.summary() }
     case ("GET", "/api/queries"): return { self.queries(request) }
     // Not in the shared document, but in FTL's API: whether blocking is on.
-    case ("GET", "/api/dns/blocking"): return { .json(200, [("blocking", .string("enabled")), ("timer", .null)]) }
+    case ("GET", "/api/dns/blocking"): return { self.blockingState() }
+    case ("POST", "/api/dns/blocking"): return { self.setBlocking(request) }
     case ("POST", "/api/action/gravity"): return { self.gravity() }
     case ("POST", "/api/lists:batchDelete"): return { self.batchDeleteLists(request) }
     case ("POST", "/api/domains:batchDelete"): return { self.batchDeleteDomains(request) }

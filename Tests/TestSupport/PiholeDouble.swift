@@ -144,6 +144,10 @@ public final class PiholeDouble: Sendable {
     var userAgents: [String] = []
     /// Addresses whose download fails at gravity (HTTP 404).
     var failingAddresses: Set<String> = []
+    /// Whether blocking is on (`/api/dns/blocking`).
+    var blocking = true
+    /// The port its DNS server answers on (`with` starts one).
+    var dnsPort: UInt16 = 0
   }
 
   let configuration: Configuration
@@ -170,7 +174,10 @@ public final class PiholeDouble: Sendable {
   ) async throws -> R {
     let double = try await start(configuration)
     do {
-      let result = try await body(double)
+      let result = try await FakeDNSServer.with(double.answer) { dns in
+        double.state.withLock { $0.dnsPort = dns.port }
+        return try await body(double)
+      }
       await double.shutdown()
       return result
     } catch {

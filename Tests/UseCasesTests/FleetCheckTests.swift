@@ -62,9 +62,38 @@ struct FleetCheckTests {
     let names = check.changedNames(since: try store.replica(named: "r"), expected: expected)
     #expect(names.blocked == ["a.website", "ads.website", "b.website"])
     #expect(names.removed == ["c.website"])
-    // Never verified: the sample alone, nothing removed.
+    // Never verified: every change kept is asked, not the sample alone (a replica that never confirmed a
+    // change may lack any of them).
     let fresh = try store.addReplica(.init(name: "new", feed: .verifiedOnly, resolver: "127.0.0.1"))
-    #expect(check.changedNames(since: fresh, expected: expected) == (["ads.website"], []))
+    let asked = check.changedNames(since: fresh, expected: expected)
+    #expect(asked.blocked == ["a.website", "ads.website", "b.website"] && asked.removed == ["c.website"])
+  }
+
+  @Test(
+    "Regression: names a change removed that the profile still blocks (folded under a newly listed parent) are not asked as removed; the rules' names are asked"
+  )
+  func foldedNamesAndRules() async throws {
+    let updated = try UpdatedStore()
+    defer { updated.remove() }
+    try updated.add("0.0.0.0 ads.website\n", key: "ads")
+    try await updated.update()
+    let store = updated.store
+    let replica = try store.addReplica(.init(name: "r", feed: .transfer, resolver: "127.0.0.1", kind: "bind"))
+    try store.recordFleetChange(fingerprint: "f1", serial: 1, added: ["x.parent.website"], removed: [])
+    try store.recordVerified(replica, fingerprint: "f1", serial: 1)
+    // The parent came with a new list: the child's own record went, folded under the parent's wildcard.
+    try store.recordFleetChange(
+      fingerprint: "f2", serial: 2, added: ["parent.website"], removed: ["x.parent.website", "gone.website"])
+    var expected = FleetCheck.Expectations(fingerprint: "f2", sample: [], primarySerial: 2)
+    expected.blocks = { name, covering in
+      name == "parent.website" || (covering && name.hasSuffix(".parent.website"))
+    }
+    expected.denied = ["denied.website"]
+    expected.allowed = ["allowed.website"]
+    let asked = FleetCheck(store: store).changedNames(since: try store.replica(named: "r"), expected: expected)
+    #expect(asked.blocked == ["denied.website", "parent.website"])
+    #expect(asked.removed == ["gone.website"])
+    #expect(asked.allowed == ["allowed.website"])
   }
 
   @Test("How far behind: serials behind the primary, never verified, or verified before the latest change")

@@ -16,7 +16,10 @@ extension FleetCommand {
         asked the changed names, a sample of the profile and the control domains, and waited for up to \
         --settle seconds. One replica's failure never stops the others.
 
-        Exit status: 0 when every replica is verified; 5 when one differs or cannot be reached; 1 on an error.
+        Lists and rule entries SaneHosts added to a Pi-hole for this profile that it no longer has are \
+        removed.
+
+        Exit status: 0 when every replica is verified; 5 when one is not; 1 on an error.
         """)
 
     @OptionGroup var store: StoreOptions
@@ -84,11 +87,17 @@ extension FleetCommand {
     static let configuration = CommandConfiguration(
       commandName: "status", abstract: "Check every replica by its own answers: what it serves, how far behind it is.",
       discussion: """
-        Each replica is asked the names changed since it was last verified, a sample of the profile and the \
-        control domains: through its DNS server, or through a Pi-hole's own gravity search. A replica that \
-        answers the policy zone's SOA (a BIND secondary) shows its serial against the primary's.
+        Each replica is asked, through its own DNS server (a Pi-hole's too: its --resolver, else its host \
+        on port 53), the names changed since it last answered as the profile had it, the names the \
+        profile's rules deny and allow, a sample of the profile and the control domains. A Pi-hole's API \
+        says what it holds (lists and rules still to send, its blocking switch); its answers decide. A \
+        replica that answers the policy zone's SOA (a BIND secondary) shows its serial against the primary's.
 
-        Exit status: 0 when every replica is verified; 5 when one differs or cannot be reached; 1 on an error.
+        Verdicts: verified (its answers match the profile as it is now); behind (they match what it was \
+        last given, but the profile changed since: run fleet sync); differs (names answered otherwise, \
+        named with their answers); unreachable; refused (a Pi-hole that refused the password).
+
+        Exit status: 0 when every replica is verified; 5 when one is not; 1 on an error.
         """)
 
     @OptionGroup var store: StoreOptions

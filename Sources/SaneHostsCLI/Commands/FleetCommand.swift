@@ -97,11 +97,11 @@ struct FleetCommand: ParsableCommand {
         try FleetCommand.secondary(kind: $0, primary: primary, copy: copy, data: store.directory)
       }
       if let refusal = secondary?.refusal { throw CommandFailure(refusal) }
-      let replica = try store.addReplica(
+      let replica = try FleetAddition.add(
         .init(
           name: name, feed: feed, pihole: pihole, resolver: resolver, kind: kind, primaryAddress: primary,
           memoryMiB: memory.flatMap(FleetCost.mebibytes)),
-        to: profile.name)
+        to: profile.name, in: store)
       let profile = try store.profile(self.profile.name)
       let added = "Added replica \(replica.name) to profile \(profile.name): \(FleetCommand.how(replica)).\n"
       // With a transfer replica's configuration on standard output, the sentence goes to standard error.

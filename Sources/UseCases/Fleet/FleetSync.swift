@@ -25,9 +25,9 @@ public struct FleetSync: Sendable {
   public var output: String?
   /// How long a replica may take to show the change before it counts as differing.
   public var settle: Duration
-  /// Whether a Pi-hole's lists and rule entries this profile added and no longer has are removed (a
-  /// reapply after an allow rule ended: its entry must go); `fleet sync` keeps them.
-  public var removeDropped = false
+  /// Whether a Pi-hole's lists and rule entries this profile added and no longer has are removed: a
+  /// source removed from the profile, or an allow rule that ended, must leave every Pi-hole.
+  public var removeDropped = true
 
   /// A sync.
   public init(
@@ -147,7 +147,8 @@ public struct FleetSync: Sendable {
         let profile = try store.profile(profileName)
         let plan = try await PiholeSync.plan(for: profile, in: store, with: client, removeDropped: removeDropped)
         try await plan.apply(with: client)
-        let lists = "\(plan.toAdd.count.counted("list")) added, \(plan.kept) kept"
+        let removed = plan.toRemove.isEmpty ? "" : ", \(plan.toRemove.count) removed"
+        let lists = "\(plan.toAdd.count.counted("list")) added\(removed), \(plan.kept) kept"
         guard plan.needsGravity else { return lists + "; gravity not rebuilt (no list changed)" }
         _ = try await plan.rebuildGravity(with: client) { _ in }
         return lists + "; gravity rebuilt"

@@ -9,10 +9,15 @@ public struct ReplicaReport: Sendable, Hashable, Codable {
   public enum Verdict: String, Sendable, Hashable, Codable {
     /// Every name asked was answered as the profile has it, and the controls were reachable.
     case verified
-    /// It answers, but not as the profile has it (stale, refused a transfer, lists missing).
+    /// It answers, but not as the profile has it (stale, refused a transfer, blocking switched off).
     case differs
+    /// Its answers match what it was last given, but it has not been given the profile as it is now
+    /// (changes not synced yet, lists or rules still to send).
+    case behind
     /// It did not answer at all.
     case unreachable
+    /// It answered but refused SaneHosts: a Pi-hole that took no password, or another one.
+    case refused
   }
 
   /// The replica's name in the fleet.
@@ -31,6 +36,11 @@ public struct ReplicaReport: Sendable, Hashable, Codable {
   public var behind: String?
   /// Why, in one sentence: the verification's summary or the failure.
   public var detail: String
+  /// Names answered otherwise than the profile has them, each with its answer (`ads.example: 93.184.215.14`),
+  /// at most `ReplicaReport.missesShown`.
+  public var misses: [String] = []
+  /// Whether every name asked was answered as the profile has it (also when the verdict is `behind`).
+  public var answersMatch = false
   /// Names asked through it.
   public var asked: Int
   /// How long the check took, in seconds.
@@ -52,4 +62,7 @@ public struct ReplicaReport: Sendable, Hashable, Codable {
     self.asked = asked
     self.seconds = seconds
   }
+
+  /// How many wrongly answered names a report names.
+  public static let missesShown = 10
 }
