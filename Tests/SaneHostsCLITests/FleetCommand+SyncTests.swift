@@ -125,8 +125,25 @@ struct FleetSyncTests {
       #expect(try await runner.run(["fleet", "remove", "attic"]).status == 0)
     }
 
+    // Regression: a deny rule checked before it was synced made the check record every replica verified
+    // at the profile with it; cut off, unbound was then "verified" by a sync it never received.
+    #expect(try await runner.run(["deny", "add", "stale-x.website"]).status == 0)
+    let unsynced = try await runner.run(["fleet", "status", "--json"])
+    #expect(unsynced.status == 5)
+    let unsyncedReports =
+      try JSONSerialization.jsonObject(with: Data(unsynced.standardOutput.utf8)) as? [[String: Any]] ?? []
+    for name in ["bind2", "unbound2"] {
+      let report = unsyncedReports.first { $0["name"] as? String == name }
+      #expect(report?["verdict"] as? String == "behind", "\(unsyncedReports)")
+      #expect((report?["behind"] as? String)?.contains("run sanehosts fleet sync") == true, "\(unsyncedReports)")
+    }
     // unbound's namespace loses its route to the primary: it takes no transfer from now on.
     try await lab.blackhole(primary, in: lab.hosts[3])
+    let denied = try await runner.run(sync)
+    #expect(denied.status == 5, "\(denied.standardOutput)")
+    #expect(denied.standardOutput.contains("3 of 4 replicas verified"), "\(denied.standardOutput)")
+    let deniedLine = denied.standardOutput.split(separator: "\n").first { $0.hasPrefix("unbound2: ") }
+    #expect(deniedLine?.contains("stale-x.website: ") == true, "\(denied.standardOutput)")
     lists.route("/list.txt", .resource(.init(second.joined(separator: "\n") + "\n")))
     for double in piholes { double.setContents(second, forAddress: url) }
     #expect(try await runner.run(["update", "--quiet"]).status == 0)

@@ -44,6 +44,36 @@ struct FleetCheckTests {
     }
   }
 
+  @Test(
+    "Regression: a transfer replica is behind, not verified, until the primary has taken the profile as it is now (a primary down at the sync left every secondary “verified”)"
+  )
+  func transferBehindUntilPushed() async throws {
+    let updated = try UpdatedStore()
+    defer { updated.remove() }
+    try updated.add("0.0.0.0 ads.website\n", key: "ads")
+    try await updated.update()
+    try await FakeDNSServer.with(Self.blocker) { server in
+      let store = updated.store
+      try store.addReplica(
+        .init(name: "core", feed: .transfer, resolver: "127.0.0.1:\(server.port)", kind: "unbound"))
+      let check = FleetCheck(store: store, timeout: .seconds(5))
+      let never = try await check.run()
+      #expect(never.first?.verdict == .behind && never.first?.answersMatch == true, "\(never)")
+      #expect(never.first?.behind?.contains("has not taken the profile") == true, "\(never)")
+      #expect(try store.replica(named: "core").verifiedAt == nil)
+      // The primary takes the profile: verified, recorded at that state.
+      let current = try await check.expectations().fingerprint
+      try store.recordFleetChange(fingerprint: current, serial: 7, added: ["ads.website"], removed: [])
+      #expect(try await check.run().first?.verdict == .verified)
+      #expect(try store.replica(named: "core").verifiedFingerprint == current)
+      // The profile changes and the push fails (no change recorded): behind, and its baseline stays.
+      try store.recordFleetChange(fingerprint: "older", serial: 8, added: [], removed: [])
+      let after = try await check.run()
+      #expect(after.first?.verdict == .behind, "\(after)")
+      #expect(after.first?.behind?.contains("has changed since the primary last took it") == true)
+    }
+  }
+
   @Test("The names asked: the sample, every name added since the replica was verified, and those removed since")
   func changedNames() async throws {
     let updated = try UpdatedStore()

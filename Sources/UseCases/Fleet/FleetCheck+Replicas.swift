@@ -128,7 +128,8 @@ extension FleetCheck {
       report.detail = "its blocking is \(blocking) (pihole enable turns it back on); " + report.detail
     }
     if let pending = Self.pending(held.plan) {
-      if report.verdict == .verified { report.verdict = .behind }
+      // What it lacks explains the names it answers otherwise: it is behind, and says which.
+      report.verdict = .behind
       report.behind = pending + ": run sanehosts fleet sync"
     } else if report.verdict != .verified {
       report.behind = behind(replica, serial: nil, expected: expected)

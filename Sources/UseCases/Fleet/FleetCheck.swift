@@ -122,15 +122,16 @@ public struct FleetCheck: Sendable {
     case .transfer, .verifiedOnly: report = await checkResolver(replica, names: names, expected: expected)
     }
     report.seconds = (ContinuousClock.now - start).fleetSeconds
-    let answered = report.verdict == .verified || report.answersMatch
+    let answered = report.verdict == .verified || report.verdict == .differs
     if replica.feed == .transfer, answered, !expected.primaryIsCurrent {
-      // It can hold no more than the primary took: matching answers confirm that state, not the profile's.
+      // It can hold no more than the primary took: matching answers confirm that state, not the profile's,
+      // and the names of the change the primary lacks are answered otherwise.
       report.verdict = .behind
       report.behind =
         expected.pushedFingerprint == nil
         ? "the primary has not taken the profile through fleet sync yet: run sanehosts fleet sync"
         : "the profile has changed since the primary last took it: run sanehosts fleet sync"
-      if let pushed = expected.pushedFingerprint {
+      if report.answersMatch, let pushed = expected.pushedFingerprint {
         try? store.recordVerified(replica, fingerprint: pushed, serial: report.serial)
       }
     } else if report.verdict == .verified {
