@@ -9,7 +9,7 @@ struct JobRunnerTests {
   func runsAndCancels() async throws {
     let runner = JobRunner()
     let (events, event) = AsyncStream.makeStream(of: String.self)
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { try await runner.run() }
       #expect(runner.submit { event.yield("quick") })
       #expect(
