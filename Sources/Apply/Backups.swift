@@ -108,7 +108,6 @@ public struct Backups: Sendable {
     return backups.sorted { ($0.0.date, $0.1) > ($1.0.date, $1.1) }.map(\.0)
   }
 
-
   /// The backup with this id, if it exists.
   public func backup(id: String) -> Backup? { list().first { $0.id == id } }
 

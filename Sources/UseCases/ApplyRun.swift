@@ -83,11 +83,15 @@ public struct ApplyRun: Sendable {
     var applier = Applier(store: store, file: file)
     applier.previewForAnother = previewForAnother
     let applied = try await applier.apply(options)
+    let obstacle = verify.flatMap {
+      ApplyVerification.obstacle(target: target, path: applied.result.path, server: $0.server)
+    }
     if !options.dryRun {
       // How it was applied, for `reapply` (and how long it took, for the metrics); a ledger that cannot
-      // take it costs only that.
+      // take it costs only that. A verification nothing can do (the hosts file at another path than the
+      // system resolver reads) is not recorded: a reapply would fail it every time, and retry forever.
       let recipe = Ledger.Recipe(
-        options: options, verify: verify != nil, verifyServer: verify?.server,
+        options: options, verify: verify != nil && obstacle == nil, verifyServer: verify?.server,
         seconds: (ContinuousClock.now - started) / .seconds(1))
       try? file.ledger.recordRecipe(recipe, for: applied.result.path)
     }
@@ -96,7 +100,7 @@ public struct ApplyRun: Sendable {
       outcome.notLoaded = ApplyVerification.notLoadedLine(applied, server: server.server)
     }
     guard let verify, !options.dryRun, applied.reloadFailure == nil else { return outcome }
-    if let obstacle = ApplyVerification.obstacle(target: target, path: applied.result.path, server: verify.server) {
+    if let obstacle {
       outcome.notVerified = obstacle
       return outcome
     }

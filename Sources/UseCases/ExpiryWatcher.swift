@@ -58,10 +58,12 @@ public actor ExpiryWatcher<C: Clock> where C.Duration == Duration {
     state = .stopped
   }
 
-  /// How long to sleep: until the next end, at most `longestWait`; a pending reapply waits the longest.
+  /// How long to sleep: until the next end or a pending reapply's next try, at most `longestWait`.
   func nextWait() -> Duration {
-    guard let end = try? expiry.store.nextRuleEnd() else { return longestWait }
-    let seconds = max(0, end.timeIntervalSince(now()))
+    let next = ([try? expiry.store.nextRuleEnd()] + PendingReapply.all(in: expiry.store.directory).map(\.nextTry))
+      .compactMap { $0 }.min()
+    guard let next else { return longestWait }
+    let seconds = max(0, next.timeIntervalSince(now()))
     return min(longestWait, .milliseconds(Int64((seconds * 1000).rounded(.up))))
   }
 }

@@ -32,6 +32,8 @@ public struct ProfileStatus: Sendable {
     case changedSinceCompile
     /// The last blocker test scored weak.
     case weakTest
+    /// A reapply failed and is tried again (`PendingReapply`).
+    case reapplyPending(PendingReapply)
 
     /// The warning in the command line's words.
     public var description: String {
@@ -51,6 +53,8 @@ public struct ProfileStatus: Sendable {
       case .notCompiled: "The profile has not been compiled yet: run `sanehosts update`."
       case .changedSinceCompile: "Sources, rules or copies changed since the last compile: run `sanehosts update`."
       case .weakTest: "The last blocker test scored weak: `sanehosts history show` lists what was not blocked."
+      case .reapplyPending(let pending):
+        "A reapply is pending, \(pending.description). It is tried again by itself; `sanehosts reapply --profile \(pending.profile)` tries now, `sanehosts reapply --drop-pending --profile \(pending.profile)` drops it."
       }
     }
   }
@@ -74,16 +78,20 @@ public struct ProfileStatus: Sendable {
   )
     throws(StoreError)
   {
-    self.init(try store.snapshot(of: name), staleDays: staleDays, outdatedDays: outdatedDays, now: now)
+    self.init(
+      try store.snapshot(of: name), staleDays: staleDays, outdatedDays: outdatedDays, now: now,
+      pending: PendingReapply.all(in: store.directory))
   }
 
-  /// The status of a snapshot.
+  /// The status of a snapshot, with the reapplies left `pending` (of any profile: each names its own).
   public init(
     _ snapshot: ProfileSnapshot, staleDays: Int = defaultStaleDays, outdatedDays: Int = defaultOutdatedDays,
-    now: Date = Date()
+    now: Date = Date(), pending: [PendingReapply] = []
   ) {
     self.snapshot = snapshot
-    warnings = Self.warnings(snapshot, staleDays: staleDays, outdatedDays: outdatedDays, now: now)
+    warnings =
+      pending.map { .reapplyPending($0) }
+      + Self.warnings(snapshot, staleDays: staleDays, outdatedDays: outdatedDays, now: now)
   }
 
   static func warnings(_ snapshot: ProfileSnapshot, staleDays: Int, outdatedDays: Int, now: Date) -> [Warning] {

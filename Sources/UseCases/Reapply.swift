@@ -130,7 +130,13 @@ public struct Reapply: Sendable {
         place.failed = !verification.passed
         return place
       }
-      if let reason = outcome.notVerified ?? outcome.notLoaded {
+      if let obstacle = outcome.notVerified {
+        // Applied; nothing can verify it here, which no retry changes: said, not failed.
+        place.line = "\(line); not verified: \(obstacle)"
+        place.failed = false
+        return place
+      }
+      if let reason = outcome.notLoaded {
         place.line = "\(line); \(reason)"
         place.failed = verify != nil
         return place
@@ -198,6 +204,10 @@ public struct Reapply: Sendable {
       var parts = outcome.primary.map { ["primary: \($0)"] } ?? []
       parts += outcome.piholes.sorted { $0.key < $1.key }.map { "Pi-hole \($0.key): \($0.value)" }
       parts.append("\(verified) of \(outcome.reports.count) replicas verified")
+      // The replicas that were not, each with its verdict and why: the line a failure is read from.
+      parts += outcome.reports.filter { $0.verdict != .verified }.map { report in
+        "\(report.name) \(report.verdict.rawValue): \(report.behind.map { "\($0); " } ?? "")\(report.detail)"
+      }
       place.line = parts.joined(separator: "; ")
       place.failed = !outcome.allVerified
     } catch {

@@ -1,13 +1,13 @@
-import Files
 import Foundation
 import Store
 
 /// Allow rules for a while: each rule whose end has come is removed, and the profiles they belonged to
 /// applied again to every place they are applied to (`Reapply`).
 ///
-/// A reapply that fails (a server down, a Pi-hole unreachable) is remembered in the data directory
-/// (`reapply.pending`) and tried again by every later run, until it succeeds: the rule is gone from the
-/// store at once, and no place keeps letting its names through unnoticed.
+/// A reapply that fails (a server down, a Pi-hole unreachable) is remembered in the data directory with
+/// its reason (`PendingReapply`) and tried again by later runs, a minute later, then waiting twice as
+/// long each time up to an hour, until it succeeds or is dropped: the rule is gone from the store at
+/// once, and no place keeps letting its names through unnoticed.
 public struct RuleExpiry: Sendable {
   /// The store.
   public var store: Store
@@ -47,43 +47,42 @@ public struct RuleExpiry: Sendable {
     public var profiles: [String] = []
     /// What the reapply did; nil when nothing ended and nothing was pending.
     public var reapply: Reapply.Outcome?
+    /// The reapplies left pending after this run, with their reasons and next tries.
+    public var pending: [PendingReapply] = []
     /// Whether every reapply succeeded (true when there was none).
     public var succeeded: Bool { reapply?.succeeded ?? true }
   }
 
-  /// Removes the rules ended at `now` and applies their profiles again.
+  /// Removes the rules ended at `now` and applies their profiles again, and those pending whose next try
+  /// has come.
   public func run(now: Date) async throws(StoreError) -> Outcome {
     let ended = try store.removeEndedRules(at: now)
     var outcome = Outcome()
     outcome.ended = ended.map {
       Ended(profile: $0.profile, rule: $0.rule.text, endedAt: $0.rule.expiresAt ?? now)
     }
-    let profiles = Set(ended.map(\.profile)).union(pending())
+    let pending = PendingReapply.all(in: store.directory)
+    let due = pending.filter { $0.nextTry <= now }.map(\.profile)
+    let profiles = Set(ended.map(\.profile)).union(due)
     guard !profiles.isEmpty else { return outcome }
     outcome.profiles = profiles.sorted()
     let reapply = await Reapply(
       store: store, profiles: profiles, sessions: sessions, settle: settle, limits: limits
     ).run()
     outcome.reapply = reapply
-    remember(Set(reapply.places.filter(\.failed).map(\.profile)))
+    var kept = pending.filter { !profiles.contains($0.profile) }
+    for profile in profiles.sorted() {
+      let failures = reapply.places.filter { $0.failed && $0.profile == profile }
+      guard !failures.isEmpty else { continue }
+      let reason = failures.map { "\($0.target) \($0.path): \($0.line)" }.joined(separator: "; ")
+      kept.append(
+        .failed(profile, previous: pending.first { $0.profile == profile }, reason: reason, now: now))
+    }
+    PendingReapply.save(kept, in: store.directory)
+    outcome.pending = kept
     return outcome
   }
 
-  /// The file naming the profiles whose reapply failed.
-  var pendingFile: URL { store.directory.file("reapply.pending") }
-
   /// The profiles a failed run left to apply again.
-  func pending() -> Set<String> {
-    guard let data = try? Data(contentsOf: pendingFile) else { return [] }
-    return Set((try? JSONCoding.decode([String].self, from: data)) ?? [])
-  }
-
-  /// Keeps `profiles` for the next run, or removes the file when there are none.
-  func remember(_ profiles: Set<String>) {
-    guard !profiles.isEmpty, let data = try? JSONCoding.encode(profiles.sorted()) else {
-      try? FileManager.default.removeItem(at: pendingFile)
-      return
-    }
-    try? StagedFile.replace(pendingFile.path, with: Array(data), mode: 0o600)
-  }
+  func pending() -> Set<String> { Set(PendingReapply.all(in: store.directory).map(\.profile)) }
 }

@@ -49,7 +49,8 @@ struct FleetPiholeTests {
           #expect(try await setup.run("sources", "add", url, "--name", name).status == 0)
         }
         #expect(try await setup.run("update", "--quiet").status == 0)
-        let added = try await setup.run("fleet", "add", "pha", "--pihole", pihole.baseURL, "--resolver", pihole.resolver)
+        let added = try await setup.run(
+          "fleet", "add", "pha", "--pihole", pihole.baseURL, "--resolver", pihole.resolver)
         #expect(added.status == 0, "\(added.standardError)")
         try await body(setup)
       }

@@ -17,6 +17,33 @@ struct ReapplyCommandTests {
     return hosts
   }
 
+  @Test(
+    "Regression: a reapply left pending is shown by status with its reason and next try, and reapply --drop-pending drops it (it was silent: nothing said it, nothing could drop it)"
+  )
+  func pendingShownAndDropped() async throws {
+    let cli = try StoreCLI()
+    defer { cli.remove() }
+    _ = try await Self.applied(cli)
+    let pending = """
+      [{"profile":"default","since":"2026-12-01T10:00:00Z","attempts":3,"nextTry":"2999-01-01T00:00:00Z",\
+      "reason":"dnsmasq /etc/dnsmasq.d/sanehosts.conf: verification failed"}]
+      """
+    try Data(pending.utf8).write(to: cli.dataDirectory.appending(path: "reapply.pending"))
+    let status = try await cli.ok("status")
+    #expect(
+      status.contains("A reapply is pending, profile default: 3 failed reapplies since 2026-12-01T10:00:00Z"),
+      "\(status)")
+    #expect(status.contains("dnsmasq /etc/dnsmasq.d/sanehosts.conf: verification failed"), "\(status)")
+    #expect(status.contains("sanehosts reapply --drop-pending --profile default"), "\(status)")
+    // Not due: allow expire leaves it alone, applying nothing.
+    let expire = try await cli.run("allow", "expire", "--json")
+    #expect(expire.status == 0 && expire.standardOutput.contains("\"profiles\" : [\n\n  ]"), "\(expire.standardOutput)")
+    let dropped = try await cli.ok("reapply", "--drop-pending")
+    #expect(dropped.hasPrefix("Dropped the pending reapply of profile default: 3 failed reapplies"), "\(dropped)")
+    #expect(!(try await cli.ok("status")).contains("A reapply is pending"))
+    #expect(try await cli.ok("reapply", "--drop-pending") == "No reapply was pending.\n")
+  }
+
   @Test("Allowed for 1 hour: listed and in status with its end; bad spans named; --for and --until not both")
   func forAWhile() async throws {
     let cli = try StoreCLI()

@@ -55,7 +55,9 @@ public final class RealPihole: Sendable {
   /// The address the offline upstream answers for every A query: what an unblocked name resolves to.
   public static let upstreamAddress = "93.184.215.14"
 
-  private init(webPort: UInt16, dnsPort: UInt16, state: TemporaryDirectory, daemon: ChildProcess, upstream: ChildProcess) {
+  private init(
+    webPort: UInt16, dnsPort: UInt16, state: TemporaryDirectory, daemon: ChildProcess, upstream: ChildProcess
+  ) {
     self.webPort = webPort
     self.dnsPort = dnsPort
     self.state = state
@@ -139,8 +141,9 @@ public final class RealPihole: Sendable {
         let end = login[range.upperBound...].firstIndex(of: "\"")
       else { return .failure(StartError(detail: "no session: \(login)")) }
       let sid = String(login[range.upperBound..<end])
-      let reply = Self.request(
-        "POST", "/api/dns/blocking", port: port, headers: ["X-FTL-SID: \(sid)"], body: "{\"blocking\":\(on)}") ?? ""
+      let reply =
+        Self.request(
+          "POST", "/api/dns/blocking", port: port, headers: ["X-FTL-SID: \(sid)"], body: "{\"blocking\":\(on)}") ?? ""
       _ = Self.request("DELETE", "/api/auth", port: port, headers: ["X-FTL-SID: \(sid)"])
       return reply.contains("\"blocking\":\"\(on ? "enabled" : "disabled")\"")
         ? .success(reply) : .failure(StartError(detail: "blocking not switched: \(reply)"))

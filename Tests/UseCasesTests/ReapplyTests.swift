@@ -54,6 +54,34 @@ struct ReapplyTests {
     #expect(await Reapply(store: updated.store, profiles: ["other"]).run().places.isEmpty)
   }
 
+  @Test(
+    "Regression: an apply nothing can verify (a hosts file the system resolver does not read) is recorded unverified and reapplied without failing (it failed every reapply, retried every minute for ever)"
+  )
+  func unverifiableIsNotAFailure() async throws {
+    let updated = try UpdatedStore()
+    defer { updated.remove() }
+    try updated.add("0.0.0.0 ads.website\n", key: "ads")
+    try await updated.update()
+    let hosts = updated.directory.file("hosts")
+    try Data("127.0.0.1 localhost\n".utf8).write(to: hosts)
+    let file = ApplyDestination.file(for: .hosts, hostsFile: hosts.path, data: updated.store.directory)
+    let applied = try await ApplyRun(
+      store: updated.store, file: file, target: .hosts, options: Applier.Options(), verify: ApplyRun.Verify(server: nil)
+    ).run()
+    #expect(applied.notVerified?.contains("the system resolver reads /etc/hosts") == true)
+    let recipe = try #require(Ledger(url: updated.store.directory.ledger).entry(for: hosts.path)?.recipe)
+    #expect(!recipe.verify, "a verification that cannot happen is not recorded")
+    // A ledger written before: verify recorded; the reapply says it cannot verify, and does not fail.
+    let ledger = Ledger(url: updated.store.directory.ledger)
+    var entry = try #require(ledger.entry(for: hosts.path))
+    entry.recipe?.verify = true
+    try ledger.record(entry, for: hosts.path)
+    let outcome = await Reapply(store: updated.store).run()
+    let place = try #require(outcome.places.first)
+    #expect(!place.failed && outcome.succeeded, "\(place.line)")
+    #expect(place.line.contains("not verified: the system resolver reads /etc/hosts"), "\(place.line)")
+  }
+
   @Test("The recipe is kept as JSON the ledger reads back: reload methods, addresses, the primary")
   func recipeRoundTrip() throws {
     let options = Applier.Options(

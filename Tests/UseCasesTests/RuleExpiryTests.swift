@@ -92,7 +92,8 @@ struct RuleExpiryTests {
     let hosts = updated.directory.file("hosts")
     try Data("127.0.0.1 localhost\n".utf8).write(to: hosts)
     let file = ApplyDestination.file(for: .hosts, hostsFile: hosts.path, data: updated.store.directory)
-    let now = Date()
+    // Whole seconds: the pending file keeps its times to the second.
+    let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     try updated.store.addRule("=video.website", action: .allow, expiresAt: now.addingTimeInterval(60))
     _ = try await ApplyRun(store: updated.store, file: file, target: .hosts, options: Applier.Options(), verify: nil)
       .run()
@@ -106,18 +107,29 @@ struct RuleExpiryTests {
     #expect(failed.ended.map(\.rule) == ["=video.website"])
     #expect(!failed.succeeded, "\(failed.reapply?.places.map(\.line) ?? [])")
     #expect(expiry.pending() == ["default"])
+    let recorded = try #require(PendingReapply.all(in: updated.store.directory).first)
+    #expect(recorded.attempts == 1 && recorded.reason.contains(hosts.path), "\(recorded)")
+    #expect(failed.pending == [recorded])
 
-    let nothingNew = try await expiry.run(now: now.addingTimeInterval(62))
+    // Regression: a failing reapply was retried (a server reloaded and asked) every minute for ever.
+    // Not due yet: nothing runs; then once, a minute later; then it waits twice as long.
+    let early = try await expiry.run(now: now.addingTimeInterval(62))
+    #expect(early.reapply == nil && early.profiles.isEmpty)
+    let nothingNew = try await expiry.run(now: now.addingTimeInterval(121))
     #expect(nothingNew.ended.isEmpty && nothingNew.profiles == ["default"], "the pending profile is tried again")
     #expect(!nothingNew.succeeded)
+    let again = try #require(PendingReapply.all(in: updated.store.directory).first)
+    #expect(again.attempts == 2 && again.since == recorded.since)
+    #expect(again.nextTry == now.addingTimeInterval(121 + 120))
+    #expect(PendingReapply.backoff(after: 7) == 3600 && PendingReapply.backoff(after: 50) == 3600)
 
     try FileManager.default.removeItem(at: hosts)
     try written.write(to: hosts)
-    let retried = try await expiry.run(now: now.addingTimeInterval(63))
+    let retried = try await expiry.run(now: now.addingTimeInterval(241))
     #expect(retried.succeeded, "\(retried.reapply?.places.map(\.line) ?? [])")
     #expect(try String(contentsOf: hosts, encoding: .utf8).contains("0.0.0.0 video.website"))
     #expect(expiry.pending().isEmpty)
-    let idle = try await expiry.run(now: now.addingTimeInterval(64))
+    let idle = try await expiry.run(now: now.addingTimeInterval(242))
     #expect(idle.reapply == nil && idle.profiles.isEmpty, "nothing ended, nothing pending: nothing applied")
   }
 }

@@ -49,7 +49,7 @@ struct OverviewView: Codable, Sendable {
   var subscriptions: [String]
 
   /// The overview of the active profile's state and the jobs' statuses.
-  init(_ state: StoreView.State, update: UpdateStatus, test: TestStatus) {
+  init(_ state: StoreView.State, update: UpdateStatus, test: TestStatus, pending: [PendingReapply] = []) {
     let snapshot = state.snapshot
     let base = "/lists/\(snapshot.profile.name)"
     profile = snapshot.profile.name
@@ -58,7 +58,7 @@ struct OverviewView: Codable, Sendable {
     compiledAt = snapshot.compiled?.compiledAt
     sources = snapshot.sources.map { SourceSummary($0) }
     lastTest = state.lastRun
-    warnings = ProfileStatus(snapshot).warnings.map(WebAdvice.text)
+    warnings = ProfileStatus(snapshot, pending: pending).warnings.map(WebAdvice.text)
     self.update = update
     self.test = test
     subscriptions = ListCache.Format.allCases.map { "\(base).\($0.fileExtension)" }

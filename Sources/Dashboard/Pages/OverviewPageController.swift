@@ -26,6 +26,7 @@ struct OverviewPageController: Sendable {
     var generation: Int64
     var update: UpdateStatus
     var test: TestStatus
+    var pending: [PendingReapply]
   }
 
   /// `GET /`.
@@ -33,8 +34,10 @@ struct OverviewPageController: Sendable {
     let routes = RouteCollection(context: DashboardContext.self)
     routes.get { _, _ in
       let (state, update, test) = (try storeView.current(), update.currentValue, test.currentValue)
-      let html = cache.page(for: CacheKey(generation: state.generation, update: update, test: test)) {
-        let page = Page(OverviewView(state, update: update, test: test))
+      let pending = storeView.pendingReapplies()
+      let key = CacheKey(generation: state.generation, update: update, test: test, pending: pending)
+      let html = cache.page(for: key) {
+        let page = Page(OverviewView(state, update: update, test: test, pending: pending))
         return renderer.document("overview", title: "Overview", section: "/", model: page)
       }
       return PageRenderer.response(html)

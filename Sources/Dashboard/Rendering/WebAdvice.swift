@@ -49,6 +49,8 @@ enum WebAdvice {
     case .changedSinceCompile:
       "Sources, rules or copies changed since the last compile: press Update now on the Sources page."
     case .weakTest: "The last blocker test scored weak: see the Test page for what was not blocked."
+    case .reapplyPending(let pending):
+      "A reapply is pending, \(pending.description). It is tried again by itself; to drop it, run sanehosts reapply --drop-pending --profile \(pending.profile)."
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import Store
+import UseCases
 
 /// What the pages show of the store, held in memory and read again only after a write to it.
 ///
@@ -21,6 +22,9 @@ final class StoreView: Sendable {
   init(store: Store) {
     self.store = store
   }
+
+  /// The reapplies left pending (read each time: a small file another process writes).
+  func pendingReapplies() -> [PendingReapply] { PendingReapply.all(in: store.directory) }
 
   /// The active profile's state as of the store's current generation.
   func current() throws(StoreError) -> State {

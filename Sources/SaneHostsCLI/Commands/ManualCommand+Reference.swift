@@ -139,8 +139,9 @@ extension ManualCommand {
       The Pi-holes \fBpihole sync\fR made match a profile; \fBreapply\fR syncs them again.
       .TP
       .I DATA/reapply.pending
-      The profiles whose re-apply after an allow rule ended failed, tried again by the next
-      \fBallow expire\fR.
+      The re-applies that failed, with their reasons: tried again by \fBallow expire\fR and the
+      dashboard a minute later, then waiting twice as long each time (at most an hour);
+      \fBreapply \-\-drop\-pending\fR drops them.
       .TP
       .I DATA/dashboard.token
       The dashboard's generated access token (mode 0600).

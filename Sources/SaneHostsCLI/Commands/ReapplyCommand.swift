@@ -33,6 +33,11 @@ struct ReapplyCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Seconds a fleet's replica may take to show the change.", valueName: "seconds"))
   var settle: Double = 10
   @Flag(name: .shortAndLong, help: "Print only failures.") var quiet = false
+  @Flag(
+    help:
+      "Drop the reapplies an allow rule's end left pending (all, or --profile's) instead of applying: nothing retries them; the places keep what they hold."
+  )
+  var dropPending = false
   @OptionGroup var printing: OutputOptions
 
   func validate() throws {
@@ -42,6 +47,16 @@ struct ReapplyCommand: AsyncParsableCommand {
   func run() async throws {
     let store = try store.open()
     for profile in profiles { _ = try store.profile(profile) }
+    if dropPending {
+      let dropped =
+        profiles.isEmpty
+        ? PendingReapply.drop(in: store.directory)
+        : profiles.flatMap { PendingReapply.drop(profile: $0, in: store.directory) }
+      Terminal.writeOutput(
+        dropped.isEmpty
+          ? "No reapply was pending.\n" : dropped.map { "Dropped the pending reapply of \($0.description)\n" }.joined())
+      return
+    }
     let outcome = await Reapply(
       store: store, profiles: profiles.isEmpty ? nil : Set(profiles),
       sessions: try piholes.sessions(data: store.directory), settle: .milliseconds(Int(settle * 1000)),

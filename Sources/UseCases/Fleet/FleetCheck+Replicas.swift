@@ -79,7 +79,8 @@ extension FleetCheck {
     report.detail =
       verification.summary
       + (report.misses.isEmpty
-        ? "" : "; answered otherwise\(wrong > report.misses.count ? " (\(report.misses.count) of \(wrong))" : ""): "
+        ? ""
+        : "; answered otherwise\(wrong > report.misses.count ? " (\(report.misses.count) of \(wrong))" : ""): "
           + report.misses.joined(separator: ", "))
     return verification
   }

@@ -15,7 +15,9 @@ struct StatusController: Sendable {
     let routes = RouteCollection(context: DashboardContext.self)
     routes.get { _, _ in
       JSONResponse.make(
-        OverviewView(try storeView.current(), update: update.currentValue, test: test.currentValue))
+        OverviewView(
+          try storeView.current(), update: update.currentValue, test: test.currentValue,
+          pending: storeView.pendingReapplies()))
     }
     return routes
   }
