@@ -77,9 +77,10 @@ struct RequestLimitsTests {
           try await Task.sleep(for: .milliseconds(100))
           if Date().timeIntervalSince(started) > 4 { break }
         }
-        #expect(try await trickle.readUntilClosed(within: 3).closed, "the trickling client was closed")
-        #expect(try await silent.readUntilClosed(within: 3).closed)
-        #expect(Date().timeIntervalSince(started) < 8)
+        // Closed long before the idle timeout (120 s) would close them; 10 s of slack, as under the whole
+        // suite's load on 2 cores the closes came 8.4 s after the start.
+        #expect(try await trickle.readUntilClosed(within: 10).closed, "the trickling client was closed")
+        #expect(try await silent.readUntilClosed(within: 10).closed)
         // A client that sends its head at once is answered as ever, and may ask again on the connection.
         let reply = try await client.request("/api/status")
         #expect(reply.status == 200)
